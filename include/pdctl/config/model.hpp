@@ -1,0 +1,125 @@
+#pragma once
+// The validated cluster model: what the config files say, after every check has passed.
+// Pure data. Produced by config::load_cluster(); consumed by plan/, lint/ and cli/.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pdctl::config {
+
+using Duration = std::chrono::milliseconds;
+
+// Where a value came from, for messages that point at the file.
+struct SourceLocation {
+    std::string file;
+    int line = 0;    // 1-based; 0 = unknown
+    int column = 0;  // 1-based; 0 = unknown
+};
+
+struct EnvVar {
+    std::string key;
+    std::string value;
+    bool secret = false;  // key looks like a secret (*TOKEN*, *SECRET*, *PASSWORD*) or listed in `secrets:`
+    SourceLocation where;
+};
+
+struct SshSettings {
+    std::string user = "root";
+    int port = 22;
+    std::string identity;  // path to a private key; empty = agent / default keys
+};
+
+struct Node {
+    std::string name;
+    std::string address;  // IP or hostname that the other nodes (and pdctl) reach
+    SshSettings ssh;
+    SourceLocation where;
+};
+
+enum class RoleKind { MooncakeMaster, Sglang, Router, Generic };
+enum class SglangMode { Prefill, Decode };
+enum class RuntimeKind { Docker, Process };
+enum class ExecutorKind { Ssh, Local };
+
+struct ContainerSettings {
+    std::string cli = "docker";        // docker, podman, or a path
+    std::string image;                 // required with the docker runtime
+    std::vector<std::string> options;  // extra `docker run` options, e.g. --network host
+};
+
+// A readiness gate: an HTTP GET that must return `expect_status` before the next stage starts.
+struct HealthGate {
+    std::string path;      // empty = the role kind's default (/health, /readiness, ...)
+    int port = 0;          // 0 = the role kind's default port
+    int expect_status = 200;
+    Duration deadline{0};  // 0 = the role kind's default
+    Duration interval{0};  // 0 = the role kind's default
+};
+
+struct Role {
+    std::string name;
+    RoleKind kind = RoleKind::Generic;
+    std::optional<SglangMode> mode;  // sglang only
+    std::vector<std::string> nodes;  // node names; index = node rank
+    std::vector<std::string> depends_on;
+    bool depends_on_explicit = false;  // false: derived from the standard PD order
+
+    // The program prefix; empty = the kind's real program (python3 -m sglang.launch_server, ...).
+    // The local profile points this at pdsim so the plans differ only in the program.
+    std::vector<std::string> program;
+    std::vector<std::string> args;  // extra server args: YAML `args` then the profile's EXTRA_ARGS
+    std::vector<EnvVar> env;        // container/process environment, from the profile file(s) and `env:`
+    std::string bootstrap;          // BOOTSTRAP shell command run before the server, "" = none
+    std::vector<std::string> profile_files;
+
+    std::string host;  // --host to bind; empty = the node's address
+    int port = 0;      // HTTP/RPC port; 0 = kind default
+
+    // mooncake-master
+    int metrics_port = 0;  // 0 = 9003
+
+    // sglang
+    std::string model_path;
+    int tp_size = 0;         // 0 = nodes * gpus_per_node
+    int ep_size = 0;         // 0 = not passed
+    int gpus_per_node = 0;   // 0 = defaults.gpus_per_node
+    int bootstrap_port = 0;  // prefill only; 0 = 8998
+    int dist_init_port = 0;  // 0 = 5000
+    std::string transfer_backend = "mooncake";
+
+    // router
+    bool mini_lb = false;
+    std::vector<std::string> prefill_roles;  // names of sglang prefill roles
+    std::vector<std::string> decode_roles;   // names of sglang decode roles
+
+    // generic
+    std::vector<std::string> command;  // full argv for kind generic
+
+    HealthGate health;
+    RuntimeKind runtime = RuntimeKind::Docker;
+    ContainerSettings container;
+    int stop_grace_seconds = 30;
+    SourceLocation where;
+};
+
+struct Cluster {
+    std::string name;
+    std::string config_path;  // the cluster file, as given
+    ExecutorKind executor = ExecutorKind::Ssh;
+    // Where the process runtime keeps pid/log/state files and container env files on every node.
+    std::string state_dir = "/var/lib/pdctl";
+    std::vector<Node> nodes;
+    std::vector<Role> roles;  // in file order; plan/ orders them by dependencies
+
+    const Node* find_node(const std::string& name) const;
+    const Role* find_role(const std::string& name) const;
+};
+
+std::string to_string(RoleKind kind);
+std::string to_string(SglangMode mode);
+std::string to_string(RuntimeKind kind);
+std::string to_string(ExecutorKind kind);
+
+}  // namespace pdctl::config

@@ -1,0 +1,47 @@
+#pragma once
+// What `pdctl status` reports: every role and node, read from the nodes and the health endpoints.
+
+#include <string>
+#include <vector>
+
+#include "pdctl/engine/observer.hpp"
+#include "pdctl/health/http_prober.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::engine {
+
+struct UnitStatus {
+    std::string role;
+    std::string node;
+    std::string address;
+    std::string unit;
+    int rank = 0;
+    std::string state;   // running | exited | absent | unknown (node unreachable)
+    std::string health;  // ok | failing | - (ranks >= 1: judged by liveness only)
+    std::string config;  // current | drift | -
+    long long uptime_seconds = -1;
+    std::string exit_code;
+    int pid = 0;
+};
+
+struct RoleStatus {
+    std::string role;
+    std::string kind;
+    bool ready = false;  // its gate passes
+    std::string gate_url;
+    std::string gate_answer;  // "HTTP 200", "Connection refused", ...
+    std::vector<UnitStatus> units;
+};
+
+struct ClusterStatus {
+    std::string cluster;
+    std::string state;  // running | degraded | stopped
+    std::vector<RoleStatus> roles;
+    std::vector<UnitStatus> strays;  // units of this cluster the config does not name
+    std::vector<std::string> unreachable;
+};
+
+ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober);
+ExitCode status_exit_code(const ClusterStatus& status);
+
+}  // namespace pdctl::engine

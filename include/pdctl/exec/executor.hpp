@@ -1,0 +1,40 @@
+#pragma once
+// How pdctl runs a command on a node. Implementations: LocalExecutor (this machine, for the simulated
+// cluster), SshExecutor (libssh2), RecordingExecutor (tests). Commands are argv; the executor turns them
+// into shell text with util::join_command(), the single quoting function.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+
+namespace pdctl::exec {
+
+struct Command {
+    std::vector<std::string> argv;
+    // Written to the command's stdin, then stdin is closed. Carries env files (which may hold secrets)
+    // so that values never appear on a command line, in `ps` or in logs.
+    std::string stdin_data;
+    std::chrono::milliseconds timeout{std::chrono::seconds(60)};
+};
+
+struct CommandResult {
+    int exit_code = -1;  // -1 when the command did not finish (timeout, transport error)
+    std::string out;
+    std::string err;
+    bool timed_out = false;
+    std::string signal;           // name of the signal that ended the command, if any
+    std::string transport_error;  // non-empty: the node could not be reached; nothing ran
+
+    bool ok() const { return transport_error.empty() && !timed_out && exit_code == 0; }
+};
+
+class Executor {
+  public:
+    virtual ~Executor() = default;
+    // Runs `command` on `node`. Never throws for remote failures: they are in the result.
+    virtual CommandResult run(const config::Node& node, const Command& command) = 0;
+};
+
+}  // namespace pdctl::exec

@@ -1,0 +1,25 @@
+#pragma once
+// Runs commands on this machine through `/bin/sh -c`, exactly as sshd would run them on a node, so the
+// local simulated cluster exercises the same quoting and scripts as a real one.
+
+#include <string>
+#include <vector>
+
+#include "pdctl/exec/executor.hpp"
+
+namespace pdctl::exec {
+
+class LocalExecutor : public Executor {
+  public:
+    // `extra_path` is prepended to PATH for every command (the directory holding pdctl and pdsim).
+    explicit LocalExecutor(const std::string& extra_path = {});
+    CommandResult run(const config::Node& node, const Command& command) override;
+
+  private:
+    std::vector<std::string> environment_;  // KEY=VALUE for every command
+};
+
+// Directory of the running executable (for finding pdsim next to pdctl).
+std::string executable_dir();
+
+}  // namespace pdctl::exec

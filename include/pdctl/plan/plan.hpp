@@ -1,0 +1,86 @@
+#pragma once
+// A Plan is pure data: which unit runs on which node, with the exact commands, in which stage order,
+// behind which gates. `pdctl plan` prints it; the engine executes it; golden tests pin it.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/executor.hpp"
+
+namespace pdctl::plan {
+
+using Duration = std::chrono::milliseconds;
+
+struct EnvEntry {
+    std::string key;
+    std::string value;
+    bool secret = false;
+};
+
+// What a role kind decides for one rank: the program and its environment, independent of where it runs.
+struct ProgramSpec {
+    std::vector<std::string> argv;
+    std::vector<EnvEntry> env;
+    std::string bootstrap;  // shell run before the program ("" = none)
+};
+
+// How a role runs on its nodes.
+struct RuntimeSpec {
+    config::RuntimeKind kind = config::RuntimeKind::Process;
+    std::string cli;    // container CLI (docker/podman/path); empty for process
+    std::string image;  // container image; empty for process
+    std::vector<std::string> options;
+    std::string state_dir;  // per node: where env/pid/log/state files live
+    int stop_grace_seconds = 30;
+};
+
+// One role instance on one node.
+struct Unit {
+    std::string name;  // pd-<cluster>-<role>-<rank>: container name / state file name
+    std::string cluster;
+    std::string role;
+    std::string node;
+    std::string address;
+    int rank = 0;
+    ProgramSpec program;
+    std::string fingerprint;  // of the resolved spec; stored on the node to detect drift
+    exec::Command start;      // exact command, env file content on stdin
+    exec::Command stop;
+    std::string stop_description;  // one line for plans
+    exec::Command logs;            // last lines of the unit's log
+};
+
+// An HTTP readiness condition checked from the machine running pdctl.
+struct Gate {
+    std::string url;  // http://address:port/path
+    int expect_status = 200;
+    Duration deadline{0};
+    Duration interval{0};
+    std::string node;  // which node answers (rank 0 for groups)
+    std::string why;   // one line for the plan: "rank0 /health == 200"
+};
+
+struct Stage {
+    std::string role;
+    config::RoleKind kind = config::RoleKind::Generic;
+    std::string mode;                // prefill/decode for sglang, "" otherwise
+    std::vector<std::string> after;  // roles that must be ready first
+    RuntimeSpec runtime;
+    std::vector<Unit> units;  // ordered by rank
+    Gate gate;
+};
+
+struct Plan {
+    std::string cluster;
+    std::string config_path;
+    std::string fingerprint;  // of the whole plan, for the header line
+    config::ExecutorKind executor = config::ExecutorKind::Ssh;
+    std::vector<config::Node> nodes;
+    std::vector<Stage> stages;  // start order; stop is the exact reverse
+
+    const Stage* find_stage(const std::string& role) const;
+};
+
+}  // namespace pdctl::plan

@@ -1,0 +1,30 @@
+#pragma once
+// The real programs' command lines, one builder per role kind (facts: shared/context/pd-stack-facts.md).
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/plan/plan.hpp"
+
+namespace pdctl::plan {
+
+// Defaults that the kinds use when the config leaves a value at 0 / empty.
+inline constexpr int kSglangPort = 30000;
+inline constexpr int kBootstrapPort = 8998;
+inline constexpr int kDistInitPort = 5000;
+inline constexpr int kMooncakePort = 50051;
+inline constexpr int kMooncakeMetricsPort = 9003;
+inline constexpr int kRouterPort = 8000;
+
+ProgramSpec mooncake_master_program(const config::Cluster& cluster, const config::Role& role, int rank);
+ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank);
+ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
+ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);
+
+// The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
+Gate default_gate(const config::Cluster& cluster, const config::Role& role);
+
+// The address other nodes use to reach `role` on `node`: its --host unless that is a wildcard.
+std::string routable_address(const config::Role& role, const config::Node& node);
+// The port a role serves HTTP on (kind default if 0).
+int service_port(const config::Role& role);
+
+}  // namespace pdctl::plan

@@ -1,0 +1,48 @@
+#pragma once
+// The engine's only output channel. Implementations: plain timestamped lines (terminals and CI),
+// JSON Lines (--json). The engine never prints.
+
+#include <string>
+#include <vector>
+
+#include "pdctl/plan/plan.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::report {
+
+using Duration = std::chrono::milliseconds;
+
+// Why a stage did not become ready, with what the operator needs to act.
+struct StageFailure {
+    std::string role;
+    std::string node;
+    std::string address;
+    int rank = -1;
+    std::string reason;  // "exited (code 1)", "gate timed out after 2m", "start command failed: ..."
+    std::vector<std::string> log_tail;
+    std::string hint;
+};
+
+struct RunSummary {
+    std::string verb;
+    ExitCode code = ExitCode::kOk;
+    std::string message;
+    Duration elapsed{0};
+    std::vector<std::string> cleaned_up;  // roles stopped after a failure
+};
+
+class Reporter {
+  public:
+    virtual ~Reporter() = default;
+    virtual void run_begin(const std::string& verb, const plan::Plan& plan) = 0;
+    virtual void stage_begin(const std::string& verb, const plan::Stage& stage) = 0;
+    virtual void stage_skipped(const plan::Stage& stage, const std::string& why) = 0;
+    virtual void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) = 0;
+    virtual void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) = 0;
+    virtual void stage_ready(const plan::Stage& stage, Duration elapsed) = 0;
+    virtual void stage_failed(const StageFailure& failure, Duration elapsed) = 0;
+    virtual void note(const std::string& message) = 0;
+    virtual void run_end(const RunSummary& summary) = 0;
+};
+
+}  // namespace pdctl::report

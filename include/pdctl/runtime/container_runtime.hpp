@@ -1,0 +1,26 @@
+#pragma once
+// The `docker` runtime (docker, podman, or any CLI with the same verbs): one labelled container per
+// unit. The labels carry cluster, role, rank, node and config fingerprint, so the nodes themselves
+// are the state store.
+
+#include "pdctl/runtime/runtime.hpp"
+
+namespace pdctl::runtime {
+
+class ContainerRuntime : public Runtime {
+  public:
+    ContainerRuntime(plan::RuntimeSpec spec, std::string node_dir)
+        : spec_(std::move(spec)), dir_(std::move(node_dir)) {}
+    exec::Command start(const plan::Unit& unit) const override;
+    exec::Command stop(const std::string& unit_name) const override;
+    std::string describe_stop(const std::string& unit_name) const override;
+    exec::Command logs(const std::string& unit_name, int tail_lines) const override;
+    exec::Command inspect(const std::string& cluster) const override;
+    std::vector<UnitState> parse_inspect(const std::string& output) const override;
+
+  private:
+    plan::RuntimeSpec spec_;
+    std::string dir_;
+};
+
+}  // namespace pdctl::runtime

@@ -1,0 +1,33 @@
+#pragma once
+// The `process` runtime: a unit is a process group on the node, started detached with setsid, with
+// pid, exit code, labels and log in the node's state directory. Used by the local simulated cluster
+// and on hosts without a container engine.
+
+#include "pdctl/runtime/runtime.hpp"
+
+namespace pdctl::runtime {
+
+class ProcessRuntime : public Runtime {
+  public:
+    ProcessRuntime(plan::RuntimeSpec spec, std::string node_dir)
+        : spec_(std::move(spec)), dir_(std::move(node_dir)) {}
+    exec::Command start(const plan::Unit& unit) const override;
+    exec::Command stop(const std::string& unit_name) const override;
+    std::string describe_stop(const std::string& unit_name) const override;
+    exec::Command logs(const std::string& unit_name, int tail_lines) const override;
+    exec::Command inspect(const std::string& cluster) const override;
+    std::vector<UnitState> parse_inspect(const std::string& output) const override;
+
+  private:
+    plan::RuntimeSpec spec_;
+    std::string dir_;
+};
+
+// The argv that runs the unit's program, with BOOTSTRAP first when there is one:
+//   sh -c '<bootstrap>\nexec "$@"' pdctl-bootstrap <program argv...>
+std::vector<std::string> launch_argv(const plan::ProgramSpec& program);
+
+// Parses the `key=value` blocks (separated by blank lines) printed by the inspect scripts.
+std::vector<UnitState> parse_state_blocks(const std::string& output);
+
+}  // namespace pdctl::runtime

@@ -1,0 +1,58 @@
+#pragma once
+// How a unit is started, inspected, logged and stopped on a node. Pure command builders: they return
+// argv (+ stdin), never shell strings; fixed scripts take user values only as positional arguments.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pdctl/exec/executor.hpp"
+#include "pdctl/plan/plan.hpp"
+
+namespace pdctl::runtime {
+
+// What a node says about one unit.
+struct UnitState {
+    std::string unit;
+    bool running = false;
+    int pid = 0;
+    std::string exit_code;  // "" if unknown / still running
+    long long started_epoch = 0;
+    long long node_now_epoch = 0;  // node clock at inspection, for uptime without clock skew
+    std::map<std::string, std::string>
+        labels;  // pdctl.cluster, pdctl.role, pdctl.rank, pdctl.node, pdctl.config
+};
+
+class Runtime {
+  public:
+    virtual ~Runtime() = default;
+    virtual exec::Command start(const plan::Unit& unit) const = 0;
+    virtual exec::Command stop(const std::string& unit_name) const = 0;
+    // One line for plans: what stop does, e.g. "docker stop -t 30 NAME; docker rm -f NAME".
+    virtual std::string describe_stop(const std::string& unit_name) const = 0;
+    virtual exec::Command logs(const std::string& unit_name, int tail_lines) const = 0;
+    // Lists every unit of `cluster` on one node (one command per node).
+    virtual exec::Command inspect(const std::string& cluster) const = 0;
+    virtual std::vector<UnitState> parse_inspect(const std::string& output) const = 0;
+};
+
+// `node_dir` is the per-node state directory (state_dir/cluster/node).
+std::unique_ptr<Runtime> make_runtime(const plan::RuntimeSpec& spec, const std::string& node_dir);
+
+// The command a start script finally runs (`docker run ...` or the program), for readable plans.
+// Start commands are `sh -c SCRIPT pdctl-start DIR UNIT X payload...`.
+std::vector<std::string> start_payload(const exec::Command& start);
+
+// The env file content sent on stdin: KEY=VALUE lines, the format of `docker run --env-file`.
+std::string env_file_content(const std::vector<plan::EnvEntry>& env);
+
+// The labels stored with a unit.
+std::map<std::string, std::string> unit_labels(const plan::Unit& unit);
+
+}  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+// state_dir/cluster/node: several simulated nodes can share one machine without sharing files.
+std::string node_state_dir(const std::string& state_dir, const std::string& cluster, const std::string& node);
+}  // namespace pdctl::runtime

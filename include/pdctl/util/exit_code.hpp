@@ -1,0 +1,42 @@
+#pragma once
+// Documented exit codes (docs/exit-codes.md, `pdctl --help`). CI jobs branch on these, so they never change
+// meaning once released.
+
+#include <stdexcept>
+#include <string>
+
+namespace pdctl {
+
+enum class ExitCode : int {
+    kOk = 0,
+    kInternal = 1,       // a bug or an unexpected library failure
+    kUsage = 2,          // bad command line or invalid config (every problem is listed)
+    kUnreachable = 3,    // a node could not be reached or authenticated
+    kStageFailed = 4,    // a role's process/container failed to start or exited while its stage waited
+    kGateTimeout = 5,    // a readiness gate did not pass before its deadline
+    kLocked = 6,         // another operator holds the deploy lock (reserved)
+    kDegraded = 7,       // status: something runs but not every role is running and healthy
+    kStopped = 8,        // status: nothing of the cluster is running
+    kSmokeFailed = 9,    // smoke: the end-to-end request did not return text
+    kInterrupted = 130,  // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+};
+
+inline int to_int(ExitCode code) {
+    return static_cast<int>(code);
+}
+const char* describe(ExitCode code);
+
+// An error that ends the command with a specific exit code. Messages name the node and the stage.
+class Failure : public std::runtime_error {
+  public:
+    Failure(ExitCode code, std::string message, std::string hint = {})
+        : std::runtime_error(std::move(message)), code_(code), hint_(std::move(hint)) {}
+    ExitCode code() const { return code_; }
+    const std::string& hint() const { return hint_; }
+
+  private:
+    ExitCode code_;
+    std::string hint_;
+};
+
+}  // namespace pdctl

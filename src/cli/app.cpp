@@ -1,0 +1,114 @@
+#include "pdctl/cli/app.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "pdctl/config/diagnostics.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes:\n"
+    "  0 success · 1 internal error · 2 usage or config error · 3 node unreachable · 4 stage failed\n"
+    "  5 gate timeout · 6 deploy locked · 7 status: degraded · 8 status: stopped · 9 smoke failed\n"
+    "  130 interrupted (SIGINT/SIGTERM)          details: docs/exit-codes.md";
+
+void setup_logging(int verbosity) {
+    auto logger = spdlog::stderr_color_mt("pdctl");
+    logger->set_pattern("pdctl: %^%l%$: %v");
+    logger->set_level(verbosity >= 2   ? spdlog::level::debug
+                      : verbosity == 1 ? spdlog::level::info
+                                       : spdlog::level::warn);
+    spdlog::set_default_logger(logger);
+}
+
+int report_failure(const Failure& failure) {
+    fmt::print(stderr, "pdctl: error: {}\n", failure.what());
+    if (!failure.hint().empty()) fmt::print(stderr, "  hint: {}\n", failure.hint());
+    return to_int(failure.code());
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+    CLI::App app{
+        "pdctl — deploy prefill/decode-disaggregated LLM serving (Mooncake master → prefill → decode → "
+        "router) over SSH, with health gates between stages.",
+        "pdctl"};
+    app.footer(kExitCodes);
+    app.require_subcommand(1);
+    GlobalOptions global;
+    app.add_option(
+        "-c,--config", global.config_path,
+        "cluster file (default: $PDCTL_CONFIG, ./pdctl.yaml, else the embedded local simulated cluster)");
+    app.add_flag("--json", global.json,
+                 "machine-readable output: one JSON document, or JSON Lines for progress");
+    app.add_flag("-v,--verbose", global.verbosity, "more diagnostics on stderr (-vv for debug)");
+    app.set_version_flag("--version", std::string("pdctl ") + PDCTL_VERSION);
+
+    PlanOptions plan_options;
+    auto* plan =
+        app.add_subcommand("plan", "print the stages and every node's exact commands; touches no node");
+    plan->add_option("verb", plan_options.verb, "start | stop | restart")->capture_default_str();
+
+    StartOptions start_options;
+    auto* start = app.add_subcommand("start", "start every stage in order, gated by health checks");
+    start->add_flag("--keep-on-failure", start_options.keep_on_failure,
+                    "leave what this run started when it fails (default: stop it, in reverse order)");
+    auto* stop = app.add_subcommand("stop", "stop every stage in reverse order (idempotent)");
+    auto* restart = app.add_subcommand("restart", "stop, then start");
+    restart->add_flag("--keep-on-failure", start_options.keep_on_failure, "as for start");
+    auto* status =
+        app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
+
+    LogsOptions logs_options;
+    auto* logs = app.add_subcommand("logs", "the last log lines of a role's units");
+    logs->add_option("role", logs_options.role, "role name")->required();
+    logs->add_option("--node", logs_options.node, "only this node");
+    logs->add_option("--rank", logs_options.rank, "only this rank");
+    logs->add_option("--tail", logs_options.tail, "lines per unit")->capture_default_str();
+
+    SmokeOptions smoke_options;
+    auto* smoke = app.add_subcommand("smoke", "POST /generate through the router and require text back");
+    smoke->add_option("--prompt", smoke_options.prompt, "prompt text")->capture_default_str();
+    smoke->add_option("--max-tokens", smoke_options.max_new_tokens, "max_new_tokens")->capture_default_str();
+    smoke->add_option("--timeout", smoke_options.timeout_seconds, "seconds to wait for the answer")
+        ->capture_default_str();
+
+    for (auto* sub : app.get_subcommands({})) sub->fallthrough();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error);
+        return code == 0 ? 0 : to_int(ExitCode::kUsage);
+    }
+    setup_logging(global.verbosity);
+
+    try {
+        ExitCode code = ExitCode::kOk;
+        if (*plan) code = plan_command(global, plan_options);
+        if (*start) code = start_command(global, start_options);
+        if (*stop) code = stop_command(global);
+        if (*restart) code = restart_command(global, start_options);
+        if (*status) code = status_command(global);
+        if (*logs) code = logs_command(global, logs_options);
+        if (*smoke) code = smoke_command(global, smoke_options);
+        return to_int(code);
+    } catch (const config::ConfigError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return to_int(ExitCode::kUsage);
+    } catch (const Failure& failure) {
+        return report_failure(failure);
+    } catch (const std::exception& error) {
+        fmt::print(stderr, "pdctl: internal error: {}\n", error.what());
+        return to_int(ExitCode::kInternal);
+    }
+}
+
+}  // namespace pdctl::cli

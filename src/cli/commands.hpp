@@ -1,0 +1,40 @@
+#pragma once
+// One function per verb; each returns the process exit code. app.cpp wires them to CLI11.
+
+#include <string>
+
+#include "context.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::cli {
+
+struct PlanOptions {
+    std::string verb = "start";
+};
+struct StartOptions {
+    bool keep_on_failure = false;
+};
+struct LogsOptions {
+    std::string role;
+    std::string node;
+    int rank = -1;
+    int tail = 50;
+};
+struct SmokeOptions {
+    std::string prompt = "Hello";
+    int max_new_tokens = 16;
+    int timeout_seconds = 120;
+};
+
+ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options);
+ExitCode start_command(const GlobalOptions& global, const StartOptions& options);
+ExitCode stop_command(const GlobalOptions& global);
+ExitCode restart_command(const GlobalOptions& global, const StartOptions& options);
+ExitCode status_command(const GlobalOptions& global);
+ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options);
+ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options);
+
+// The executor of a loaded context, or a clear usage error when this build cannot drive that kind.
+exec::Executor& require_executor(Context& context);
+
+}  // namespace pdctl::cli

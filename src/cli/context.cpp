@@ -1,0 +1,64 @@
+#include "context.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "pdctl/config/embedded_profile.hpp"
+#include "pdctl/config/file_source.hpp"
+#include "pdctl/config/loader.hpp"
+#include "pdctl/exec/local_executor.hpp"
+#include "pdctl/plan/builder.hpp"
+#include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+config::Cluster load_cluster(const GlobalOptions& options) {
+    std::string path = options.config_path;
+    if (path.empty()) {
+        if (const char* env = std::getenv("PDCTL_CONFIG"); env && *env) path = env;
+    }
+    if (path.empty() && std::filesystem::exists("pdctl.yaml")) path = "pdctl.yaml";
+    if (!path.empty()) {
+        config::DiskFileSource disk;
+        if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
+        return config::load_cluster(path, disk);
+    }
+    // No config anywhere: the simulated local cluster that ships inside the binary.
+    spdlog::info("no -c, PDCTL_CONFIG or ./pdctl.yaml: using the embedded local profile (profiles/local)");
+    std::map<std::string, std::string> files;
+    const std::string dir = std::string(config::kEmbeddedConfigPath)
+                                .substr(0, std::string(config::kEmbeddedConfigPath).rfind('/'));
+    for (const auto& [name, content] : config::embedded_local_profile()) files[dir + "/" + name] = content;
+    config::MemoryFileSource memory(std::move(files));
+    return config::load_cluster(config::kEmbeddedConfigPath, memory);
+}
+
+}  // namespace
+
+Context load_context(const GlobalOptions& options) {
+    Context context;
+    context.cluster = load_cluster(options);
+    for (const auto& role : context.cluster.roles)
+        for (const auto& var : role.env)
+            if (var.secret) context.redactor.add_secret(var.value);
+    context.plan = plan::build_plan(context.cluster);
+    if (context.cluster.executor == config::ExecutorKind::Local) {
+        // pdsim sits next to pdctl in the build and install trees.
+        context.executor = std::make_unique<exec::LocalExecutor>(exec::executable_dir());
+    }
+    return context;
+}
+
+std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
+                                                const util::Redactor& redactor) {
+    if (options.json) return std::make_unique<report::JsonLinesReporter>(stdout, redactor);
+    const bool ci = std::getenv("CI") != nullptr;
+    return std::make_unique<report::TextReporter>(stdout, redactor, ci || !::isatty(STDOUT_FILENO));
+}
+
+}  // namespace pdctl::cli

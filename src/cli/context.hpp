@@ -1,0 +1,34 @@
+#pragma once
+// What every verb needs: the options shared by all verbs, the loaded config, the plan, an executor,
+// the redactor and a reporter.
+
+#include <memory>
+#include <string>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/executor.hpp"
+#include "pdctl/plan/plan.hpp"
+#include "pdctl/report/reporter.hpp"
+#include "pdctl/util/redactor.hpp"
+
+namespace pdctl::cli {
+
+struct GlobalOptions {
+    std::string config_path;  // -c/--config; else PDCTL_CONFIG; else ./pdctl.yaml; else the embedded profile
+    bool json = false;
+    int verbosity = 0;
+};
+
+struct Context {
+    config::Cluster cluster;
+    plan::Plan plan;
+    util::Redactor redactor;
+    std::unique_ptr<exec::Executor> executor;
+};
+
+// Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
+Context load_context(const GlobalOptions& options);
+// A reporter for progress: JSON Lines with --json, else text lines.
+std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
+
+}  // namespace pdctl::cli

@@ -1,0 +1,15 @@
+# Writes a C++ source that holds every file of profiles/local as a string, keyed by file name.
+# Run at build time (cmake -P) so the embedded default always matches the files in the repo.
+file(GLOB files RELATIVE ${PROFILE_DIR} ${PROFILE_DIR}/*)
+list(SORT files)
+set(out "// Generated from profiles/local by src/config/embed_profile.cmake. Do not edit.\n")
+string(APPEND out "#include \"pdctl/config/embedded_profile.hpp\"\n\nnamespace pdctl::config {\n\n")
+string(APPEND out "const std::map<std::string, std::string>& embedded_local_profile() {\n")
+string(APPEND out "    static const std::map<std::string, std::string> files = {\n")
+foreach(f IN LISTS files)
+    file(READ ${PROFILE_DIR}/${f} content)
+    string(APPEND out "        {\"${f}\", R\"pdctl_embed(${content})pdctl_embed\"},\n")
+endforeach()
+string(APPEND out "    };\n    return files;\n}\n\n}  // namespace pdctl::config\n")
+file(WRITE ${OUTPUT}.tmp "${out}")
+file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

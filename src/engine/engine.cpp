@@ -1,0 +1,246 @@
+#include "pdctl/engine/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+#include "pdctl/runtime/runtime.hpp"
+
+namespace pdctl::engine {
+namespace {
+
+std::string first_line(const std::string& text) {
+    auto line = text.substr(0, text.find('\n'));
+    return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+}
+
+std::string describe_duration(Duration d) {
+    const auto seconds = d.count() / 1000;
+    if (seconds >= 60) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
+    if (d.count() >= 10000 || d.count() % 1000 == 0) return fmt::format("{}s", seconds);
+    return fmt::format("{:.1f}s", static_cast<double>(d.count()) / 1000.0);
+}
+
+}  // namespace
+
+Engine::Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
+               report::Reporter& reporter, EngineOptions options)
+    : plan_(plan),
+      executor_(executor),
+      prober_(prober),
+      clock_(clock),
+      reporter_(reporter),
+      options_(options) {}
+
+const config::Node& Engine::node(const std::string& name) const {
+    for (const auto& candidate : plan_.nodes)
+        if (candidate.name == name) return candidate;
+    throw Failure(ExitCode::kInternal, "plan names unknown node " + name);
+}
+
+bool Engine::stage_is_current(const plan::Stage& stage, const Observation& observation) {
+    for (const auto& unit : stage.units) {
+        const auto* found = observation.find(unit.node, unit.name);
+        if (!found || !found->state.running) return false;
+        auto config = found->state.labels.find("pdctl.config");
+        if (config == found->state.labels.end() || config->second != unit.fingerprint) return false;
+    }
+    return prober_.get(stage.gate.url, options_.probe_timeout).ok(stage.gate.expect_status);
+}
+
+ExitCode Engine::start() {
+    const auto began = clock_.now();
+    reporter_.run_begin("start", plan_);
+    const auto observation = observe_all(plan_, executor_);
+    for (const auto& [name, node_state] : observation.nodes) {
+        if (node_state.transport_error.empty()) continue;
+        const auto& n = node(name);
+        const std::string message =
+            fmt::format("{} ({}) is unreachable: {}", name, n.address, node_state.transport_error);
+        reporter_.run_end({"start", ExitCode::kUnreachable, message, {}, {}});
+        return ExitCode::kUnreachable;
+    }
+
+    std::size_t first = plan_.stages.size();
+    for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
+        if (!stage_is_current(plan_.stages[i], observation)) {
+            first = i;
+            break;
+        }
+        reporter_.stage_skipped(plan_.stages[i], "already running with this config and ready");
+    }
+    if (first == plan_.stages.size()) {
+        reporter_.run_end({"start",
+                           ExitCode::kOk,
+                           "already running and healthy; nothing changed",
+                           std::chrono::duration_cast<Duration>(clock_.now() - began),
+                           {}});
+        return ExitCode::kOk;
+    }
+
+    // Leftovers of the stages to (re)start (exited units, drifted config) go first, newest stage first.
+    std::vector<const plan::Stage*> stale;
+    for (std::size_t i = plan_.stages.size(); i-- > first;) {
+        for (const auto& unit : plan_.stages[i].units) {
+            if (observation.find(unit.node, unit.name)) {
+                stale.push_back(&plan_.stages[i]);
+                break;
+            }
+        }
+    }
+    if (!stale.empty()) stop_stages(stale, "replace");
+
+    std::vector<const plan::Stage*> started;
+    for (std::size_t i = first; i < plan_.stages.size(); ++i) {
+        const auto& stage = plan_.stages[i];
+        started.insert(started.begin(), &stage);  // newest first: the clean-up order
+        const auto result = run_stage(stage);
+        if (result.code == ExitCode::kOk) continue;
+
+        const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+        reporter_.stage_failed(result.failure, elapsed);
+        report::RunSummary summary{"start", result.code, "", elapsed, {}};
+        summary.message = fmt::format("{} failed: {}", stage.role, result.failure.reason);
+        if (!options_.keep_on_failure) {
+            stop_stages(started, "cleanup");
+            for (const auto* done : started) summary.cleaned_up.push_back(done->role);
+        } else {
+            reporter_.note("--keep-on-failure: leaving the started units running for inspection");
+        }
+        reporter_.run_end(summary);
+        return result.code;
+    }
+    reporter_.run_end({"start",
+                       ExitCode::kOk,
+                       "all stages ready",
+                       std::chrono::duration_cast<Duration>(clock_.now() - began),
+                       {}});
+    return ExitCode::kOk;
+}
+
+Engine::StageResult Engine::run_stage(const plan::Stage& stage) {
+    const auto began = clock_.now();
+    reporter_.stage_begin("start", stage);
+    auto launched = launch_units(stage);
+    if (launched.code != ExitCode::kOk) return launched;
+    return wait_for_gate(stage, began);
+}
+
+Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
+    std::mutex mutex;
+    std::optional<StageResult> failed;
+    parallel_for(stage.units.size(), [&](std::size_t i) {
+        const auto& unit = stage.units[i];
+        const auto& n = node(unit.node);
+        const auto answer = executor_.run(n, unit.start);
+        std::lock_guard lock(mutex);
+        if (answer.ok()) {
+            reporter_.unit_done("start", unit, first_line(answer.out));
+            return;
+        }
+        if (failed) return;
+        StageResult result;
+        result.code = answer.transport_error.empty() ? ExitCode::kStageFailed : ExitCode::kUnreachable;
+        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
+        if (!answer.transport_error.empty()) {
+            result.failure.reason = "unreachable: " + answer.transport_error;
+        } else if (answer.timed_out) {
+            result.failure.reason = "start command timed out";
+        } else {
+            result.failure.reason = fmt::format("start command failed (exit {}): {}", answer.exit_code,
+                                                first_line(answer.err.empty() ? answer.out : answer.err));
+        }
+        failed = result;
+    });
+    return failed.value_or(StageResult{});
+}
+
+std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& stage) {
+    std::vector<std::string> nodes;
+    for (const auto& unit : stage.units) nodes.push_back(unit.node);
+    const auto observation = observe(plan_, executor_, nodes);
+    for (const auto& unit : stage.units) {
+        const auto& node_state = observation.nodes.at(unit.node);
+        StageResult result;
+        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
+        if (!node_state.transport_error.empty()) {
+            result.code = ExitCode::kUnreachable;
+            result.failure.reason = "became unreachable: " + node_state.transport_error;
+            return result;
+        }
+        const auto* found = observation.find(unit.node, unit.name);
+        if (found && found->state.running) continue;
+        result.code = ExitCode::kStageFailed;
+        if (!found) {
+            result.failure.reason = "is not running (no trace of it on the node)";
+        } else if (!found->state.exit_code.empty()) {
+            result.failure.reason = fmt::format("exited (code {})", found->state.exit_code);
+        } else {
+            result.failure.reason = "exited";
+        }
+        result.failure.log_tail = log_tail(unit);
+        result.failure.hint = hint_from_log(result.failure.log_tail);
+        return result;
+    }
+    return std::nullopt;
+}
+
+Engine::StageResult Engine::wait_for_gate(const plan::Stage& stage, TimePoint began) {
+    const auto& gate = stage.gate;
+    const auto deadline = began + gate.deadline;
+    const auto tick = std::min(gate.interval, options_.liveness_interval);
+    TimePoint next_liveness = clock_.now();
+    TimePoint next_probe = clock_.now();
+    std::string last_answer;
+    while (true) {
+        if (interrupted()) {
+            StageResult result{ExitCode::kInterrupted, {stage.role, gate.node, "", 0, "interrupted", {}, ""}};
+            return result;
+        }
+        const auto now = clock_.now();
+        if (now >= next_liveness) {
+            if (auto dead = check_liveness(stage)) return *dead;
+            next_liveness = now + options_.liveness_interval;
+        }
+        if (now >= next_probe) {
+            const auto probe = prober_.get(gate.url, std::min(options_.probe_timeout, gate.interval));
+            if (probe.ok(gate.expect_status)) {
+                reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - began));
+                return {};
+            }
+            const std::string answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
+            if (answer != last_answer) {
+                reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - began));
+                last_answer = answer;
+            }
+            next_probe = now + gate.interval;
+        }
+        if (clock_.now() >= deadline) {
+            StageResult result;
+            result.code = ExitCode::kGateTimeout;
+            const auto& rank0 = stage.units.front();
+            result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
+            result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
+                                                describe_duration(gate.deadline), last_answer);
+            result.failure.log_tail = log_tail(rank0);
+            result.failure.hint = hint_from_log(result.failure.log_tail);
+            return result;
+        }
+        clock_.sleep_for(tick);
+    }
+}
+
+std::vector<std::string> Engine::log_tail(const plan::Unit& unit) {
+    const auto answer = executor_.run(node(unit.node), unit.logs);
+    std::vector<std::string> lines;
+    std::istringstream in(answer.out + answer.err);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    if (lines.size() > static_cast<std::size_t>(options_.log_tail_lines))
+        lines.erase(lines.begin(), lines.end() - options_.log_tail_lines);
+    return lines;
+}
+
+}  // namespace pdctl::engine

@@ -1,0 +1,113 @@
+#include "pdctl/engine/status.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace pdctl::engine {
+namespace {
+
+UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const Observation& observation) {
+    UnitStatus status;
+    status.role = stage.role;
+    status.node = unit.node;
+    status.address = unit.address;
+    status.unit = unit.name;
+    status.rank = unit.rank;
+    status.health = "-";
+    status.config = "-";
+    const auto& node_state = observation.nodes.at(unit.node);
+    if (!node_state.transport_error.empty()) {
+        status.state = "unknown";
+        return status;
+    }
+    const auto* found = observation.find(unit.node, unit.name);
+    if (!found) {
+        status.state = "absent";
+        return status;
+    }
+    const auto& state = found->state;
+    status.state = state.running ? "running" : "exited";
+    status.exit_code = state.exit_code;
+    status.pid = state.pid;
+    auto config = state.labels.find("pdctl.config");
+    status.config = config != state.labels.end() && config->second == unit.fingerprint ? "current" : "drift";
+    if (state.running && state.started_epoch > 0 && state.node_now_epoch >= state.started_epoch)
+        status.uptime_seconds = state.node_now_epoch - state.started_epoch;
+    return status;
+}
+
+}  // namespace
+
+ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober) {
+    ClusterStatus status;
+    status.cluster = plan.cluster;
+    const auto observation = observe_all(plan, executor);
+    for (const auto& [name, node_state] : observation.nodes)
+        if (!node_state.transport_error.empty()) status.unreachable.push_back(name);
+
+    std::set<std::string> planned;
+    std::vector<const plan::Stage*> stages;
+    for (const auto& stage : plan.stages) stages.push_back(&stage);
+    status.roles.resize(stages.size());
+    // Health probes of the roles run in parallel: a dead node's timeout should not add up.
+    parallel_for(stages.size(), [&](std::size_t i) {
+        const auto& stage = *stages[i];
+        auto& role = status.roles[i];
+        role.role = stage.role;
+        role.kind = config::to_string(stage.kind);
+        role.gate_url = stage.gate.url;
+        const auto probe = prober.get(stage.gate.url, std::chrono::seconds(2));
+        role.ready = probe.ok(stage.gate.expect_status);
+        role.gate_answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
+        for (const auto& unit : stage.units) {
+            auto unit_state = unit_status(stage, unit, observation);
+            if (unit.rank == 0) unit_state.health = role.ready ? "ok" : "failing";
+            role.units.push_back(std::move(unit_state));
+        }
+    });
+    for (const auto& stage : plan.stages)
+        for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
+    for (const auto& [name, node_state] : observation.nodes) {
+        for (const auto& observed : node_state.units) {
+            if (planned.count(name + "/" + observed.state.unit)) continue;
+            UnitStatus stray;
+            stray.node = name;
+            stray.unit = observed.state.unit;
+            auto role = observed.state.labels.find("pdctl.role");
+            stray.role = role != observed.state.labels.end() ? role->second : "?";
+            stray.state = observed.state.running ? "running" : "exited";
+            stray.health = "-";
+            stray.config = "not in config";
+            status.strays.push_back(stray);
+        }
+    }
+
+    // "stopped" means no trace at all: an exited unit still has state on its node until `stop` clears it.
+    std::size_t running = 0, present = 0, total = 0;
+    bool all_ready = true;
+    for (const auto& role : status.roles) {
+        all_ready = all_ready && role.ready;
+        for (const auto& unit : role.units) {
+            ++total;
+            running += unit.state == "running" ? 1 : 0;
+            present += unit.state == "running" || unit.state == "exited" ? 1 : 0;
+        }
+    }
+    if (present == 0 && status.unreachable.empty() && status.strays.empty()) {
+        status.state = "stopped";
+    } else if (running == total && all_ready && status.strays.empty() && status.unreachable.empty()) {
+        status.state = "running";
+    } else {
+        status.state = "degraded";
+    }
+    return status;
+}
+
+ExitCode status_exit_code(const ClusterStatus& status) {
+    if (status.state == "running") return ExitCode::kOk;
+    if (status.state == "stopped") return ExitCode::kStopped;
+    return ExitCode::kDegraded;
+}
+
+}  // namespace pdctl::engine

@@ -1,0 +1,53 @@
+#include "pdctl/health/http_prober.hpp"
+
+#include <httplib.h>
+
+namespace pdctl::health {
+
+bool split_http_url(const std::string& url, std::string& host, int& port, std::string& path) {
+    const std::string scheme = "http://";
+    if (url.rfind(scheme, 0) != 0) return false;
+    const auto rest = url.substr(scheme.size());
+    const auto slash = rest.find('/');
+    const std::string authority = rest.substr(0, slash);
+    path = slash == std::string::npos ? "/" : rest.substr(slash);
+    const auto colon = authority.rfind(':');
+    if (colon == std::string::npos || authority.back() == ']') {
+        host = authority;
+        port = 80;
+    } else {
+        host = authority.substr(0, colon);
+        try {
+            port = std::stoi(authority.substr(colon + 1));
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    return !host.empty() && port > 0 && port < 65536;
+}
+
+ProbeResult RealHttpProber::get(const std::string& url, std::chrono::milliseconds timeout) {
+    ProbeResult result;
+    std::string host, path;
+    int port = 0;
+    if (!split_http_url(url, host, port, path)) {
+        result.error = "not an http:// URL: " + url;
+        return result;
+    }
+    httplib::Client client(host, port);
+    const auto seconds = static_cast<time_t>(timeout.count() / 1000);
+    const auto micros = static_cast<time_t>((timeout.count() % 1000) * 1000);
+    client.set_connection_timeout(seconds, micros);
+    client.set_read_timeout(seconds, micros);
+    client.set_write_timeout(seconds, micros);
+    if (auto response = client.Get(path)) {
+        result.status = response->status;
+        result.body = response->body.substr(0, 512);
+    } else {
+        result.error = httplib::to_string(response.error());
+    }
+    return result;
+}
+
+}  // namespace pdctl::health

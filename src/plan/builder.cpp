@@ -1,0 +1,127 @@
+#include "pdctl/plan/builder.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "pdctl/plan/role_kinds.hpp"
+#include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/fingerprint.hpp"
+#include "pdctl/util/shell_quote.hpp"
+
+namespace pdctl::plan {
+namespace {
+
+// Kahn's algorithm, always taking the first ready role in file order: the plan is deterministic and
+// keeps the operator's order wherever dependencies allow it.
+std::vector<const config::Role*> order_roles(const config::Cluster& cluster) {
+    std::vector<const config::Role*> ordered;
+    std::set<std::string> placed;
+    while (ordered.size() < cluster.roles.size()) {
+        const config::Role* next = nullptr;
+        for (const auto& role : cluster.roles) {
+            if (placed.count(role.name)) continue;
+            bool ready = true;
+            for (const auto& dep : role.depends_on) ready = ready && placed.count(dep) > 0;
+            if (ready) {
+                next = &role;
+                break;
+            }
+        }
+        if (!next) throw Failure(ExitCode::kUsage, "the roles' depends_on form a cycle");
+        placed.insert(next->name);
+        ordered.push_back(next);
+    }
+    return ordered;
+}
+
+ProgramSpec program_for(const config::Cluster& cluster, const config::Role& role, int rank) {
+    switch (role.kind) {
+        case config::RoleKind::MooncakeMaster:
+            return mooncake_master_program(cluster, role, rank);
+        case config::RoleKind::Sglang:
+            return sglang_program(cluster, role, rank);
+        case config::RoleKind::Router:
+            return router_program(cluster, role, rank);
+        case config::RoleKind::Generic:
+            return generic_program(cluster, role, rank);
+    }
+    return {};
+}
+
+RuntimeSpec runtime_for(const config::Cluster& cluster, const config::Role& role) {
+    RuntimeSpec spec;
+    spec.kind = role.runtime;
+    if (role.runtime == config::RuntimeKind::Docker) {
+        spec.cli = role.container.cli;
+        spec.image = role.container.image;
+        spec.options = role.container.options;
+    }
+    spec.state_dir = cluster.state_dir;
+    spec.stop_grace_seconds = role.stop_grace_seconds;
+    return spec;
+}
+
+// Everything that defines what runs, so a change anywhere shows as drift. Secret values are left out
+// (only their keys count): the fingerprint is stored on nodes and printed.
+std::string unit_fingerprint(const ProgramSpec& program, const RuntimeSpec& runtime) {
+    std::string text = util::join_command(program.argv) + "\n" + program.bootstrap + "\n";
+    for (const auto& env : program.env)
+        text += env.key + "=" + (env.secret ? std::string("<secret>") : env.value) + "\n";
+    text += config::to_string(runtime.kind) + "\n" + runtime.cli + "\n" + runtime.image + "\n";
+    text += util::join_command(runtime.options);
+    return util::short_fingerprint(text);
+}
+
+}  // namespace
+
+const Stage* Plan::find_stage(const std::string& role) const {
+    for (const auto& stage : stages)
+        if (stage.role == role) return &stage;
+    return nullptr;
+}
+
+Plan build_plan(const config::Cluster& cluster) {
+    Plan plan;
+    plan.cluster = cluster.name;
+    plan.config_path = cluster.config_path;
+    plan.executor = cluster.executor;
+    plan.nodes = cluster.nodes;
+
+    std::string all_fingerprints;
+    for (const auto* role : order_roles(cluster)) {
+        Stage stage;
+        stage.role = role->name;
+        stage.kind = role->kind;
+        if (role->mode) stage.mode = config::to_string(*role->mode);
+        stage.after = role->depends_on;
+        stage.runtime = runtime_for(cluster, *role);
+        stage.gate = default_gate(cluster, *role);
+        for (std::size_t rank = 0; rank < role->nodes.size(); ++rank) {
+            const auto* node = cluster.find_node(role->nodes[rank]);
+            Unit unit;
+            unit.name = fmt::format("pd-{}-{}-{}", cluster.name, role->name, rank);
+            unit.cluster = cluster.name;
+            unit.role = role->name;
+            unit.node = node->name;
+            unit.address = node->address;
+            unit.rank = static_cast<int>(rank);
+            unit.program = program_for(cluster, *role, unit.rank);
+            unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
+            const auto runtime = runtime::make_runtime(
+                stage.runtime, runtime::node_state_dir(cluster.state_dir, cluster.name, node->name));
+            unit.start = runtime->start(unit);
+            unit.stop = runtime->stop(unit.name);
+            unit.stop_description = runtime->describe_stop(unit.name);
+            unit.logs = runtime->logs(unit.name, 20);
+            all_fingerprints += unit.fingerprint;
+            stage.units.push_back(std::move(unit));
+        }
+        plan.stages.push_back(std::move(stage));
+    }
+    plan.fingerprint = util::short_fingerprint(all_fingerprints).substr(0, 7);
+    return plan;
+}
+
+}  // namespace pdctl::plan

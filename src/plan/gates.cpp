@@ -1,0 +1,53 @@
+#include "pdctl/plan/role_kinds.hpp"
+#include "program_env.hpp"
+
+namespace pdctl::plan {
+namespace {
+
+struct KindDefaults {
+    std::string path;
+    int port;
+    Duration deadline;
+    Duration interval;
+    std::string why;
+};
+
+// Readiness per kind (pd-stack-facts 1.3, 2.3, 3.3, 4.2): an SGLang group is ready when rank 0's
+// /health is 200 (its port stays closed until every rank joined and warm-up passed); the Rust router
+// needs /readiness (its /health is liveness only); MiniLB has only /health.
+KindDefaults kind_defaults(const config::Role& role) {
+    using namespace std::chrono;
+    switch (role.kind) {
+        case config::RoleKind::MooncakeMaster:
+            return {"/health", role.metrics_port ? role.metrics_port : kMooncakeMetricsPort, minutes(2),
+                    seconds(1), "metrics /health"};
+        case config::RoleKind::Sglang:
+            return {"/health", service_port(role), minutes(30), seconds(2), "rank0 /health"};
+        case config::RoleKind::Router:
+            if (role.mini_lb)
+                return {"/health", service_port(role), minutes(5), seconds(1), "MiniLB /health"};
+            return {"/readiness", service_port(role), minutes(5), seconds(1), "router /readiness"};
+        case config::RoleKind::Generic:
+            return {"/health", role.health.port, minutes(10), seconds(2), "/health"};
+    }
+    return {};
+}
+
+}  // namespace
+
+Gate default_gate(const config::Cluster& cluster, const config::Role& role) {
+    const auto defaults = kind_defaults(role);
+    const auto& rank0 = detail::node_of(cluster, role, 0);
+    Gate gate;
+    const std::string path = role.health.path.empty() ? defaults.path : role.health.path;
+    const int port = role.health.port ? role.health.port : defaults.port;
+    gate.url = "http://" + routable_address(role, rank0) + ":" + std::to_string(port) + path;
+    gate.expect_status = role.health.expect_status;
+    gate.deadline = role.health.deadline.count() ? role.health.deadline : defaults.deadline;
+    gate.interval = role.health.interval.count() ? role.health.interval : defaults.interval;
+    gate.node = rank0.name;
+    gate.why = (role.health.path.empty() ? defaults.why : path) + " == " + std::to_string(gate.expect_status);
+    return gate;
+}
+
+}  // namespace pdctl::plan

@@ -1,0 +1,29 @@
+#include "pdctl/plan/role_kinds.hpp"
+#include "program_env.hpp"
+
+namespace pdctl::plan {
+
+// mooncake_master --port 50051 --metrics_port 9003: the RPC port and the always-on HTTP admin server
+// whose /health is the readiness gate (pd-stack-facts 4.2).
+ProgramSpec mooncake_master_program(const config::Cluster& /*cluster*/, const config::Role& role,
+                                    int /*rank*/) {
+    ProgramSpec spec;
+    spec.argv = detail::program_prefix(role, {"mooncake_master"});
+    detail::append(spec.argv, {"--port", std::to_string(service_port(role)), "--metrics_port",
+                               std::to_string(role.metrics_port ? role.metrics_port : kMooncakeMetricsPort)});
+    detail::append(spec.argv, role.args);
+    spec.env = detail::role_env(role);
+    spec.bootstrap = role.bootstrap;
+    return spec;
+}
+
+ProgramSpec generic_program(const config::Cluster& /*cluster*/, const config::Role& role, int /*rank*/) {
+    ProgramSpec spec;
+    spec.argv = role.command;
+    detail::append(spec.argv, role.args);
+    spec.env = detail::role_env(role);
+    spec.bootstrap = role.bootstrap;
+    return spec;
+}
+
+}  // namespace pdctl::plan

@@ -1,0 +1,111 @@
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "pdctl/report/text_reporter.hpp"
+
+namespace pdctl::report {
+namespace {
+
+using nlohmann::json;
+
+json event(const char* name) {
+    const auto now =
+        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)}, {"event", name}};
+}
+
+}  // namespace
+
+void JsonLinesReporter::emit(const std::string& json_text) {
+    std::lock_guard lock(mutex_);
+    fmt::print(out_, "{}\n", redactor_.redact(json_text));
+    std::fflush(out_);
+}
+
+void JsonLinesReporter::run_begin(const std::string& verb, const plan::Plan& plan) {
+    auto e = event("run_begin");
+    e["verb"] = verb;
+    e["cluster"] = plan.cluster;
+    e["config"] = plan.fingerprint;
+    e["stages"] = plan.stages.size();
+    emit(e.dump());
+}
+
+void JsonLinesReporter::stage_begin(const std::string& verb, const plan::Stage& stage) {
+    auto e = event("stage_begin");
+    e["verb"] = verb;
+    e["role"] = stage.role;
+    json nodes = json::array();
+    for (const auto& unit : stage.units) nodes.push_back(unit.node);
+    e["nodes"] = nodes;
+    emit(e.dump());
+}
+
+void JsonLinesReporter::stage_skipped(const plan::Stage& stage, const std::string& why) {
+    auto e = event("stage_skipped");
+    e["role"] = stage.role;
+    e["why"] = why;
+    emit(e.dump());
+}
+
+void JsonLinesReporter::unit_done(const std::string& verb, const plan::Unit& unit,
+                                  const std::string& detail) {
+    auto e = event("unit_done");
+    e["verb"] = verb;
+    e["role"] = unit.role;
+    e["node"] = unit.node;
+    e["rank"] = unit.rank;
+    e["detail"] = detail;
+    emit(e.dump());
+}
+
+void JsonLinesReporter::gate_waiting(const plan::Stage& stage, const std::string& last_answer,
+                                     Duration elapsed) {
+    auto e = event("gate_waiting");
+    e["role"] = stage.role;
+    e["url"] = stage.gate.url;
+    e["answer"] = last_answer;
+    e["elapsed_ms"] = elapsed.count();
+    emit(e.dump());
+}
+
+void JsonLinesReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {
+    auto e = event("stage_ready");
+    e["role"] = stage.role;
+    e["elapsed_ms"] = elapsed.count();
+    emit(e.dump());
+}
+
+void JsonLinesReporter::stage_failed(const StageFailure& failure, Duration elapsed) {
+    auto e = event("stage_failed");
+    e["role"] = failure.role;
+    e["node"] = failure.node;
+    e["address"] = failure.address;
+    e["rank"] = failure.rank;
+    e["reason"] = failure.reason;
+    e["log_tail"] = failure.log_tail;
+    e["hint"] = failure.hint;
+    e["elapsed_ms"] = elapsed.count();
+    emit(e.dump());
+}
+
+void JsonLinesReporter::note(const std::string& message) {
+    auto e = event("note");
+    e["message"] = message;
+    emit(e.dump());
+}
+
+void JsonLinesReporter::run_end(const RunSummary& summary) {
+    auto e = event("run_end");
+    e["verb"] = summary.verb;
+    e["exit_code"] = to_int(summary.code);
+    e["result"] = describe(summary.code);
+    e["message"] = summary.message;
+    e["elapsed_ms"] = summary.elapsed.count();
+    e["cleaned_up"] = summary.cleaned_up;
+    emit(e.dump());
+}
+
+}  // namespace pdctl::report

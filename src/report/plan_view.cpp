@@ -1,0 +1,132 @@
+#include "pdctl/report/plan_view.hpp"
+
+#include <fmt/format.h>
+
+#include "pdctl/report/text_reporter.hpp"
+#include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/shell_quote.hpp"
+
+namespace pdctl::report {
+namespace {
+
+using nlohmann::json;
+
+std::string env_value(const plan::EnvEntry& entry) {
+    return entry.secret ? util::kRedacted : entry.value;
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+    std::string out;
+    for (const auto& word : words) out += (out.empty() ? "" : separator) + word;
+    return out;
+}
+
+void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
+    const auto& gate = stage.gate;
+    const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
+    out += fmt::format("stage {}  {}{}", index, stage.role, count);
+    if (!stage.mode.empty()) out += " (" + stage.mode + ")";
+    if (!stage.after.empty()) out += "  after " + joined(stage.after, ", ");
+    out += "\n";
+    out += fmt::format("  gate: {} at {} (deadline {}, every {})\n", gate.why, gate.url,
+                       format_elapsed(gate.deadline), format_elapsed(gate.interval));
+    for (const auto& unit : stage.units) {
+        out += fmt::format("  {} rank{}  {}  [{}]\n", unit.node, unit.rank, unit.address, unit.name);
+        out += "    run:  " + util::join_command(runtime::start_payload(unit.start)) + "\n";
+        for (std::size_t i = 0; i < unit.program.env.size(); ++i) {
+            const auto& entry = unit.program.env[i];
+            out += fmt::format("    {}{}={}\n", i == 0 ? "env:  " : "      ", entry.key, env_value(entry));
+        }
+        if (!unit.program.bootstrap.empty()) out += "    bootstrap: " + unit.program.bootstrap + "\n";
+    }
+}
+
+void render_stop_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
+    out += fmt::format("stop {}  {}\n", index, stage.role);
+    for (const auto& unit : stage.units)
+        out += fmt::format("  {} rank{}  {}\n", unit.node, unit.rank, unit.stop_description);
+}
+
+json command_json(const exec::Command& command) {
+    return json{{"argv", command.argv}, {"timeout_ms", command.timeout.count()}};
+}
+
+json stage_json(const plan::Stage& stage) {
+    json units = json::array();
+    for (const auto& unit : stage.units) {
+        json env = json::array();
+        for (const auto& entry : unit.program.env)
+            env.push_back({{"key", entry.key}, {"value", env_value(entry)}, {"secret", entry.secret}});
+        units.push_back({{"name", unit.name},
+                         {"node", unit.node},
+                         {"address", unit.address},
+                         {"rank", unit.rank},
+                         {"program", unit.program.argv},
+                         {"env", env},
+                         {"bootstrap", unit.program.bootstrap},
+                         {"fingerprint", unit.fingerprint},
+                         {"run", runtime::start_payload(unit.start)},
+                         {"start", command_json(unit.start)},
+                         {"stop", command_json(unit.stop)},
+                         {"stop_description", unit.stop_description}});
+    }
+    const auto& gate = stage.gate;
+    return json{{"role", stage.role},
+                {"kind", config::to_string(stage.kind)},
+                {"mode", stage.mode},
+                {"after", stage.after},
+                {"runtime",
+                 {{"kind", config::to_string(stage.runtime.kind)},
+                  {"cli", stage.runtime.cli},
+                  {"image", stage.runtime.image},
+                  {"options", stage.runtime.options},
+                  {"state_dir", stage.runtime.state_dir}}},
+                {"gate",
+                 {{"url", gate.url},
+                  {"expect_status", gate.expect_status},
+                  {"deadline_ms", gate.deadline.count()},
+                  {"interval_ms", gate.interval.count()},
+                  {"node", gate.node},
+                  {"why", gate.why}}},
+                {"units", units}};
+}
+
+}  // namespace
+
+std::string render_plan_text(const plan::Plan& plan, const std::string& verb) {
+    std::string out =
+        fmt::format("cluster {} · {} nodes · executor {} · config {} · plan {}\n", plan.cluster,
+                    plan.nodes.size(), config::to_string(plan.executor), plan.fingerprint, verb);
+    if (verb == "stop" || verb == "restart") {
+        std::size_t index = 1;
+        for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
+            render_stop_stage(out, *it, index++);
+    }
+    if (verb == "start" || verb == "restart") {
+        std::size_t index = 1;
+        for (const auto& stage : plan.stages) render_start_stage(out, stage, index++);
+    }
+    return out;
+}
+
+json plan_to_json(const plan::Plan& plan, const std::string& verb) {
+    json nodes = json::array();
+    for (const auto& node : plan.nodes)
+        nodes.push_back({{"name", node.name},
+                         {"address", node.address},
+                         {"ssh_user", node.ssh.user},
+                         {"ssh_port", node.ssh.port}});
+    json start = json::array(), stop = json::array();
+    for (const auto& stage : plan.stages) start.push_back(stage_json(stage));
+    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it) stop.push_back(it->role);
+    json out{{"cluster", plan.cluster},
+             {"verb", verb},
+             {"config", plan.fingerprint},
+             {"executor", config::to_string(plan.executor)},
+             {"nodes", nodes}};
+    if (verb == "stop" || verb == "restart") out["stop_order"] = stop;
+    out["stages"] = start;
+    return out;
+}
+
+}  // namespace pdctl::report

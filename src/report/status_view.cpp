@@ -1,0 +1,84 @@
+#include "pdctl/report/status_view.hpp"
+
+#include <fmt/format.h>
+
+namespace pdctl::report {
+
+using nlohmann::json;
+
+std::string format_uptime(long long seconds) {
+    if (seconds < 0) return "-";
+    if (seconds < 60) return fmt::format("{}s", seconds);
+    if (seconds < 3600) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
+    if (seconds < 86400) return fmt::format("{}h{:02}m", seconds / 3600, (seconds % 3600) / 60);
+    return fmt::format("{}d{:02}h", seconds / 86400, (seconds % 86400) / 3600);
+}
+
+namespace {
+
+std::string state_text(const engine::UnitStatus& unit) {
+    if (unit.state == "exited" && !unit.exit_code.empty()) return "exited(" + unit.exit_code + ")";
+    return unit.state;
+}
+
+}  // namespace
+
+std::string render_status_text(const engine::ClusterStatus& status) {
+    std::size_t units = 0;
+    for (const auto& role : status.roles) units += role.units.size();
+    std::string out = fmt::format("cluster {} · {} · {} roles · {} units\n", status.cluster, status.state,
+                                  status.roles.size(), units);
+    constexpr const char* kRow = "{:<17}{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n";
+    out += fmt::format(kRow, "ROLE", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
+    for (const auto& role : status.roles) {
+        for (const auto& unit : role.units) {
+            out += fmt::format(kRow, unit.role, unit.node, unit.address, unit.rank, state_text(unit),
+                               unit.health, format_uptime(unit.uptime_seconds), unit.config);
+        }
+    }
+    for (const auto& stray : status.strays)
+        out += fmt::format(kRow, stray.role, stray.node, "", "", state_text(stray), "-", "-", stray.config);
+    for (const auto& role : status.roles) {
+        if (!role.ready && role.gate_answer.size() && role.units.size() &&
+            role.units.front().state == "running")
+            out += fmt::format("{}: {} answers {}\n", role.role, role.gate_url, role.gate_answer);
+    }
+    for (const auto& node : status.unreachable) out += fmt::format("{}: unreachable, state unknown\n", node);
+    return out;
+}
+
+json status_to_json(const engine::ClusterStatus& status) {
+    json roles = json::array();
+    for (const auto& role : status.roles) {
+        json units = json::array();
+        for (const auto& unit : role.units) {
+            units.push_back({{"node", unit.node},
+                             {"address", unit.address},
+                             {"unit", unit.unit},
+                             {"rank", unit.rank},
+                             {"state", unit.state},
+                             {"health", unit.health},
+                             {"config", unit.config},
+                             {"uptime_seconds", unit.uptime_seconds},
+                             {"exit_code", unit.exit_code},
+                             {"pid", unit.pid}});
+        }
+        roles.push_back({{"role", role.role},
+                         {"kind", role.kind},
+                         {"healthy", role.ready},
+                         {"gate_url", role.gate_url},
+                         {"gate_answer", role.gate_answer},
+                         {"units", units}});
+    }
+    json strays = json::array();
+    for (const auto& stray : status.strays)
+        strays.push_back(
+            {{"node", stray.node}, {"unit", stray.unit}, {"role", stray.role}, {"state", stray.state}});
+    return json{{"cluster", status.cluster},
+                {"state", status.state},
+                {"roles", roles},
+                {"strays", strays},
+                {"unreachable", status.unreachable}};
+}
+
+}  // namespace pdctl::report

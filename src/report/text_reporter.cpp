@@ -1,0 +1,102 @@
+#include "pdctl/report/text_reporter.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace pdctl::report {
+
+std::string format_elapsed(Duration elapsed) {
+    const auto ms = elapsed.count();
+    if (ms < 60000) return fmt::format("{:.1f}s", static_cast<double>(ms) / 1000.0);
+    const auto seconds = ms / 1000;
+    if (seconds < 3600) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
+    return fmt::format("{}h{:02}m", seconds / 3600, (seconds % 3600) / 60);
+}
+
+namespace {
+
+std::string node_range(const plan::Stage& stage) {
+    if (stage.units.empty()) return "-";
+    if (stage.units.size() == 1) return stage.units.front().node;
+    return stage.units.front().node + "–" + stage.units.back().node;
+}
+
+}  // namespace
+
+void TextReporter::line(const std::string& text) {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::system_clock::now();
+    const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(now);
+    std::string stamp =
+        utc_timestamps_
+            ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ", seconds)
+            : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::chrono::system_clock::to_time_t(now)));
+    fmt::print(out_, "{}{}\n", stamp, redactor_.redact(text));
+    std::fflush(out_);
+}
+
+void TextReporter::run_begin(const std::string& verb, const plan::Plan& plan) {
+    stage_count_ = plan.stages.size();
+    line(fmt::format("{} {} · {} stages · {} nodes · config {}", verb, plan.cluster, plan.stages.size(),
+                     plan.nodes.size(), plan.fingerprint));
+}
+
+void TextReporter::stage_begin(const std::string& verb, const plan::Stage& stage) {
+    const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
+    line(fmt::format("{} {}{} on {}", verb, stage.role, count, node_range(stage)));
+}
+
+void TextReporter::stage_skipped(const plan::Stage& stage, const std::string& why) {
+    line(fmt::format("✓ {} {}", stage.role, why));
+}
+
+void TextReporter::unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) {
+    line(fmt::format("  {} {} {} rank{}: {}", verb == "start" ? "started" : verb, unit.role, unit.node,
+                     unit.rank, detail));
+}
+
+void TextReporter::gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) {
+    line(fmt::format("  {} waiting for {} ({}): {}", stage.role, stage.gate.why, format_elapsed(elapsed),
+                     last_answer));
+}
+
+void TextReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {
+    line(fmt::format("✓ {} ready in {} ({} at {})", stage.role, format_elapsed(elapsed), stage.gate.why,
+                     stage.gate.url));
+}
+
+void TextReporter::stage_failed(const StageFailure& failure, Duration elapsed) {
+    std::string text =
+        fmt::format("✗ {} failed at {}: {}", failure.role, format_elapsed(elapsed), failure.node);
+    if (!failure.address.empty()) text += " (" + failure.address + ")";
+    if (failure.rank >= 0) text += fmt::format(" rank{}", failure.rank);
+    text += " " + failure.reason;
+    line(text);
+    if (!failure.log_tail.empty()) {
+        std::lock_guard lock(mutex_);
+        fmt::print(out_, "  last lines from {}:\n", failure.node);
+        for (const auto& log_line : failure.log_tail)
+            fmt::print(out_, "    {}\n", redactor_.redact(log_line));
+        std::fflush(out_);
+    }
+    if (!failure.hint.empty()) line("  hint: " + failure.hint);
+}
+
+void TextReporter::note(const std::string& message) {
+    line(message);
+}
+
+void TextReporter::run_end(const RunSummary& summary) {
+    if (!summary.cleaned_up.empty()) {
+        std::string roles;
+        for (const auto& role : summary.cleaned_up) roles += (roles.empty() ? "" : ", ") + role;
+        line("stopped what this run started: " + roles);
+    }
+    const char* mark = summary.code == ExitCode::kOk ? "✓" : "✗";
+    line(fmt::format("{} {}: {} ({}) · exit {} ({})", mark, summary.verb, summary.message,
+                     format_elapsed(summary.elapsed), to_int(summary.code), describe(summary.code)));
+}
+
+}  // namespace pdctl::report

@@ -1,0 +1,129 @@
+#include "pdctl/runtime/container_runtime.hpp"
+
+#include <ctime>
+
+#include "pdctl/runtime/process_runtime.hpp"
+
+namespace pdctl::runtime {
+namespace {
+
+// The env file reaches the node on stdin (mode 0600), then `--env-file` hands it to the container:
+// secrets never appear in argv. A leftover container of the same name (exited) is removed first.
+constexpr const char* kStartScript =
+    "dir=$1 unit=$2 cli=$3; shift 3\n"
+    "mkdir -p \"$dir\" || exit 1\n"
+    "umask 077\n"
+    "cat > \"$dir/$unit.env\" || exit 1\n"
+    "\"$cli\" rm -f \"$unit\" >/dev/null 2>&1\n"
+    "exec \"$@\"\n";
+
+constexpr const char* kStopScript =
+    "dir=$1 unit=$2 cli=$3 grace=$4\n"
+    "if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
+    "  \"$cli\" stop -t \"$grace\" \"$unit\" >/dev/null 2>&1\n"
+    "  \"$cli\" rm -f \"$unit\" >/dev/null || exit 1\n"
+    "  echo \"stopped $unit\"\n"
+    "else\n"
+    "  echo \"$unit was not running\"\n"
+    "fi\n"
+    "rm -f \"$dir/$unit.env\"\n";
+
+// One line per unit, as key=value blocks like the process runtime prints, so one parser reads both.
+constexpr const char* kInspectScript =
+    "cli=$1 cluster=$2\n"
+    "ids=$(\"$cli\" ps -aq --filter \"label=pdctl.cluster=$cluster\") || exit 1\n"
+    "[ -n \"$ids\" ] || exit 0\n"
+    "now=$(date +%s)\n"
+    "\"$cli\" inspect --format 'unit={{.Name}}\n"
+    "state={{.State.Status}}\n"
+    "pid={{.State.Pid}}\n"
+    "exit_code={{.State.ExitCode}}\n"
+    "started_at={{.State.StartedAt}}\n"
+    "pdctl.cluster={{index .Config.Labels \"pdctl.cluster\"}}\n"
+    "pdctl.role={{index .Config.Labels \"pdctl.role\"}}\n"
+    "pdctl.rank={{index .Config.Labels \"pdctl.rank\"}}\n"
+    "pdctl.node={{index .Config.Labels \"pdctl.node\"}}\n"
+    "pdctl.config={{index .Config.Labels \"pdctl.config\"}}\n"
+    "' $ids | while IFS= read -r line; do\n"
+    "  case $line in unit=/*) line=unit=${line#unit=/};; esac\n"
+    "  printf '%s\\n' \"$line\"\n"
+    "  case $line in pdctl.config=*) printf 'now=%s\\n\\n' \"$now\";; esac\n"
+    "done\n";
+
+std::vector<std::string> script(const char* body, const char* name) {
+    return {"sh", "-c", body, name};
+}
+
+// Docker prints 2026-11-29T08:12:03.123456789Z, podman 2026-11-29 08:12:03.123 +0000 UTC; both UTC.
+long long parse_utc_timestamp(const std::string& text) {
+    if (text.size() < 19) return 0;
+    std::string head = text.substr(0, 19);
+    if (head[10] == 'T') head[10] = ' ';
+    std::tm tm{};
+    if (!::strptime(head.c_str(), "%Y-%m-%d %H:%M:%S", &tm)) return 0;
+    return static_cast<long long>(::timegm(&tm));
+}
+
+}  // namespace
+
+exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
+    exec::Command command;
+    command.argv = script(kStartScript, "pdctl-start");
+    const std::string env_file = dir_ + "/" + unit.name + ".env";
+    command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
+    command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d", "--name", unit.name});
+    for (const auto& [key, value] : unit_labels(unit))
+        command.argv.insert(command.argv.end(), {"--label", key + "=" + value});
+    command.argv.insert(command.argv.end(), {"--env-file", env_file});
+    command.argv.insert(command.argv.end(), spec_.options.begin(), spec_.options.end());
+    command.argv.push_back(spec_.image);
+    const auto launch = launch_argv(unit.program);
+    command.argv.insert(command.argv.end(), launch.begin(), launch.end());
+    command.stdin_data = env_file_content(unit.program.env);
+    command.timeout = std::chrono::minutes(2);
+    return command;
+}
+
+exec::Command ContainerRuntime::stop(const std::string& unit_name) const {
+    exec::Command command;
+    command.argv = script(kStopScript, "pdctl-stop");
+    command.argv.insert(command.argv.end(),
+                        {dir_, unit_name, spec_.cli, std::to_string(spec_.stop_grace_seconds)});
+    command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + 60);
+    return command;
+}
+
+std::string ContainerRuntime::describe_stop(const std::string& unit_name) const {
+    return spec_.cli + " stop -t " + std::to_string(spec_.stop_grace_seconds) + " " + unit_name + "; " +
+           spec_.cli + " rm -f " + unit_name;
+}
+
+exec::Command ContainerRuntime::logs(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = {spec_.cli, "logs", "--tail", std::to_string(tail_lines), unit_name};
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+exec::Command ContainerRuntime::inspect(const std::string& cluster) const {
+    exec::Command command;
+    command.argv = script(kInspectScript, "pdctl-inspect");
+    command.argv.insert(command.argv.end(), {spec_.cli, cluster});
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+std::vector<UnitState> ContainerRuntime::parse_inspect(const std::string& output) const {
+    auto units = parse_state_blocks(output);
+    for (auto& unit : units) {
+        if (unit.running) unit.exit_code.clear();  // the engine reports 0 for a container still running
+        auto started = unit.labels.find("started_at");
+        if (started != unit.labels.end()) {
+            unit.started_epoch = parse_utc_timestamp(started->second);
+            unit.labels.erase(started);
+        }
+    }
+    return units;
+}
+
+}  // namespace pdctl::runtime

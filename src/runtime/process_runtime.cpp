@@ -1,0 +1,173 @@
+#include "pdctl/runtime/process_runtime.hpp"
+
+#include <sstream>
+
+namespace pdctl::runtime {
+namespace {
+
+// The scripts are fixed text. Every value arrives as a positional parameter ("$1", "$@"), so no
+// config value is ever parsed by the shell.
+
+// alive PID: the process exists and is not a zombie (PID 1 on some hosts never reaps).
+constexpr const char* kAliveFunction =
+    "alive() { kill -0 \"$1\" 2>/dev/null && "
+    "[ \"$(sed -n 's/.*) \\(.\\).*/\\1/p' \"/proc/$1/stat\" 2>/dev/null)\" != Z ]; }\n";
+
+constexpr const char* kStartScript =
+    "dir=$1 unit=$2 labels=$3; shift 3\n"
+    "mkdir -p \"$dir\" || exit 1\n"
+    "umask 077\n"
+    "cat > \"$dir/$unit.env\" || exit 1\n"
+    "if [ -f \"$dir/$unit.pid\" ] && alive \"$(cat \"$dir/$unit.pid\")\"; then\n"
+    "  echo \"pdctl: $unit is already running (pid $(cat \"$dir/$unit.pid\"))\" >&2; exit 17\n"
+    "fi\n"
+    "rm -f \"$dir/$unit.exit\"\n"
+    "printf '%s\\nstarted=%s\\n' \"$labels\" \"$(date +%s)\" > \"$dir/$unit.state\"\n"
+    // A supervising sh records the exit code; setsid makes it the leader of a new process group
+    // so stop can signal everything the unit started.
+    "(\n"
+    "  while IFS= read -r kv; do export \"$kv\"; done < \"$dir/$unit.env\"\n"
+    "  exec setsid sh -c '\"$@\"; echo $? > \"$0.exit\"' \"$dir/$unit\" \"$@\"\n"
+    ") > \"$dir/$unit.log\" 2>&1 < /dev/null &\n"
+    "echo $! > \"$dir/$unit.pid\"\n"
+    "echo \"started $unit pid $!\"\n";
+
+constexpr const char* kStopScript =
+    "dir=$1 unit=$2 grace=$3\n"
+    "pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
+    "if [ -n \"$pid\" ] && alive \"$pid\"; then\n"
+    "  kill -TERM -- \"-$pid\" 2>/dev/null || kill -TERM \"$pid\" 2>/dev/null\n"
+    "  i=0\n"
+    "  while alive \"$pid\" && [ \"$i\" -lt \"$((grace * 10))\" ]; do sleep 0.1; i=$((i + 1)); done\n"
+    "  kill -KILL -- \"-$pid\" 2>/dev/null\n"
+    "  echo \"stopped $unit (pid $pid)\"\n"
+    "else\n"
+    "  echo \"$unit was not running\"\n"
+    "fi\n"
+    "rm -f \"$dir/$unit.pid\" \"$dir/$unit.state\" \"$dir/$unit.env\" \"$dir/$unit.exit\"\n";
+
+constexpr const char* kInspectScript =
+    "dir=$1\n"
+    "now=$(date +%s)\n"
+    "for f in \"$dir\"/*.state; do\n"
+    "  [ -e \"$f\" ] || continue\n"
+    "  unit=${f##*/}; unit=${unit%.state}\n"
+    "  pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
+    "  state=exited\n"
+    "  if [ -n \"$pid\" ] && alive \"$pid\"; then state=running; fi\n"
+    "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\n' \"$unit\" \"$state\" \"$pid\" "
+    "\"$(cat \"$dir/$unit.exit\" 2>/dev/null)\" \"$now\"\n"
+    "  cat \"$f\"\n"
+    "  echo\n"
+    "done\n";
+
+std::string labels_text(const std::map<std::string, std::string>& labels) {
+    std::string out;
+    for (const auto& [key, value] : labels) {
+        if (!out.empty()) out += '\n';
+        out += key + "=" + value;
+    }
+    return out;
+}
+
+std::vector<std::string> script(const char* body, const char* name) {
+    return {"sh", "-c", std::string(kAliveFunction) + body, name};
+}
+
+}  // namespace
+
+std::vector<std::string> launch_argv(const plan::ProgramSpec& program) {
+    if (program.bootstrap.empty()) return program.argv;
+    std::vector<std::string> argv = {"sh", "-c", program.bootstrap + "\nexec \"$@\"", "pdctl-bootstrap"};
+    argv.insert(argv.end(), program.argv.begin(), program.argv.end());
+    return argv;
+}
+
+exec::Command ProcessRuntime::start(const plan::Unit& unit) const {
+    exec::Command command;
+    command.argv = script(kStartScript, "pdctl-start");
+    command.argv.insert(command.argv.end(), {dir_, unit.name, labels_text(unit_labels(unit))});
+    const auto launch = launch_argv(unit.program);
+    command.argv.insert(command.argv.end(), launch.begin(), launch.end());
+    command.stdin_data = env_file_content(unit.program.env);
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+exec::Command ProcessRuntime::stop(const std::string& unit_name) const {
+    exec::Command command;
+    command.argv = script(kStopScript, "pdctl-stop");
+    command.argv.insert(command.argv.end(), {dir_, unit_name, std::to_string(spec_.stop_grace_seconds)});
+    command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + 30);
+    return command;
+}
+
+std::string ProcessRuntime::describe_stop(const std::string& unit_name) const {
+    return "SIGTERM to the process group in " + dir_ + "/" + unit_name + ".pid, SIGKILL after " +
+           std::to_string(spec_.stop_grace_seconds) + "s";
+}
+
+exec::Command ProcessRuntime::logs(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = {"tail", "-n", std::to_string(tail_lines), dir_ + "/" + unit_name + ".log"};
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+exec::Command ProcessRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
+    exec::Command command;
+    command.argv = script(kInspectScript, "pdctl-inspect");
+    command.argv.push_back(dir_);
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+std::vector<UnitState> ProcessRuntime::parse_inspect(const std::string& output) const {
+    return parse_state_blocks(output);
+}
+
+std::vector<UnitState> parse_state_blocks(const std::string& output) {
+    std::vector<UnitState> units;
+    UnitState current;
+    bool open = false;
+    auto flush = [&] {
+        if (open && !current.unit.empty()) units.push_back(current);
+        current = UnitState{};
+        open = false;
+    };
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) {
+            flush();
+            continue;
+        }
+        const auto eq = line.find('=');
+        if (eq == std::string::npos) continue;
+        const std::string key = line.substr(0, eq);
+        const std::string value = line.substr(eq + 1);
+        open = true;
+        try {
+            if (key == "unit")
+                current.unit = value;
+            else if (key == "state")
+                current.running = value == "running";
+            else if (key == "pid")
+                current.pid = value.empty() ? 0 : std::stoi(value);
+            else if (key == "exit_code")
+                current.exit_code = value;
+            else if (key == "now")
+                current.node_now_epoch = std::stoll(value);
+            else if (key == "started")
+                current.started_epoch = std::stoll(value);
+            else
+                current.labels[key] = value;
+        } catch (const std::exception&) {
+            // A damaged state file must not hide the unit: keep it with the fields that parsed.
+        }
+    }
+    flush();
+    return units;
+}
+
+}  // namespace pdctl::runtime

@@ -1,0 +1,40 @@
+#include "pdctl/runtime/runtime.hpp"
+
+#include "pdctl/runtime/container_runtime.hpp"
+#include "pdctl/runtime/process_runtime.hpp"
+
+namespace pdctl::runtime {
+
+std::unique_ptr<Runtime> make_runtime(const plan::RuntimeSpec& spec, const std::string& node_dir) {
+    if (spec.kind == config::RuntimeKind::Docker) return std::make_unique<ContainerRuntime>(spec, node_dir);
+    return std::make_unique<ProcessRuntime>(spec, node_dir);
+}
+
+std::vector<std::string> start_payload(const exec::Command& start) {
+    constexpr std::size_t kPrefix = 4 + 3;  // sh -c SCRIPT pdctl-start + three positional parameters
+    if (start.argv.size() <= kPrefix) return start.argv;
+    return {start.argv.begin() + kPrefix, start.argv.end()};
+}
+
+std::string env_file_content(const std::vector<plan::EnvEntry>& env) {
+    std::string out;
+    for (const auto& entry : env) out += entry.key + "=" + entry.value + "\n";
+    return out;
+}
+
+std::map<std::string, std::string> unit_labels(const plan::Unit& unit) {
+    return {
+        {"pdctl.cluster", unit.cluster},           {"pdctl.role", unit.role},
+        {"pdctl.rank", std::to_string(unit.rank)}, {"pdctl.node", unit.node},
+        {"pdctl.config", unit.fingerprint},
+    };
+}
+
+std::string node_state_dir(const std::string& state_dir, const std::string& cluster,
+                           const std::string& node) {
+    std::string dir = state_dir;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    return dir + "/" + cluster + "/" + node;
+}
+
+}  // namespace pdctl::runtime

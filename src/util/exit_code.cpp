@@ -1,0 +1,33 @@
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl {
+
+const char* describe(ExitCode code) {
+    switch (code) {
+        case ExitCode::kOk:
+            return "success";
+        case ExitCode::kInternal:
+            return "internal error";
+        case ExitCode::kUsage:
+            return "usage or config error";
+        case ExitCode::kUnreachable:
+            return "node unreachable";
+        case ExitCode::kStageFailed:
+            return "stage failed";
+        case ExitCode::kGateTimeout:
+            return "gate timeout";
+        case ExitCode::kLocked:
+            return "deploy locked";
+        case ExitCode::kDegraded:
+            return "degraded";
+        case ExitCode::kStopped:
+            return "stopped";
+        case ExitCode::kSmokeFailed:
+            return "smoke failed";
+        case ExitCode::kInterrupted:
+            return "interrupted";
+    }
+    return "unknown";
+}
+
+}  // namespace pdctl

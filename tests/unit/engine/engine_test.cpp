@@ -1,0 +1,160 @@
+// Engine ordering and failure policy against a fake cluster and a fake clock: no sleeps, no processes.
+#include "pdctl/engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../support/fake_cluster.hpp"
+#include "../support/recording_reporter.hpp"
+#include "../support/sample_cluster.hpp"
+#include "pdctl/plan/builder.hpp"
+
+namespace pdctl::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+class EngineTest : public ::testing::Test {
+  protected:
+    void SetUp() override { interrupt_signal() = 0; }
+    void TearDown() override { interrupt_signal() = 0; }
+
+    Engine make_engine(EngineOptions options = {}) {
+        return Engine(plan, nodes, nodes, clock, reporter, options);
+    }
+
+    plan::Plan plan = plan::build_plan(testing::sample_cluster());
+    FakeClock clock;
+    testing::FakeCluster nodes{plan, clock};
+    testing::RecordingReporter reporter;
+};
+
+TEST_F(EngineTest, StartsStagesInOrderEachAfterThePreviousGatePassed) {
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    const int master_ready = nodes.index_of("ready mooncake-master");
+    const int prefill_ready = nodes.index_of("ready prefill");
+    const int decode_ready = nodes.index_of("ready decode");
+    ASSERT_GE(master_ready, 0);
+    ASSERT_GT(prefill_ready, master_ready);
+    ASSERT_GT(decode_ready, prefill_ready);
+    for (int rank = 0; rank < 4; ++rank) {
+        const int prefill = nodes.index_of("start pd-demo-prefill-" + std::to_string(rank));
+        const int decode = nodes.index_of("start pd-demo-decode-" + std::to_string(rank));
+        EXPECT_GT(prefill, master_ready) << "prefill rank " << rank << " started before the master was ready";
+        EXPECT_GT(decode, prefill_ready)
+            << "decode rank " << rank << " started before prefill passed its gate";
+    }
+    EXPECT_GT(nodes.index_of("start pd-demo-router-0"), decode_ready)
+        << "router started before decode was ready";
+    EXPECT_EQ(nodes.count("stop "), 0u);
+}
+
+TEST_F(EngineTest, CrashOnNonZeroPrefillRankFailsWithinTwoSecondsAndCleansUp) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    nodes.behaviour["pd-demo-prefill-2"].crash_after = 7s;
+    const auto began = clock.now();
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+
+    // The master became ready after 5 s of fake time; prefill started then and rank 2 died 7 s later.
+    const auto crash_at = began + 5s + 7s;
+    EXPECT_LE(clock.now() - crash_at, 2s) << "failure noticed too late";
+    EXPECT_EQ(reporter.failure.role, "prefill");
+    EXPECT_EQ(reporter.failure.node, "n3");
+    EXPECT_EQ(reporter.failure.rank, 2);
+    EXPECT_EQ(reporter.failure.reason, "exited (code 1)");
+    ASSERT_FALSE(reporter.failure.log_tail.empty());
+    EXPECT_NE(reporter.failure.log_tail.back().find("Scheduler hit an exception"), std::string::npos);
+    EXPECT_NE(reporter.failure.hint.find("expandable_segments"), std::string::npos);
+
+    EXPECT_EQ(nodes.count("start pd-demo-decode"), 0u) << "decode must never start after prefill failed";
+    EXPECT_EQ(nodes.count("start pd-demo-router"), 0u);
+    // Clean-up in reverse order: prefill units first, then the master.
+    const int last_prefill_stop =
+        std::max({nodes.index_of("stop pd-demo-prefill-0"), nodes.index_of("stop pd-demo-prefill-1"),
+                  nodes.index_of("stop pd-demo-prefill-2"), nodes.index_of("stop pd-demo-prefill-3")});
+    EXPECT_GE(nodes.index_of("stop pd-demo-prefill-0"), 0);
+    EXPECT_GT(nodes.index_of("stop pd-demo-mooncake-master-0"), last_prefill_stop);
+    for (const auto& stage : plan.stages)
+        for (const auto& unit : stage.units) EXPECT_FALSE(nodes.is_running(unit.name)) << unit.name;
+    EXPECT_EQ(reporter.summary.cleaned_up, (std::vector<std::string>{"prefill", "mooncake-master"}));
+}
+
+TEST_F(EngineTest, GateTimeoutIsReportedWithRankZeroLogAndCleansUp) {
+    nodes.behaviour["pd-demo-decode-0"].ready_after = 10h;
+    EXPECT_EQ(make_engine().start(), ExitCode::kGateTimeout);
+    EXPECT_EQ(reporter.failure.role, "decode");
+    EXPECT_EQ(reporter.failure.node, "n5");
+    EXPECT_NE(reporter.failure.reason.find("did not pass within 30m00s"), std::string::npos)
+        << reporter.failure.reason;
+    EXPECT_FALSE(reporter.failure.log_tail.empty());
+    EXPECT_EQ(nodes.count("start pd-demo-router"), 0u);
+    EXPECT_FALSE(nodes.is_running("pd-demo-prefill-0"));
+}
+
+TEST_F(EngineTest, KeepOnFailureLeavesUnitsRunning) {
+    nodes.behaviour["pd-demo-decode-0"].ready_after = 10h;
+    EngineOptions options;
+    options.keep_on_failure = true;
+    EXPECT_EQ(make_engine(options).start(), ExitCode::kGateTimeout);
+    EXPECT_EQ(nodes.count("stop "), 0u);
+    EXPECT_TRUE(nodes.is_running("pd-demo-prefill-0"));
+}
+
+TEST_F(EngineTest, StartOnAHealthyClusterChangesNothing) {
+    ASSERT_EQ(make_engine().start(), ExitCode::kOk);
+    const auto starts = nodes.count("start ");
+    reporter.events.clear();
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    EXPECT_EQ(nodes.count("start "), starts);
+    EXPECT_EQ(nodes.count("stop "), 0u);
+    EXPECT_EQ(reporter.summary.message, "already running and healthy; nothing changed");
+}
+
+TEST_F(EngineTest, DriftRestartsThatStageAndEveryLaterOne) {
+    ASSERT_EQ(make_engine().start(), ExitCode::kOk);
+    // decode was started from another config: decode and router are replaced, master and prefill kept.
+    for (const auto& unit : plan.find_stage("decode")->units) nodes.preload_running(unit, "0123456789ab");
+    nodes.events.clear();
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    EXPECT_EQ(nodes.count("start pd-demo-prefill"), 0u);
+    EXPECT_EQ(nodes.count("start pd-demo-decode"), 4u);
+    EXPECT_EQ(nodes.count("start pd-demo-router"), 1u);
+    EXPECT_LT(nodes.index_of("stop pd-demo-router-0"), nodes.index_of("stop pd-demo-decode-0"));
+    EXPECT_LT(nodes.index_of("stop pd-demo-decode-0"), nodes.index_of("start pd-demo-decode-0"));
+}
+
+TEST_F(EngineTest, StopRunsInReverseOrderAndIsIdempotent) {
+    ASSERT_EQ(make_engine().start(), ExitCode::kOk);
+    nodes.events.clear();
+    EXPECT_EQ(make_engine().stop(), ExitCode::kOk);
+    const int router = nodes.index_of("stop pd-demo-router-0");
+    const int decode = nodes.index_of("stop pd-demo-decode-3");
+    const int prefill = nodes.index_of("stop pd-demo-prefill-0");
+    const int master = nodes.index_of("stop pd-demo-mooncake-master-0");
+    EXPECT_LT(router, decode);
+    EXPECT_LT(decode, prefill);
+    EXPECT_LT(prefill, master);
+    EXPECT_EQ(make_engine().stop(), ExitCode::kOk);
+}
+
+TEST_F(EngineTest, InterruptDuringAGateStopsWhatThisRunStarted) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    int probes = 0;
+    nodes.on_probe = [&] {
+        if (++probes == 5) interrupt_signal() = 2;  // SIGINT while prefill loads
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kInterrupted);
+    EXPECT_EQ(nodes.count("start pd-demo-decode"), 0u);
+    EXPECT_FALSE(nodes.is_running("pd-demo-prefill-1"));
+    EXPECT_FALSE(nodes.is_running("pd-demo-mooncake-master-0"));
+}
+
+TEST_F(EngineTest, UnreachableNodeFailsStartNamingIt) {
+    nodes.unreachable_nodes.insert("n7");
+    EXPECT_EQ(make_engine().start(), ExitCode::kUnreachable);
+    EXPECT_NE(reporter.summary.message.find("n7 (10.0.0.7) is unreachable"), std::string::npos)
+        << reporter.summary.message;
+    EXPECT_EQ(nodes.count("start "), 0u);
+}
+
+}  // namespace
+}  // namespace pdctl::engine

@@ -1,0 +1,118 @@
+#include "fake_cluster.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace pdctl::testing {
+namespace {
+
+bool has(const exec::Command& command, const std::string& word) {
+    return std::find(command.argv.begin(), command.argv.end(), word) != command.argv.end();
+}
+
+// The runtime scripts take the state dir and unit name as the first positional parameters.
+std::string unit_argument(const exec::Command& command) {
+    return command.argv.at(5);
+}
+
+}  // namespace
+
+const plan::Unit* FakeCluster::find_unit(const std::string& name) const {
+    for (const auto& stage : plan_.stages)
+        for (const auto& unit : stage.units)
+            if (unit.name == name) return &unit;
+    return nullptr;
+}
+
+bool FakeCluster::crashed(const Deployed& deployed) const {
+    auto it = behaviour.find(deployed.unit->name);
+    if (it == behaviour.end() || it->second.crash_after.count() < 0) return false;
+    return clock_.now() >= deployed.started + it->second.crash_after;
+}
+
+void FakeCluster::preload_running(const plan::Unit& unit, const std::string& fingerprint) {
+    deployed_[unit.name] = {&unit, fingerprint, clock_.now() - std::chrono::hours(1)};
+}
+
+bool FakeCluster::is_running(const std::string& unit) const {
+    auto it = deployed_.find(unit);
+    return it != deployed_.end() && !crashed(it->second);
+}
+
+std::size_t FakeCluster::count(const std::string& prefix) const {
+    return static_cast<std::size_t>(std::count_if(
+        events.begin(), events.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }));
+}
+
+int FakeCluster::index_of(const std::string& event) const {
+    auto it = std::find(events.begin(), events.end(), event);
+    return it == events.end() ? -1 : static_cast<int>(it - events.begin());
+}
+
+exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Command& command) {
+    std::lock_guard lock(mutex_);
+    exec::CommandResult result;
+    if (unreachable_nodes.count(node.name)) {
+        result.transport_error = "connect to " + node.address + ":22: timed out";
+        return result;
+    }
+    result.exit_code = 0;
+    if (has(command, "pdctl-start")) {
+        const auto name = unit_argument(command);
+        events.push_back("start " + name);
+        const auto* unit = find_unit(name);
+        deployed_[name] = {unit, unit->fingerprint, clock_.now()};
+        result.out = "started " + name;
+    } else if (has(command, "pdctl-stop")) {
+        const auto name = unit_argument(command);
+        events.push_back("stop " + name);
+        deployed_.erase(name);
+        result.out = "stopped " + name;
+    } else if (has(command, "pdctl-inspect")) {
+        events.push_back("inspect " + node.name);
+        for (const auto& [name, deployed] : deployed_) {
+            if (deployed.unit->node != node.name) continue;
+            const bool dead = crashed(deployed);
+            result.out += fmt::format("unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\n",
+                                      name, dead ? "exited" : "running", dead ? "1" : "");
+            result.out += fmt::format("pdctl.role={}\npdctl.node={}\npdctl.config={}\n\n",
+                                      deployed.unit->role, deployed.unit->node, deployed.fingerprint);
+        }
+    } else if (command.argv.at(0) == "tail") {
+        events.push_back("logs " + command.argv.back());
+        result.out =
+            "[2026-11-29 08:15:10 TP16] Load weight begin. avail mem=78.21 GB\n"
+            "[2026-11-29 08:15:14 TP16] Scheduler hit an exception: Mooncake memory registration failed\n";
+    } else {
+        result.exit_code = 127;
+        result.err = "fake cluster: unknown command";
+    }
+    return result;
+}
+
+health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::milliseconds /*timeout*/) {
+    if (on_probe) on_probe();
+    std::lock_guard lock(mutex_);
+    health::ProbeResult result;
+    for (const auto& stage : plan_.stages) {
+        if (stage.gate.url != url) continue;
+        const auto& rank0 = stage.units.front();
+        auto it = deployed_.find(rank0.name);
+        if (it == deployed_.end() || crashed(it->second)) break;
+        auto behaviour_it = behaviour.find(rank0.name);
+        const auto ready_after = behaviour_it == behaviour.end() ? FakeUnitBehaviour{}.ready_after
+                                                                 : behaviour_it->second.ready_after;
+        if (clock_.now() >= it->second.started + ready_after) {
+            result.status = 200;
+            events.push_back("ready " + stage.role);
+            return result;
+        }
+        result.status = 503;
+        return result;
+    }
+    result.error = "Connection refused";
+    return result;
+}
+
+}  // namespace pdctl::testing

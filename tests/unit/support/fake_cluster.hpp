@@ -1,0 +1,64 @@
+#pragma once
+// An in-memory stand-in for the nodes, driven by a FakeClock: it answers the runtime's start, inspect,
+// stop and logs commands like the process runtime's scripts would, and the gate probes like the
+// servers would. Every call is recorded in order, so tests can assert what ran when.
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/exec/executor.hpp"
+#include "pdctl/health/http_prober.hpp"
+#include "pdctl/plan/plan.hpp"
+
+namespace pdctl::testing {
+
+struct FakeUnitBehaviour {
+    engine::Duration ready_after{std::chrono::seconds(5)};  // gate passes this long after start
+    engine::Duration crash_after{-1};                       // < 0: never crashes
+};
+
+class FakeCluster : public exec::Executor, public health::HttpProber {
+  public:
+    FakeCluster(const plan::Plan& plan, engine::FakeClock& clock) : plan_(plan), clock_(clock) {}
+
+    // Behaviour of a unit, by unit name.
+    std::map<std::string, FakeUnitBehaviour> behaviour;
+    std::set<std::string> unreachable_nodes;
+    // Called on every probe (lets a test raise an interrupt mid-wait).
+    std::function<void()> on_probe;
+
+    // Every executor call and successful probe, in order: "start pd-demo-prefill-0", "stop ...",
+    // "inspect n1", "logs ...", "ready prefill".
+    std::vector<std::string> events;
+
+    exec::CommandResult run(const config::Node& node, const exec::Command& command) override;
+    health::ProbeResult get(const std::string& url, std::chrono::milliseconds timeout) override;
+
+    // Puts a unit in the running state as if an earlier pdctl had started it.
+    void preload_running(const plan::Unit& unit, const std::string& fingerprint);
+    bool is_running(const std::string& unit) const;
+    std::size_t count(const std::string& prefix) const;
+    // Index of the first event equal to `event`, or -1.
+    int index_of(const std::string& event) const;
+
+  private:
+    struct Deployed {
+        const plan::Unit* unit = nullptr;
+        std::string fingerprint;
+        engine::TimePoint started;
+    };
+    bool crashed(const Deployed& deployed) const;
+    const plan::Unit* find_unit(const std::string& name) const;
+
+    const plan::Plan& plan_;
+    engine::FakeClock& clock_;
+    std::map<std::string, Deployed> deployed_;  // by unit name
+    std::mutex mutex_;                          // the engine calls run() from one thread per node
+};
+
+}  // namespace pdctl::testing
