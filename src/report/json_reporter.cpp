@@ -13,7 +13,9 @@ using nlohmann::json;
 json event(const char* name) {
     const auto now =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)}, {"event", name}};
+    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)},
+                {"epoch_ms", now.time_since_epoch().count()},
+                {"event", name}};
 }
 
 }  // namespace
