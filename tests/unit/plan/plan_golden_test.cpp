@@ -1,0 +1,56 @@
+// Golden files pin the plan of every shipped profile: any change to a command line shows up in review.
+// Regenerate after an intended change with: PDCTL_UPDATE_GOLDEN=1 build/tests/pdctl_unit_tests --gtest_filter='PlanGolden*'
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pdctl/config/file_source.hpp"
+#include "pdctl/config/loader.hpp"
+#include "pdctl/plan/builder.hpp"
+#include "pdctl/report/plan_view.hpp"
+
+namespace pdctl::plan {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+void expect_golden(const fs::path& golden, const std::string& actual) {
+    if (std::getenv("PDCTL_UPDATE_GOLDEN")) {
+        std::ofstream(golden) << actual;
+        return;
+    }
+    ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run with PDCTL_UPDATE_GOLDEN=1";
+    EXPECT_EQ(read_file(golden), actual) << "plan changed: " << golden
+                                         << " (PDCTL_UPDATE_GOLDEN=1 rewrites it if the change is intended)";
+}
+
+class PlanGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PlanGolden, MatchesGoldenFiles) {
+    const fs::path source = PDCTL_SOURCE_DIR;
+    // Relative paths keep the golden files independent of where the repository is checked out.
+    fs::current_path(source);
+    const std::string profile = GetParam();
+    config::DiskFileSource disk;
+    const auto cluster = config::load_cluster("profiles/" + profile + "/pdctl.yaml", disk);
+    const auto plan = build_plan(cluster);
+    const fs::path golden = source / "tests" / "golden";
+    for (const std::string verb : {"start", "stop"})
+        expect_golden(golden / (profile + ".plan-" + verb + ".txt"), report::render_plan_text(plan, verb));
+    expect_golden(golden / (profile + ".plan.json"), report::plan_to_json(plan, "restart").dump(2) + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedProfiles, PlanGolden, ::testing::Values("kimi3-pro6000-pd", "local"));
+
+}  // namespace
+}  // namespace pdctl::plan
