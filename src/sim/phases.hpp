@@ -1,0 +1,42 @@
+#pragma once
+// Test knobs, read from the environment so the real programs' flags stay untouched: how long
+// each start-up phase takes, and where to inject a crash or a hang.
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "sim/process.hpp"
+
+namespace pdsim {
+
+enum class Phase { kInit, kWeights, kKv, kCudaGraph, kWarmup };
+inline constexpr int kPhaseCount = 5;
+
+std::string_view phase_name(Phase phase);  // "init", "weights", "kv", "cuda-graph", "warmup"
+
+// An injected fault: at `phase`, on node rank `rank` (every rank when unset).
+struct Fault {
+    std::optional<Phase> phase;
+    std::optional<int> rank;
+
+    bool hits(Phase at, int node_rank) const { return phase == at && (!rank || *rank == node_rank); }
+};
+
+struct Knobs {
+    std::array<Millis, kPhaseCount> durations{};  // PDSIM_PHASE_MS, PDSIM_<PHASE>_MS
+    Fault crash;                                  // PDSIM_CRASH_AT, PDSIM_CRASH_RANK
+    Fault hang;                                   // PDSIM_HANG_AT, PDSIM_HANG_RANK
+    Millis dist_timeout{600000};                  // PDSIM_DIST_TIMEOUT_MS: rendezvous bound
+    Millis peer_death{1000};                      // PDSIM_PEER_DEATH_MS: time to notice a dead group member
+    Millis router_check{500};                     // PDSIM_ROUTER_CHECK_MS: router health polling
+    Millis kv_timeout{10000};                     // PDSIM_KV_TIMEOUT_MS: decode waits for prefill's KV
+    int hcas = -1;                                // PDSIM_HCAS: HCAs "found"; -1 = one per ib device
+
+    Millis duration(Phase phase) const { return durations[static_cast<std::size_t>(phase)]; }
+};
+
+// Reads the PDSIM_* variables. A malformed value is a usage error: message on stderr, exit 2.
+Knobs load_knobs();
+
+}  // namespace pdsim

@@ -1,0 +1,275 @@
+// A simulated `python3 -m sglang_router.launch_router --pd-disaggregation`: the Rust router by
+// default, the Python MiniLB with --mini-lb. It dispatches each request to a prefill and a decode
+// at once with injected bootstrap fields and returns the decode's answer, as both routers do.
+
+#include <fmt/format.h>
+
+#include <future>
+#include <memory>
+
+#include "sim/args.hpp"
+#include "sim/http_util.hpp"
+#include "sim/log.hpp"
+#include "sim/phases.hpp"
+#include "sim/program_args.hpp"
+#include "sim/programs.hpp"
+#include "sim/router_workers.hpp"
+#include "sim/sglang_api.hpp"
+
+namespace pdsim {
+namespace {
+
+using json = nlohmann::json;
+
+struct Reply {
+    int status = 0;  // 0: no response (connection error)
+    std::string body;
+    std::string error;
+};
+
+class Router {
+  public:
+    Router(RouterArgs args, Knobs knobs) : args_(std::move(args)), knobs_(knobs), pool_(args_) {
+        setup_routes();
+    }
+
+    [[noreturn]] void run() {
+        if (args_.mini_lb) {
+            log_main("MiniLB is only for debugging purposes, it only supports random policy!");
+        } else {
+            log_mainf("Starting router on {}:{} | mode: {} | policy: {}", args_.host, args_.port, mode_text(),
+                      args_.policy);
+        }
+        if (knobs_.crash.hits(Phase::kInit, 0)) {
+            log_main("Error: router failed to start: pdsim injected crash at init");
+            exit_now(1);
+        }
+        std::string error;
+        if (!serve_in_background(server_, args_.host, args_.port, error)) {
+            log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
+                      args_.host, args_.port, error);
+            exit_now(1);
+        }
+        if (args_.mini_lb) {
+            log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host,
+                      args_.port);
+        }
+        pool_.start_health_checks(knobs_.router_check, args_.health_check_endpoint);
+        idle_forever();
+    }
+
+  private:
+    std::string mode_text() const {
+        std::string prefill;
+        for (const auto& worker : pool_.prefill()) {
+            prefill += fmt::format(
+                "{}(\"{}\", {})", prefill.empty() ? "" : ", ", worker->url,
+                worker->bootstrap_port ? fmt::format("Some({})", *worker->bootstrap_port) : "None");
+        }
+        std::string decode;
+        for (const auto& worker : pool_.decode()) {
+            decode += fmt::format("{}\"{}\"", decode.empty() ? "" : ", ", worker->url);
+        }
+        return fmt::format("PrefillDecode {{ prefill_urls: [{}], decode_urls: [{}] }}", prefill, decode);
+    }
+
+    Reply call(const Worker& worker, const std::string& method, const std::string& path,
+               const std::string& body) {
+        auto client = make_client(worker.address.host, worker.address.port, Millis{2000},
+                                  Millis{static_cast<long>(args_.request_timeout_secs) * 1000});
+        auto result = method == "POST" ? client->Post(path, body, "application/json") : client->Get(path);
+        if (!result) {
+            return {0, "", describe_failure(result, worker.address.host, worker.address.port)};
+        }
+        return {result->status, result->body, ""};
+    }
+
+    // The MiniLB picks at random among all workers; the Rust router only among healthy ones.
+    Worker* pick(const std::vector<std::unique_ptr<Worker>>& workers) {
+        return pool_.pick(workers, !args_.mini_lb);
+    }
+
+    void generate(const httplib::Request& req, httplib::Response& res) {
+        json body = json::parse(req.body, nullptr, false);
+        if (!body.is_object()) {
+            reply_json(res, 400, {{"error", "Invalid JSON body"}});
+            return;
+        }
+        Worker* prefill = pick(pool_.prefill());
+        Worker* decode = pick(pool_.decode());
+        if (prefill == nullptr || decode == nullptr) {
+            reply_json(res, 503,
+                       {{"error", fmt::format("No available {} workers (all circuits open or unhealthy)",
+                                              prefill == nullptr ? "prefill" : "decode")}});
+            return;
+        }
+        inject_bootstrap(body, *prefill);
+        const std::string payload = body.dump();
+        auto prefill_reply =
+            std::async(std::launch::async, [&] { return call(*prefill, "POST", req.path, payload); });
+        Reply decode_reply = call(*decode, "POST", req.path, payload);
+        Reply prefill_result = prefill_reply.get();
+        if (prefill_result.status == 0) {
+            log_mainf("Prefill worker {} request failed: {}", prefill->url, prefill_result.error);
+        }
+        if (decode_reply.status == 0) {
+            reply_json(res, 502,
+                       {{"error", fmt::format("Failed to send request to decode worker {}: {}", decode->url,
+                                              decode_reply.error)}});
+            return;
+        }
+        res.status = decode_reply.status;
+        res.set_content(decode_reply.body, "application/json");
+    }
+
+    void inject_bootstrap(json& body, const Worker& prefill) {
+        const json port = prefill.bootstrap_port ? json(*prefill.bootstrap_port) : json(nullptr);
+        const json* text = body.contains("text") ? &body["text"] : nullptr;
+        const json* ids = body.contains("input_ids") ? &body["input_ids"] : nullptr;
+        std::size_t batch = 0;
+        if (text != nullptr && text->is_array()) {
+            batch = text->size();
+        } else if (ids != nullptr && ids->is_array() && !ids->empty() && (*ids)[0].is_array()) {
+            batch = ids->size();
+        }
+        if (batch == 0) {
+            body["bootstrap_host"] = prefill.address.host_literal;
+            body["bootstrap_port"] = port;
+            body["bootstrap_room"] = pool_.random_room();
+            return;
+        }
+        body["bootstrap_host"] = json::array();
+        body["bootstrap_port"] = json::array();
+        body["bootstrap_room"] = json::array();
+        for (std::size_t i = 0; i < batch; ++i) {
+            body["bootstrap_host"].push_back(prefill.address.host_literal);
+            body["bootstrap_port"].push_back(port);
+            body["bootstrap_room"].push_back(pool_.random_room());
+        }
+    }
+
+    void health_generate(httplib::Response& res) {
+        std::vector<Worker*> targets;
+        if (args_.mini_lb) {
+            // MiniLB asks every worker and ignores their status codes: only a failed call counts.
+            for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
+                for (const auto& worker : *list) {
+                    targets.push_back(worker.get());
+                }
+            }
+        } else {
+            Worker* prefill = pool_.pick(pool_.prefill(), true);
+            Worker* decode = pool_.pick(pool_.decode(), true);
+            targets = {prefill != nullptr ? prefill : pool_.pick(pool_.prefill(), false),
+                       decode != nullptr ? decode : pool_.pick(pool_.decode(), false)};
+        }
+        std::vector<std::future<Reply>> replies;
+        for (Worker* worker : targets) {
+            if (worker == nullptr) {
+                reply_json(res, 503, {{"error", "No prefill or decode worker to check"}});
+                return;
+            }
+            replies.push_back(std::async(
+                std::launch::async, [this, worker] { return call(*worker, "GET", "/health_generate", ""); }));
+        }
+        json errors = json::array();
+        for (std::size_t i = 0; i < replies.size(); ++i) {
+            Reply reply = replies[i].get();
+            if (reply.status == 0) {
+                errors.push_back(
+                    fmt::format("{} worker {}: {}", targets[i]->role_name(), targets[i]->url, reply.error));
+            } else if (!args_.mini_lb && reply.status != 200) {
+                errors.push_back(fmt::format("{} worker {}: HTTP {}", targets[i]->role_name(),
+                                             targets[i]->url, reply.status));
+            }
+        }
+        if (!errors.empty()) {
+            reply_json(res, args_.mini_lb ? 500 : 503,
+                       {{"error", "Health generate failed"}, {"details", errors}});
+            return;
+        }
+        reply_text(res, 200, "OK");
+    }
+
+    void proxy_to_first_prefill(const httplib::Request& req, httplib::Response& res) {
+        if (pool_.prefill().empty()) {
+            reply_json(res, 503, {{"error", "No prefill workers"}});
+            return;
+        }
+        const Worker& worker = *pool_.prefill().front();
+        Reply reply = call(worker, "GET", req.path, "");
+        if (reply.status == 0) {
+            reply_json(
+                res, 502,
+                {{"error", fmt::format("Failed to reach prefill worker {}: {}", worker.url, reply.error)}});
+            return;
+        }
+        res.status = reply.status;
+        res.set_content(reply.body, "application/json");
+    }
+
+    void setup_routes() {
+        use_fastapi_not_found(server_);
+        auto alive = [](const httplib::Request&, httplib::Response& res) { reply_text(res, 200, "OK"); };
+        server_.Get("/health", alive);
+        server_.Get("/liveness", alive);
+        server_.Get("/readiness", [this](const httplib::Request&, httplib::Response& res) {
+            const int prefill = pool_.healthy_count(Worker::Role::kPrefill);
+            const int decode = pool_.healthy_count(Worker::Role::kDecode);
+            if (prefill > 0 && decode > 0) {
+                reply_json(res, 200,
+                           {{"status", "ready"},
+                            {"healthy_workers", prefill + decode},
+                            {"total_workers", pool_.prefill().size() + pool_.decode().size()}});
+            } else {
+                reply_json(res, 503, {{"status", "not ready"}, {"reason", "insufficient healthy workers"}});
+            }
+        });
+        server_.Get("/health_generate",
+                    [this](const httplib::Request&, httplib::Response& res) { health_generate(res); });
+        auto generate_route = [this](const httplib::Request& req, httplib::Response& res) {
+            generate(req, res);
+        };
+        server_.Post("/generate", generate_route);
+        auto proxy = [this](const httplib::Request& req, httplib::Response& res) {
+            proxy_to_first_prefill(req, res);
+        };
+        for (const char* path : {"/v1/models", "/get_model_info", "/model_info"}) {
+            server_.Get(path, proxy);
+        }
+        server_.Get("/workers", [this](const httplib::Request&, httplib::Response& res) {
+            json workers = json::array();
+            for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
+                for (const auto& worker : *list) {
+                    json entry = {{"url", worker->url},
+                                  {"worker_type", worker->role_name()},
+                                  {"is_healthy", worker->healthy.load()}};
+                    if (worker->bootstrap_port) {
+                        entry["bootstrap_port"] = *worker->bootstrap_port;
+                    }
+                    workers.push_back(entry);
+                }
+            }
+            reply_json(res, 200, {{"workers", workers}, {"total", workers.size()}});
+        });
+    }
+
+    RouterArgs args_;
+    Knobs knobs_;
+    WorkerPool pool_;
+    httplib::Server server_;
+};
+
+}  // namespace
+
+void run_router(std::span<const std::string> argv) {
+    RouterArgs args = parse_router_args(argv);
+    if (!args.pd_disaggregation) {
+        throw UsageError("pdsim simulates the PD router only: pass --pd-disaggregation");
+    }
+    Knobs knobs = load_knobs();
+    Router router(std::move(args), knobs);
+    router.run();
+}
+
+}  // namespace pdsim

@@ -1,0 +1,242 @@
+// Start-up of a simulated `python3 -m sglang.launch_server` node: the same phases, log lines and
+// port behaviour as the real server (docs/pdsim.md), at test speed.
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+
+#include "sim/bootstrap_server.hpp"
+#include "sim/http_util.hpp"
+#include "sim/log.hpp"
+#include "sim/phases.hpp"
+#include "sim/program_args.hpp"
+#include "sim/programs.hpp"
+#include "sim/rendezvous.hpp"
+#include "sim/sglang_api.hpp"
+#include "sim/transfer_engine.hpp"
+
+namespace pdsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class ServerNode {
+  public:
+    ServerNode(ServerArgs args, Knobs knobs) : args_(std::move(args)), knobs_(knobs), tp_(args_.tp_rank()) {}
+
+    [[noreturn]] void run() {
+        if (args_.prefill() && args_.node_rank == 0) {
+            start_bootstrap_server();
+        }
+        run_phase(
+            Phase::kInit, "Init torch distributed begin.", [this] { init_distributed(); },
+            "Init torch distributed ends. mem usage=0.00 GB");
+        run_phase(
+            Phase::kWeights, "Load weight begin. avail mem=78.21 GB", {},
+            "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=20.10 GB, mem "
+            "usage=58.11 GB.");
+        if (args_.decode()) {
+            log_main("KV cache is forced as chunk cache for decode server");
+        }
+        run_phase(Phase::kKv, "KV Cache is allocated. #tokens: 1000000, KV size: 12.00 GB", {},
+                  "Memory pool end. avail mem=8.00 GB");
+        if (args_.prefill()) {
+            // v0.5.4-v0.5.12 force-disable CUDA graphs on prefill; the phase still takes its time.
+            run_phase(Phase::kCudaGraph, "Cuda graph is disabled for prefill server", {}, "");
+        } else {
+            run_phase(Phase::kCudaGraph, "Capture cuda graph begin. This can take up to several minutes.", {},
+                      "Capture cuda graph end. Time elapsed: 1.23 s");
+        }
+        log_schedf(tp_,
+                   "max_total_num_tokens=1000000, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+                   "max_running_requests={}, context_len={}, available_gpu_mem=8.00 GB",
+                   args_.max_running_requests.value_or(4096), args_.context_length);
+        if (args_.node_rank == 0) {
+            serve_api();
+        } else {
+            serve_dummy_health();
+        }
+        idle_forever();
+    }
+
+  private:
+    [[noreturn]] void fatal(std::string_view message) {
+        log_schedf(tp_, "Scheduler hit an exception: {}", message);
+        exit_now(1);
+    }
+
+    // Logs the phase's first line, then honours PDSIM_HANG_AT / PDSIM_CRASH_AT, then does `work`
+    // (which counts against the phase's duration) and logs the last line.
+    void run_phase(Phase phase, std::string_view begin, const std::function<void()>& work,
+                   std::string_view end) {
+        log_sched(tp_, begin);
+        if (knobs_.hang.hits(phase, args_.node_rank)) {
+            idle_forever();
+        }
+        const Millis duration = knobs_.duration(phase);
+        if (knobs_.crash.hits(phase, args_.node_rank)) {
+            sleep_ms(duration / 2);
+            fatal(fmt::format("pdsim injected crash at {}", phase_name(phase)));
+        }
+        const auto deadline = Clock::now() + duration;
+        if (work) {
+            work();
+        }
+        sleep_ms(std::chrono::duration_cast<Millis>(deadline - Clock::now()));
+        if (!end.empty()) {
+            log_sched(tp_, end);
+        }
+    }
+
+    void start_bootstrap_server() {
+        // Started by the tokenizer manager before the schedulers finish loading, so the bootstrap
+        // port answers long before the API port opens.
+        bootstrap_ = std::make_unique<BootstrapServer>(PrefillParallelInfo{args_.tp_size, args_.dp_size, 1});
+        std::string error;
+        if (!bootstrap_->start(args_.host, args_.bootstrap_port, error)) {
+            log_mainf("OSError: [Errno 98] error while attempting to bind on address ('{}', {}): {}",
+                      args_.host, args_.bootstrap_port, error);
+            exit_now(1);
+        }
+    }
+
+    void init_distributed() {
+        if (args_.pd() && args_.transfer_backend.rfind("mooncake", 0) == 0) {
+            log_transfer_engine_init(args_, knobs_.hcas);
+        }
+        if (args_.nnodes > 1) {
+            auto dist_init = split_host_port(args_.dist_init_addr);
+            if (!dist_init) {
+                fatal(fmt::format("ValueError: invalid --dist-init-addr '{}', expected HOST:PORT",
+                                  args_.dist_init_addr));
+            }
+            rendezvous_ = std::make_unique<Rendezvous>(RendezvousConfig{
+                *dist_init, args_.nnodes, args_.node_rank, tp_, knobs_.dist_timeout, knobs_.peer_death});
+            if (args_.node_rank == 0) {
+                rendezvous_->listen();
+            }
+            rendezvous_->join();
+            rendezvous_->monitor();
+        }
+        if (args_.prefill()) {
+            register_prefill_ranks();
+        }
+    }
+
+    void register_prefill_ranks() {
+        // Multi-node: the bootstrap server runs on the node of --dist-init-addr. Single node: --host.
+        std::string host = connect_host(args_.host);
+        if (args_.nnodes > 1) {
+            host = split_host_port(args_.dist_init_addr)->host;
+        }
+        const int per_node = std::max(1, args_.tp_size / args_.nnodes);
+        for (int local = 0; local < per_node; ++local) {
+            const int rank = tp_ + local;
+            const int attn_tp = std::max(1, args_.tp_size / args_.dp_size);
+            nlohmann::json registration = {{"role", "Prefill"},
+                                           {"rank_ip", local_ip(args_)},
+                                           {"rank_port", zmq_port(rank)},
+                                           {"engine_rank", rank},
+                                           {"attn_tp_size", attn_tp},
+                                           {"attn_tp_rank", rank % attn_tp},
+                                           {"attn_dp_size", args_.dp_size},
+                                           {"attn_dp_rank", rank / attn_tp},
+                                           {"pp_size", 1},
+                                           {"pp_rank", 0},
+                                           {"system_dp_size", args_.dp_size},
+                                           {"system_dp_rank", rank / attn_tp}};
+            if (auto error = register_to_bootstrap(host, args_.bootstrap_port, registration)) {
+                fatal(*error);
+            }
+        }
+    }
+
+    void serve_api() {
+        api_ = std::make_unique<ApiServer>(GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout});
+        std::string error;
+        if (!api_->start(error)) {
+            log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
+                      args_.host, args_.port, error);
+            exit_now(1);
+        }
+        log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host, args_.port);
+        if (!args_.skip_server_warmup) {
+            warm_up();
+        }
+        api_->mark_up();
+        log_main("The server is fired up and ready to roll!");
+    }
+
+    void warm_up() {
+        if (args_.pd()) {
+            log_main("Start of pd disaggregation warmup ...");
+        }
+        if (knobs_.hang.hits(Phase::kWarmup, args_.node_rank)) {
+            idle_forever();
+        }
+        const Millis duration = knobs_.duration(Phase::kWarmup);
+        if (knobs_.crash.hits(Phase::kWarmup, args_.node_rank)) {
+            sleep_ms(duration / 2);
+            log_main("Initialization failed. warmup error: pdsim injected crash at warmup");
+            exit_now(1);
+        }
+        const auto deadline = Clock::now() + duration;
+        // Like the real warm-up, a request to our own API; PD modes use fake bootstrap fields so
+        // no peer is needed.
+        nlohmann::json request = {{"sampling_params", {{"temperature", 0}, {"max_new_tokens", 8}}}};
+        if (args_.pd()) {
+            request["input_ids"] = {0, 1, 2, 3};
+            request["bootstrap_host"] = kFakeBootstrapHost;
+            request["bootstrap_room"] = 0;
+        } else {
+            request["text"] = "The capital city of France is";
+        }
+        auto client = make_client(connect_host(args_.host), args_.port, Millis{5000}, Millis{30000});
+        auto result = client->Post("/generate", request.dump(), "application/json");
+        if (!result || result->status != 200) {
+            log_mainf("Initialization failed. warmup error: {}",
+                      describe_failure(result, connect_host(args_.host), args_.port));
+            exit_now(1);
+        }
+        sleep_ms(std::chrono::duration_cast<Millis>(deadline - Clock::now()));
+        if (args_.pd()) {
+            log_mainf("End of prefill disaggregation mode warmup with status {}, resp: {}", result->status,
+                      result->body);
+        }
+    }
+
+    void serve_dummy_health() {
+        dummy_ = std::make_unique<DummyHealthServer>();
+        std::string error;
+        if (!dummy_->start(args_.host, args_.port, error)) {
+            fatal(fmt::format("OSError: [Errno 98] error while attempting to bind on address ('{}', {}): {}",
+                              args_.host, args_.port, error));
+        }
+        log_mainf("Dummy health check server started in background thread at {}:{}", args_.host, args_.port);
+    }
+
+    ServerArgs args_;
+    Knobs knobs_;
+    int tp_;
+    std::unique_ptr<BootstrapServer> bootstrap_;
+    std::unique_ptr<Rendezvous> rendezvous_;
+    std::unique_ptr<ApiServer> api_;
+    std::unique_ptr<DummyHealthServer> dummy_;
+};
+
+}  // namespace
+
+void run_sglang_server(std::span<const std::string> argv) {
+    ServerArgs args = parse_server_args(argv);
+    Knobs knobs = load_knobs();
+    log_main("server_args=" + server_args_repr(args));
+    if (auto problem = server_args_problem(args)) {
+        log_mainf("Exception: {}", *problem);
+        exit_now(1);
+    }
+    ServerNode node(std::move(args), knobs);
+    node.run();
+}
+
+}  // namespace pdsim
