@@ -1,0 +1,32 @@
+#pragma once
+// Internal to the config layer: one entry of `roles:` -> Role, and the checks across roles.
+
+#include <vector>
+
+#include "pdctl/config/detail/loading.hpp"
+
+namespace pdctl::config::detail {
+
+// Where a role names other roles, for the checks that need every role loaded first.
+struct RoleRefs {
+    std::vector<SourceLocation> depends_on;  // one per Role::depends_on entry
+    std::vector<SourceLocation> prefill;     // one per Role::prefill_roles entry
+    std::vector<SourceLocation> decode;      // one per Role::decode_roles entry
+    bool prefill_explicit = false;
+    bool decode_explicit = false;
+    SourceLocation prefill_list;  // the `prefill:` value, when explicit
+    SourceLocation decode_list;   // the `decode:` value, when explicit
+};
+
+// Reads one role; every problem goes to the context's diagnostics.
+Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const RoleDefaults& defaults,
+               const std::vector<Node>& nodes, RoleRefs& refs);
+
+// The role's profile files and `env:` -> env, bootstrap, args (EXTRA_ARGS) and model_path.
+void load_role_environment(const LoadContext& ctx, const MapReader& role_map, Role& role);
+
+// Fills the routers' default prefill/decode lists and the derived depends_on (the standard PD
+// order), then checks every reference between roles and reports dependency cycles.
+void link_roles(std::vector<Role>& roles, const std::vector<RoleRefs>& refs, const YamlContext& ctx);
+
+}  // namespace pdctl::config::detail

@@ -1,0 +1,64 @@
+#include "pdctl/config/model.hpp"
+
+#include <algorithm>
+
+namespace pdctl::config {
+
+const Node* Cluster::find_node(const std::string& node_name) const {
+    const auto it =
+        std::find_if(nodes.begin(), nodes.end(), [&](const Node& node) { return node.name == node_name; });
+    return it == nodes.end() ? nullptr : &*it;
+}
+
+const Role* Cluster::find_role(const std::string& role_name) const {
+    const auto it =
+        std::find_if(roles.begin(), roles.end(), [&](const Role& role) { return role.name == role_name; });
+    return it == roles.end() ? nullptr : &*it;
+}
+
+// The spellings are the ones the cluster file uses, so messages and `plan` output match it.
+std::string to_string(RoleKind kind) {
+    switch (kind) {
+        case RoleKind::MooncakeMaster:
+            return "mooncake-master";
+        case RoleKind::Sglang:
+            return "sglang";
+        case RoleKind::Router:
+            return "router";
+        case RoleKind::Generic:
+            return "generic";
+    }
+    return "unknown";
+}
+
+std::string to_string(SglangMode mode) {
+    switch (mode) {
+        case SglangMode::Prefill:
+            return "prefill";
+        case SglangMode::Decode:
+            return "decode";
+    }
+    return "unknown";
+}
+
+std::string to_string(RuntimeKind kind) {
+    switch (kind) {
+        case RuntimeKind::Docker:
+            return "docker";
+        case RuntimeKind::Process:
+            return "process";
+    }
+    return "unknown";
+}
+
+std::string to_string(ExecutorKind kind) {
+    switch (kind) {
+        case ExecutorKind::Ssh:
+            return "ssh";
+        case ExecutorKind::Local:
+            return "local";
+    }
+    return "unknown";
+}
+
+}  // namespace pdctl::config

@@ -1,0 +1,253 @@
+#include "pdctl/config/detail/role_loader.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace pdctl::config::detail {
+
+namespace {
+
+// Which kinds accept a key, as bits, so one table explains both "unknown key" and "this key
+// belongs to another kind".
+enum KindBits : unsigned {
+    kMaster = 1u << 0,
+    kSglang = 1u << 1,
+    kRouter = 1u << 2,
+    kGeneric = 1u << 3,
+    kAllKinds = kMaster | kSglang | kRouter | kGeneric,
+};
+
+struct KeySpec {
+    const char* key;
+    unsigned kinds;
+    bool prefill_only = false;
+};
+
+constexpr KeySpec kRoleKeys[] = {
+    {"kind", kAllKinds},
+    {"mode", kSglang},
+    {"nodes", kAllKinds},
+    {"profile", kAllKinds},
+    {"env", kAllKinds},
+    {"args", kAllKinds},
+    {"program", kMaster | kSglang | kRouter},  // generic has `command`, the whole argv
+    {"host", kAllKinds},
+    {"port", kAllKinds},
+    {"metrics_port", kMaster},
+    {"model_path", kSglang},
+    {"tp_size", kSglang},
+    {"ep_size", kSglang},
+    {"gpus_per_node", kSglang},
+    {"bootstrap_port", kSglang, true},
+    {"dist_init_port", kSglang},
+    {"transfer_backend", kSglang},
+    {"mini_lb", kRouter},
+    {"prefill", kRouter},
+    {"decode", kRouter},
+    {"command", kGeneric},
+    {"health", kAllKinds},
+    {"depends_on", kAllKinds},
+    {"runtime", kAllKinds},
+    {"container", kAllKinds},
+    {"stop_grace_seconds", kAllKinds},
+};
+
+const std::vector<std::pair<std::string, RoleKind>> kKinds = {{"mooncake-master", RoleKind::MooncakeMaster},
+                                                              {"sglang", RoleKind::Sglang},
+                                                              {"router", RoleKind::Router},
+                                                              {"generic", RoleKind::Generic}};
+const std::vector<std::pair<std::string, SglangMode>> kModes = {{"prefill", SglangMode::Prefill},
+                                                                {"decode", SglangMode::Decode}};
+const std::vector<std::string> kTransferBackends = {"mooncake", "nixl", "ascend",
+                                                    "fake",     "mori", "mooncake_tcp"};
+
+unsigned bit_of(RoleKind kind) {
+    switch (kind) {
+        case RoleKind::MooncakeMaster:
+            return kMaster;
+        case RoleKind::Sglang:
+            return kSglang;
+        case RoleKind::Router:
+            return kRouter;
+        case RoleKind::Generic:
+            return kGeneric;
+    }
+    return 0;
+}
+
+bool accepts(const KeySpec& spec, std::optional<RoleKind> kind, std::optional<SglangMode> mode) {
+    if (!kind) return true;  // the kind itself is wrong or missing: only flag keys nobody accepts
+    if ((spec.kinds & bit_of(*kind)) == 0) return false;
+    return !spec.prefill_only || mode != SglangMode::Decode;
+}
+
+// "only valid for kind sglang (mode prefill), not kind router"
+std::string only_valid_for(const KeySpec& spec, RoleKind kind, std::optional<SglangMode> mode) {
+    std::vector<std::string> kinds;
+    for (const auto& [name, value] : kKinds) {
+        if (spec.kinds & bit_of(value)) kinds.push_back(name);
+    }
+    std::string text = kinds.size() == 1 ? "only valid for kind " : "only valid for kinds ";
+    for (std::size_t i = 0; i < kinds.size(); ++i) text += (i == 0 ? "" : ", ") + kinds[i];
+    if (spec.prefill_only) text += " (mode prefill)";
+    if (kind == RoleKind::Sglang && mode) return text + ", not mode " + to_string(*mode);
+    return text + ", not kind " + to_string(kind);
+}
+
+void read_nodes(const LoadContext& ctx, const MapReader& m, const std::vector<Node>& nodes, Role& role) {
+    std::vector<Item> items;
+    if (!m.require("nodes", "the nodes this role runs on; the first is rank 0") || !m.items("nodes", items))
+        return;
+    if (items.empty())
+        ctx.yaml.error(m.find("nodes")->value_where, m.child_path("nodes"), "needs at least one node");
+    std::vector<std::string> names;
+    for (const auto& node : nodes) names.push_back(node.name);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string path = m.child_path("nodes") + "[" + std::to_string(i) + "]";
+        const auto& name = items[i].value;
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            std::string hint = did_you_mean(name, names);
+            ctx.yaml.error(items[i].where, path, "unknown node `" + name + "`",
+                           hint.empty() ? "nodes are defined under `nodes:`" : hint);
+        } else if (std::find(role.nodes.begin(), role.nodes.end(), name) != role.nodes.end()) {
+            ctx.yaml.error(items[i].where, path, "node `" + name + "` is listed twice",
+                           "a node holds one rank of a role");
+        }
+        role.nodes.push_back(name);
+    }
+}
+
+void read_health(const LoadContext& ctx, const MapReader& m, std::optional<RoleKind> kind, Role& role) {
+    const auto* entry = m.find("health");
+    const char* generic_hint = "kind generic has no default health check: set health.path and health.port";
+    if (!entry) {
+        if (kind == RoleKind::Generic) m.require("health", generic_hint);
+        return;
+    }
+    MapReader health(ctx.yaml, entry->value, m.child_path("health"), entry->value_where);
+    health.check_keys({"path", "port", "expect_status", "deadline", "interval"});
+    health.string("path", role.health.path);
+    health.port("port", role.health.port);
+    health.integer("expect_status", role.health.expect_status, 100, 599);
+    health.duration("deadline", role.health.deadline);
+    health.duration("interval", role.health.interval);
+    if (kind == RoleKind::Generic) {
+        health.require("path", generic_hint);
+        health.require("port", generic_hint);
+    }
+    if (!role.health.path.empty() && role.health.path[0] != '/') {
+        ctx.yaml.error(health.find("path")->value_where, health.child_path("path"), "must start with `/`");
+    }
+}
+
+void read_kind_specific(const MapReader& m, Role& role) {
+    m.port("metrics_port", role.metrics_port);
+    m.string("model_path", role.model_path);
+    m.integer("tp_size", role.tp_size, 1, 65536);
+    m.integer("ep_size", role.ep_size, 1, 65536);
+    m.integer("gpus_per_node", role.gpus_per_node, 1, 1024);
+    m.port("bootstrap_port", role.bootstrap_port);
+    m.port("dist_init_port", role.dist_init_port);
+    if (const auto index = m.choice("transfer_backend", kTransferBackends)) {
+        role.transfer_backend = kTransferBackends[*index];
+    }
+    m.boolean("mini_lb", role.mini_lb);
+}
+
+void read_role_refs(const MapReader& m, Role& role, RoleRefs& refs) {
+    std::vector<Item> items;
+    if (m.items("depends_on", items)) {
+        role.depends_on_explicit = true;
+        for (auto& item : items) {
+            role.depends_on.push_back(item.value);
+            refs.depends_on.push_back(item.where);
+        }
+    }
+    if (m.items("prefill", items)) {
+        refs.prefill_explicit = true;
+        refs.prefill_list = m.find("prefill")->value_where;
+        for (auto& item : items) {
+            role.prefill_roles.push_back(item.value);
+            refs.prefill.push_back(item.where);
+        }
+    }
+    if (m.items("decode", items)) {
+        refs.decode_explicit = true;
+        refs.decode_list = m.find("decode")->value_where;
+        for (auto& item : items) {
+            role.decode_roles.push_back(item.value);
+            refs.decode.push_back(item.where);
+        }
+    }
+}
+
+}  // namespace
+
+Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const RoleDefaults& defaults,
+               const std::vector<Node>& nodes, RoleRefs& refs) {
+    Role role;
+    role.name = entry.key;
+    role.where = entry.key_where;
+    role.runtime = defaults.runtime;
+    role.container = defaults.container;
+    role.gpus_per_node = defaults.gpus_per_node;
+    role.stop_grace_seconds = defaults.stop_grace_seconds;
+    const std::string path = "roles." + role.name;
+    if (!is_valid_name(role.name)) ctx.yaml.error(entry.key_where, path, "invalid role name", kNameRule);
+
+    MapReader m(ctx.yaml, entry.value, path, entry.value_where);
+    if (!m.is_map()) return role;
+
+    // The kind (and an sglang role's mode) decide which other keys are valid, so they come first.
+    std::optional<RoleKind> kind;
+    std::optional<SglangMode> mode;
+    if (m.require("kind", "one of mooncake-master, sglang, router, generic")) {
+        RoleKind value{};
+        if (m.choice("kind", value, kKinds)) kind = value;
+    }
+    if (kind) role.kind = *kind;
+    if (kind == RoleKind::Sglang && m.require("mode", "prefill or decode")) {
+        SglangMode value{};
+        if (m.choice("mode", value, kModes)) mode = value;
+    }
+    role.mode = mode;
+
+    std::vector<std::string> allowed;
+    for (const auto& spec : kRoleKeys) {
+        if (accepts(spec, kind, mode)) allowed.emplace_back(spec.key);
+    }
+    m.check_keys(allowed, [&](const std::string& key) {
+        const auto* spec = std::find_if(std::begin(kRoleKeys), std::end(kRoleKeys),
+                                        [&](const KeySpec& candidate) { return key == candidate.key; });
+        if (!kind || spec == std::end(kRoleKeys)) return std::string{};  // plainly unknown
+        return only_valid_for(*spec, *kind, mode);
+    });
+
+    read_nodes(ctx, m, nodes, role);
+    m.strings("program", role.program);
+    m.strings("args", role.args);
+    m.string("host", role.host);
+    m.port("port", role.port);
+    read_kind_specific(m, role);
+    read_role_refs(m, role, refs);
+    if (kind == RoleKind::Generic &&
+        m.require("command", "the program's full argv, e.g. [python3, server.py]") &&
+        m.strings("command", role.command) && role.command.empty()) {
+        ctx.yaml.error(m.find("command")->value_where, m.child_path("command"), "must not be empty");
+    }
+    read_health(ctx, m, kind, role);
+    m.choice("runtime", role.runtime, {{"docker", RuntimeKind::Docker}, {"process", RuntimeKind::Process}});
+    read_container(m, role.container);
+    m.integer("stop_grace_seconds", role.stop_grace_seconds, 0, 24 * 60 * 60);
+    if (role.runtime == RuntimeKind::Docker && role.container.image.empty()) {
+        const auto* container = m.find("container");
+        ctx.yaml.error(
+            container ? container->value_where : m.where(), path + ".container.image",
+            "runtime docker needs a container image",
+            "set defaults.container.image or " + path + ".container.image, or use runtime: process");
+    }
+    load_role_environment(ctx, m, role);
+    return role;
+}
+
+}  // namespace pdctl::config::detail
