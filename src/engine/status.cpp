@@ -62,7 +62,9 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         role.gate_answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
         for (const auto& unit : stage.units) {
             auto unit_state = unit_status(stage, unit, observation);
-            if (unit.rank == 0) unit_state.health = role.ready ? "ok" : "failing";
+            // Ranks >= 1 serve only a dummy /health: the group's health is rank 0's gate.
+            if (unit.rank == 0 && unit_state.state != "absent")
+                unit_state.health = role.ready ? "ok" : "failing";
             role.units.push_back(std::move(unit_state));
         }
     });

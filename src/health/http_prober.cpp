@@ -45,7 +45,9 @@ ProbeResult RealHttpProber::get(const std::string& url, std::chrono::millisecond
         result.status = response->status;
         result.body = response->body.substr(0, 512);
     } else {
-        result.error = httplib::to_string(response.error());
+        // httplib says just "Connection" for refused/unreachable, which reads like a truncated message.
+        result.error = response.error() == httplib::Error::Connection ? "connection refused or unreachable"
+                                                                      : httplib::to_string(response.error());
     }
     return result;
 }

@@ -21,6 +21,35 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
     return out;
 }
 
+// The start payload for people: the BOOTSTRAP wrapper script shown as <BOOTSTRAP> (its text follows on
+// its own line), and long commands wrapped like a shell script would be.
+std::string readable_run(const plan::Unit& unit) {
+    const auto words = runtime::start_payload(unit.start);
+    // Quote every word, then glue each `--flag value` pair so a wrap never separates them.
+    std::vector<std::string> pieces;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        std::string word = util::shell_quote(words[i]);
+        if (i + 1 < words.size() && words[i + 1] == "pdctl-bootstrap" && !unit.program.bootstrap.empty())
+            word = "'<BOOTSTRAP>; exec \"$@\"'";
+        const bool value_of_flag = i > 0 && words[i - 1].size() > 1 && words[i - 1][0] == '-' &&
+                                   !words[i].empty() && words[i][0] != '-' && !pieces.empty();
+        if (value_of_flag) {
+            pieces.back() += " " + word;
+        } else {
+            pieces.push_back(word);
+        }
+    }
+    std::string out, line;
+    for (const auto& piece : pieces) {
+        if (!line.empty() && line.size() + piece.size() > 100) {
+            out += line + " \\\n          ";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + piece;
+    }
+    return out + line;
+}
+
 void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
     const auto& gate = stage.gate;
     const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
@@ -32,7 +61,7 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
                        format_elapsed(gate.deadline), format_elapsed(gate.interval));
     for (const auto& unit : stage.units) {
         out += fmt::format("  {} rank{}  {}  [{}]\n", unit.node, unit.rank, unit.address, unit.name);
-        out += "    run:  " + util::join_command(runtime::start_payload(unit.start)) + "\n";
+        out += "    run:  " + readable_run(unit) + "\n";
         for (std::size_t i = 0; i < unit.program.env.size(); ++i) {
             const auto& entry = unit.program.env[i];
             out += fmt::format("    {}{}={}\n", i == 0 ? "env:  " : "      ", entry.key, env_value(entry));

@@ -11,7 +11,11 @@ namespace {
 // alive PID: the process exists and is not a zombie (PID 1 on some hosts never reaps).
 constexpr const char* kAliveFunction =
     "alive() { kill -0 \"$1\" 2>/dev/null && "
-    "[ \"$(sed -n 's/.*) \\(.\\).*/\\1/p' \"/proc/$1/stat\" 2>/dev/null)\" != Z ]; }\n";
+    "[ \"$(sed -n 's/.*) \\(.\\).*/\\1/p' \"/proc/$1/stat\" 2>/dev/null)\" != Z ]; }\n"
+    // group_alive PGID: a live (non-zombie) process is still in the group. One awk over /proc/*/stat:
+    // the fields after "(comm) " are state, ppid, pgrp.
+    "group_alive() { awk -v g=\"$1\" '{ sub(/.*\\) /, \"\"); if ($3 == g && $1 != \"Z\") f = 1 } "
+    "END { exit !f }' /proc/[0-9]*/stat 2>/dev/null; }\n";
 
 constexpr const char* kStartScript =
     "dir=$1 unit=$2 labels=$3; shift 3\n"
@@ -36,10 +40,14 @@ constexpr const char* kStopScript =
     "dir=$1 unit=$2 grace=$3\n"
     "pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
     "if [ -n \"$pid\" ] && alive \"$pid\"; then\n"
-    "  kill -TERM -- \"-$pid\" 2>/dev/null || kill -TERM \"$pid\" 2>/dev/null\n"
+    // dash's kill takes no `--`; a negative pid signals the whole process group.
+    "  kill -TERM \"-$pid\" 2>/dev/null || kill -TERM \"$pid\" 2>/dev/null\n"
     "  i=0\n"
     "  while alive \"$pid\" && [ \"$i\" -lt \"$((grace * 10))\" ]; do sleep 0.1; i=$((i + 1)); done\n"
-    "  kill -KILL -- \"-$pid\" 2>/dev/null\n"
+    // The leader (the supervising sh) dies first; give the program itself a moment to finish too.
+    "  while group_alive \"$pid\" && [ \"$i\" -lt \"$((grace * 10 + 20))\" ]; do sleep 0.1; i=$((i + 1)); "
+    "done\n"
+    "  kill -KILL \"-$pid\" 2>/dev/null\n"
     "  echo \"stopped $unit (pid $pid)\"\n"
     "else\n"
     "  echo \"$unit was not running\"\n"
@@ -78,7 +86,13 @@ std::vector<std::string> script(const char* body, const char* name) {
 
 std::vector<std::string> launch_argv(const plan::ProgramSpec& program) {
     if (program.bootstrap.empty()) return program.argv;
-    std::vector<std::string> argv = {"sh", "-c", program.bootstrap + "\nexec \"$@\"", "pdctl-bootstrap"};
+    // A failed BOOTSTRAP stops the unit (exit 97) instead of starting a server on a half-prepared node;
+    // `{ }` rather than `( )` keeps what BOOTSTRAP exports for the server.
+    std::vector<std::string> argv = {
+        "sh", "-c",
+        "{ " + program.bootstrap +
+            "\n} || { echo \"pdctl: BOOTSTRAP failed (exit $?)\" >&2; exit 97; }\nexec \"$@\"",
+        "pdctl-bootstrap"};
     argv.insert(argv.end(), program.argv.begin(), program.argv.end());
     return argv;
 }

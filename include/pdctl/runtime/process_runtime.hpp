@@ -24,7 +24,7 @@ class ProcessRuntime : public Runtime {
 };
 
 // The argv that runs the unit's program, with BOOTSTRAP first when there is one:
-//   sh -c '<bootstrap>\nexec "$@"' pdctl-bootstrap <program argv...>
+//   sh -c '{ <bootstrap>\n} || exit 97\nexec "$@"' pdctl-bootstrap <program argv...>
 std::vector<std::string> launch_argv(const plan::ProgramSpec& program);
 
 // Parses the `key=value` blocks (separated by blank lines) printed by the inspect scripts.
