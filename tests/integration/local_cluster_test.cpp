@@ -61,7 +61,7 @@ TEST(LocalCluster, StartStatusGenerateStop) {
 
 TEST(LocalCluster, CrashWhileLoadingWeightsOnPrefillRank2FailsFastAndCleansUp) {
     SimCluster cluster("crash", 62);
-    // Loading weights takes 10 s on every rank, so the gate cannot pass before the crash; rank 2
+    // Loading weights takes 4 s on every rank, so the gate cannot pass before the crash; rank 2
     // crashes half-way through its phase.
     cluster.append("prefill.env", "PDSIM_WEIGHTS_MS=4000\nPDSIM_CRASH_AT=weights\nPDSIM_CRASH_RANK=2\n");
     // Watch for the moment rank 2 dies: its supervisor writes the exit file right then (clean-up
@@ -92,7 +92,8 @@ TEST(LocalCluster, CrashWhileLoadingWeightsOnPrefillRank2FailsFastAndCleansUp) {
     EXPECT_NE(log.find("Scheduler hit an exception"), std::string::npos) << log;
 
     const long long reported_after_ms = failed["epoch_ms"].get<long long>() - crashed_at_ms;
-    EXPECT_LE(reported_after_ms, 2000) << "the crash was reported " << reported_after_ms << " ms after it happened";
+    EXPECT_LE(reported_after_ms, 2000)
+        << "the crash was reported " << reported_after_ms << " ms after it happened";
     EXPECT_TRUE(cluster.live_pdsim_processes().empty()) << "pdsim processes left behind";
     const auto status = cluster.run({"--json", "status"});
     EXPECT_EQ(json::parse(status.out)["state"], "stopped") << status.out;

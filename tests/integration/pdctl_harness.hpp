@@ -50,9 +50,10 @@ inline void replace_all(std::string& text, const std::string& from, const std::s
 
 // A copy of profiles/local moved to 127.0.<block>.x with its own state dir and cluster name.
 class SimCluster {
-public:
+  public:
     SimCluster(const std::string& name, int block) : name_(name), block_(block) {
-        dir_ = std::filesystem::temp_directory_path() / ("pdctl-it-" + name + "-" + std::to_string(::getpid()));
+        dir_ =
+            std::filesystem::temp_directory_path() / ("pdctl-it-" + name + "-" + std::to_string(::getpid()));
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_);
         const std::filesystem::path source = std::filesystem::path(PDCTL_SOURCE_DIR) / "profiles" / "local";
@@ -74,9 +75,12 @@ public:
     }
     std::filesystem::path config() const { return dir_ / "pdctl.yaml"; }
     std::filesystem::path state_dir() const { return dir_ / "state" / name_; }
-    std::string address(int node) const { return "127.0." + std::to_string(block_) + "." + std::to_string(node); }
+    std::string address(int node) const {
+        return "127.0." + std::to_string(block_) + "." + std::to_string(node);
+    }
 
-    PdctlRun run(std::vector<std::string> args, std::chrono::seconds timeout = std::chrono::seconds(120)) const {
+    PdctlRun run(std::vector<std::string> args,
+                 std::chrono::seconds timeout = std::chrono::seconds(120)) const {
         exec::LocalExecutor executor;
         exec::Command command;
         command.argv = {PDCTL_BINARY, "-c", config().string()};
@@ -97,13 +101,14 @@ public:
             std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
             const std::string stat = read_text(entry.path() / "stat");
             const bool zombie = stat.find(") Z ") != std::string::npos;
-            if (!zombie && cmdline.find("pdsim") != std::string::npos && cmdline.find(marker) != std::string::npos)
+            if (!zombie && cmdline.find("pdsim") != std::string::npos &&
+                cmdline.find(marker) != std::string::npos)
                 pids.push_back(std::stoi(name));
         }
         return pids;
     }
 
-private:
+  private:
     std::string name_;
     int block_;
     std::filesystem::path dir_;

@@ -68,10 +68,10 @@ TEST(KimiPlan, RouterIsMiniLbOnNode5WithRankZeroUrls) {
 
 TEST(KimiPlan, TextShowsTheRunbookFactsAndNoExpandableSegments) {
     const auto text = report::render_plan_text(kimi_plan(), "start");
-    for (const char* needle : {"mooncake_transfer_engine_cuda13-0.3.12.post1", "NCCL_SOCKET_IFNAME=bond1",
-                               "GLOO_SOCKET_IFNAME=bond1", "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3",
-                               "lmsysorg/sglang:kimi-k3", "--ulimit memlock=-1", "/dev/infiniband", "--privileged",
-                               "patch_k3_sm120.py"})
+    for (const char* needle :
+         {"mooncake_transfer_engine_cuda13-0.3.12.post1", "NCCL_SOCKET_IFNAME=bond1",
+          "GLOO_SOCKET_IFNAME=bond1", "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3", "lmsysorg/sglang:kimi-k3",
+          "--ulimit memlock=-1", "/dev/infiniband", "--privileged", "patch_k3_sm120.py"})
         EXPECT_NE(text.find(needle), std::string::npos) << needle;
     EXPECT_EQ(text.find("expandable_segments"), std::string::npos);
     const auto json = report::plan_to_json(kimi_plan(), "start").dump();

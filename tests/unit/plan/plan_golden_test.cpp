@@ -1,5 +1,6 @@
 // Golden files pin the plan of every shipped profile: any change to a command line shows up in review.
-// Regenerate after an intended change with: PDCTL_UPDATE_GOLDEN=1 build/tests/pdctl_unit_tests --gtest_filter='PlanGolden*'
+// Regenerate after an intended change with: PDCTL_UPDATE_GOLDEN=1 build/tests/pdctl_unit_tests
+// --gtest_filter='PlanGolden*'
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -30,8 +31,8 @@ void expect_golden(const fs::path& golden, const std::string& actual) {
         return;
     }
     ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run with PDCTL_UPDATE_GOLDEN=1";
-    EXPECT_EQ(read_file(golden), actual) << "plan changed: " << golden
-                                         << " (PDCTL_UPDATE_GOLDEN=1 rewrites it if the change is intended)";
+    EXPECT_EQ(read_file(golden), actual)
+        << "plan changed: " << golden << " (PDCTL_UPDATE_GOLDEN=1 rewrites it if the change is intended)";
 }
 
 class PlanGolden : public ::testing::TestWithParam<std::string> {};
