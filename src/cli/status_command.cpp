@@ -13,7 +13,7 @@ ExitCode status_command(const GlobalOptions& global) {
     const auto status = engine::collect_status(context.plan, executor, prober);
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
-    fmt::print("{}\n", context.redactor.redact(text));
+    fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
     return engine::status_exit_code(status);
 }
 

@@ -39,8 +39,8 @@ void TextReporter::line(const std::string& text) {
 
 void TextReporter::run_begin(const std::string& verb, const plan::Plan& plan) {
     stage_count_ = plan.stages.size();
-    line(fmt::format("{} {} · {} stages · {} nodes · config {}", verb, plan.cluster, plan.stages.size(),
-                     plan.nodes.size(), plan.fingerprint));
+    line(fmt::format("{} {} ({}) · {} stages · {} nodes · config {}", verb, plan.cluster, plan.config_path,
+                     plan.stages.size(), plan.nodes.size(), plan.fingerprint));
 }
 
 void TextReporter::stage_begin(const std::string& verb, const plan::Stage& stage) {
