@@ -1,0 +1,18 @@
+#pragma once
+// One command on an open session (internal): exec channel, stdin, stdout and stderr drained together.
+
+#include <string>
+
+#include "pdctl/exec/executor.hpp"
+#include "ssh_session.hpp"
+
+namespace pdctl::exec::detail {
+
+// Runs `script` through the node's login shell (SSH "exec"), writes `stdin_data` then EOF, and collects
+// both output streams until the command ends or `deadline` passes (then timed_out is set and the channel
+// is abandoned). Throws SshError when the connection fails; SshError::command_started() tells whether
+// the command may have run.
+CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
+                             Clock::time_point deadline);
+
+}  // namespace pdctl::exec::detail
