@@ -49,6 +49,9 @@ int run(int argc, char** argv) {
     app.add_flag("--json", global.json,
                  "machine-readable output: one JSON document, or JSON Lines for progress");
     app.add_flag("-v,--verbose", global.verbosity, "more diagnostics on stderr (-vv for debug)");
+    app.add_flag("--accept-new-host-keys", global.accept_new_host_keys,
+                 "SSH: trust the key of a host missing from known_hosts and record it (a changed key is "
+                 "always refused)");
     app.set_version_flag("--version", std::string("pdctl ") + PDCTL_VERSION);
 
     PlanOptions plan_options;

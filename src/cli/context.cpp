@@ -10,6 +10,7 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/exec/local_executor.hpp"
+#include "pdctl/exec/ssh_executor.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -50,6 +51,10 @@ Context load_context(const GlobalOptions& options) {
     if (context.cluster.executor == config::ExecutorKind::Local) {
         // pdsim sits next to pdctl in the build and install trees.
         context.executor = std::make_unique<exec::LocalExecutor>(exec::executable_dir());
+    } else {
+        auto ssh = exec::SshOptions::from_environment();
+        ssh.accept_new_host_keys = options.accept_new_host_keys;
+        context.executor = std::make_unique<exec::SshExecutor>(std::move(ssh));
     }
     return context;
 }

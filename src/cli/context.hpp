@@ -17,6 +17,7 @@ struct GlobalOptions {
     std::string config_path;  // -c/--config; else PDCTL_CONFIG; else ./pdctl.yaml; else the embedded profile
     bool json = false;
     int verbosity = 0;
+    bool accept_new_host_keys = false;  // SSH: trust and record unknown host keys (OpenSSH accept-new)
 };
 
 struct Context {
