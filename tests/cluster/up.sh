@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Builds the SSH test cluster: N hosts (default 8, $PDCTL_TEST_HOSTS), each a network namespace
+# ${PDT_PREFIX}<i> with address 10.77.0.<i> on bridge pdtbr0 (10.77.0.254/24), its own hostname and /root
+# (unshare --uts --mount + bind mount) and its own real OpenSSH sshd (ed25519 + ECDSA host keys,
+# ports 22 and 2222). Generates client keys and a known_hosts file, then writes $PDT_DIR/cluster.env
+# (addresses, key paths, recorded pids) for the tests. tests/cluster/down.sh removes everything.
+#
+# Exit 77 (CTest: skipped) without root; in CI (CI set) a missing tool is a failure, not a skip.
+# Optional: PDCTL_TEST_BIND_DIRS="/etc/containers /var/lib/containers" gives every host its own empty
+# copy of those directories (bind-mounted inside the host's mount namespace).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+hosts=${PDCTL_TEST_HOSTS:-8}
+if ! [[ "$hosts" =~ ^[0-9]+$ ]] || [ "$hosts" -lt 1 ] || [ "$hosts" -gt 200 ]; then
+  pdt_log "PDCTL_TEST_HOSTS must be 1..200, got '$hosts'"
+  exit 2
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  pdt_log "SKIP: the SSH test cluster needs root (network namespaces, bridge, sshd); run as root"
+  exit 77
+fi
+missing=()
+for tool in ip nsenter unshare setsid ssh-keygen /usr/sbin/sshd nft; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  pdt_log "missing tools: ${missing[*]} (run .ci/install-deps)"
+  [ -n "${CI:-}" ] && exit 1
+  exit 77
+fi
+case "$PDT_DIR" in *[[:space:]]*) pdt_log "PDCTL_TEST_CLUSTER_DIR must not contain spaces"; exit 2 ;; esac
+
+started=$SECONDS
+"$here/down.sh" # leftovers of an earlier run
+trap 'status=$?; [ $status -ne 0 ] && { pdt_log "up.sh failed; tearing down"; "$here/down.sh"; }; exit $status' EXIT
+
+umask 077
+mkdir -p "$PDT_DIR/client" /run/sshd
+chmod 0755 /run/sshd
+
+# Client keys: the authorised ed25519 key, an authorised ECDSA key with a passphrase, an authorised RSA
+# key (which libssh2 1.10 cannot use against OpenSSH >= 8.8), and an ed25519 key no host accepts.
+client=$PDT_DIR/client
+ssh-keygen -q -t ed25519 -N '' -C pdctl-test -f "$client/id_ed25519"
+head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$client/ecdsa.passphrase"
+ssh-keygen -q -t ecdsa -b 256 -N "$(cat "$client/ecdsa.passphrase")" -C pdctl-test-ecdsa -f "$client/id_ecdsa"
+ssh-keygen -q -t rsa -b 2048 -N '' -C pdctl-test-rsa -f "$client/id_rsa"
+ssh-keygen -q -t ed25519 -N '' -C pdctl-test-wrong -f "$client/id_wrong"
+
+# Network: bridge in the root namespace, one veth per host.
+ip link add "$PDT_BRIDGE" type bridge stp_state 0 forward_delay 0
+ip addr add "$PDT_BRIDGE_ADDRESS/24" dev "$PDT_BRIDGE"
+ip link set "$PDT_BRIDGE" up
+
+: >"$PDT_DIR/known_hosts"
+env_lines=()
+for i in $(seq 1 "$hosts"); do
+  ns=${PDT_PREFIX}$i
+  veth=pdtv$i
+  address=$PDT_SUBNET.$i
+  hostdir=$PDT_DIR/host$i
+  mkdir -p "$hostdir/root/.ssh"
+
+  ip netns add "$ns"
+  ip link add "$veth" type veth peer name eth0 netns "$ns"
+  ip link set "$veth" master "$PDT_BRIDGE" up
+  nsenter --net="/run/netns/$ns" ip addr add "$address/24" dev eth0
+  nsenter --net="/run/netns/$ns" ip link set eth0 up
+  nsenter --net="/run/netns/$ns" ip link set lo up
+
+  ssh-keygen -q -t ed25519 -N '' -C "$ns" -f "$hostdir/ssh_host_ed25519_key"
+  ssh-keygen -q -t ecdsa -b 256 -N '' -C "$ns" -f "$hostdir/ssh_host_ecdsa_key"
+  cat "$client/id_ed25519.pub" "$client/id_ecdsa.pub" "$client/id_rsa.pub" >"$hostdir/root/.ssh/authorized_keys"
+  # Only the ed25519 line goes to known_hosts although the host also has an ECDSA key: like many
+  # real known_hosts files, and it proves the host-key preference is taken from known_hosts.
+  echo "$address $(cut -d' ' -f1-2 "$hostdir/ssh_host_ed25519_key.pub")" >>"$PDT_DIR/known_hosts"
+
+  cat >"$hostdir/sshd_config" <<CFG
+ListenAddress $address:22
+ListenAddress $address:2222
+HostKey $hostdir/ssh_host_ed25519_key
+HostKey $hostdir/ssh_host_ecdsa_key
+PidFile none
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+PrintMotd no
+PrintLastLog no
+X11Forwarding no
+MaxStartups 100:30:200
+MaxSessions 64
+Subsystem sftp /usr/lib/openssh/sftp-server
+CFG
+
+  binds="mount --bind $hostdir/root /root"
+  for dir in ${PDCTL_TEST_BIND_DIRS:-}; do
+    mkdir -p "$hostdir/binds$dir" "$dir"
+    binds="$binds; mount --bind $hostdir/binds$dir $dir"
+  done
+  # nsenter and unshare exec in place and sh execs sshd, so $! is sshd's pid. Not `ip netns exec`:
+  # it remounts /sys, which hides the cgroup tree from container runtimes on the host.
+  setsid nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private \
+    sh -c "hostname $ns; $binds; exec /usr/sbin/sshd -D -e -f $hostdir/sshd_config" \
+    </dev/null >"$hostdir/sshd.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$hostdir/sshd.pid"
+  env_lines+=("PDT_HOST_${i}_NAME=$ns" "PDT_HOST_${i}_ADDRESS=$address" "PDT_HOST_${i}_NETNS=$ns"
+    "PDT_HOST_${i}_VETH=$veth" "PDT_HOST_${i}_SSHD_PID=$pid" "PDT_HOST_${i}_DIR=$hostdir"
+    "PDT_HOST_${i}_HOST_KEY=$hostdir/ssh_host_ed25519_key.pub")
+done
+
+# Wait (bounded) until every sshd listens on both ports.
+deadline=$((SECONDS + 20))
+for i in $(seq 1 "$hosts"); do
+  for port in 22 2222; do
+    until grep -q "Server listening on $PDT_SUBNET.$i port $port" "$PDT_DIR/host$i/sshd.log" 2>/dev/null; do
+      pid=$(cat "$PDT_DIR/host$i/sshd.pid")
+      if ! pdt_is_our_sshd "$pid"; then
+        pdt_log "sshd of host $i exited:"; cat "$PDT_DIR/host$i/sshd.log" >&2; exit 1
+      fi
+      if [ $SECONDS -ge $deadline ]; then
+        pdt_log "sshd of host $i does not listen on port $port after 20 s:"; cat "$PDT_DIR/host$i/sshd.log" >&2; exit 1
+      fi
+      sleep 0.02
+    done
+  done
+done
+
+{
+  echo "# Written by tests/cluster/up.sh; removed by tests/cluster/down.sh."
+  echo "PDT_DIR=$PDT_DIR"
+  echo "PDT_HOSTS=$hosts"
+  echo "PDT_BRIDGE=$PDT_BRIDGE"
+  echo "PDT_BRIDGE_ADDRESS=$PDT_BRIDGE_ADDRESS"
+  echo "PDT_SSH_PORT=22"
+  echo "PDT_ALT_PORT=2222"
+  echo "PDT_USER=root"
+  echo "PDT_KEY=$client/id_ed25519"
+  echo "PDT_ECDSA_KEY=$client/id_ecdsa"
+  echo "PDT_ECDSA_PASSPHRASE_FILE=$client/ecdsa.passphrase"
+  echo "PDT_RSA_KEY=$client/id_rsa"
+  echo "PDT_WRONG_KEY=$client/id_wrong"
+  echo "PDT_KNOWN_HOSTS=$PDT_DIR/known_hosts"
+  printf '%s\n' "${env_lines[@]}"
+} >"$PDT_ENV_FILE.tmp"
+chmod 0644 "$PDT_ENV_FILE.tmp"
+mv "$PDT_ENV_FILE.tmp" "$PDT_ENV_FILE"
+trap - EXIT
+pdt_log "$hosts hosts up in $((SECONDS - started)) s; env: $PDT_ENV_FILE"
