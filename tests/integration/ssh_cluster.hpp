@@ -1,0 +1,196 @@
+#pragma once
+// The SSH test cluster (tests/cluster/up.sh: real sshd hosts in network namespaces) as the SSH
+// integration tests see it. Tests derive their fixture from SshClusterTest: without root (or without
+// the cluster) they skip with the reason; in CI as root a missing cluster fails instead, so CI proves
+// the SSH tests ran. Only the cluster's own addresses (10.77.0.0/24) are ever contacted.
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/local_executor.hpp"
+#include "pdctl/exec/ssh_executor.hpp"
+
+namespace pdctl::testing {
+
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+inline void spit(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+struct SshTestHost {
+    std::string name;     // also the hostname inside the host
+    std::string address;  // 10.77.0.i
+    std::string netns;
+    std::string veth;  // root-namespace end of the host's link
+    std::string dir;
+    std::string host_key_pub;  // ed25519 host key, .pub
+};
+
+struct SshTestCluster {
+    std::vector<SshTestHost> hosts;
+    std::string dir, key, ecdsa_key, ecdsa_passphrase_file, rsa_key, wrong_key, known_hosts;
+
+    // Host i (1-based) as a pdctl node using the cluster's ed25519 client key.
+    config::Node node(int i, int port = 22) const {
+        config::Node node;
+        node.name = hosts.at(static_cast<std::size_t>(i - 1)).name;
+        node.address = hosts.at(static_cast<std::size_t>(i - 1)).address;
+        node.ssh.port = port;
+        node.ssh.identity = key;
+        return node;
+    }
+    // Options that depend on nothing of the machine's user: the cluster's known_hosts, no ssh config,
+    // no agent, no default keys.
+    exec::SshOptions options() const {
+        exec::SshOptions options;
+        options.known_hosts = known_hosts;
+        options.connect_timeout = std::chrono::seconds(5);
+        options.home = dir;
+        return options;
+    }
+};
+
+inline std::filesystem::path ssh_cluster_env_path() {
+    const char* dir = std::getenv("PDCTL_TEST_CLUSTER_DIR");
+    return std::filesystem::path(dir && *dir ? dir : "/tmp/pdctl-test-cluster") / "cluster.env";
+}
+
+inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
+    std::map<std::string, std::string> env;
+    std::istringstream in(slurp(env_file));
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto eq = line.find('=');
+        if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+        env[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    SshTestCluster cluster;
+    cluster.dir = env["PDT_DIR"];
+    cluster.key = env["PDT_KEY"];
+    cluster.ecdsa_key = env["PDT_ECDSA_KEY"];
+    cluster.ecdsa_passphrase_file = env["PDT_ECDSA_PASSPHRASE_FILE"];
+    cluster.rsa_key = env["PDT_RSA_KEY"];
+    cluster.wrong_key = env["PDT_WRONG_KEY"];
+    cluster.known_hosts = env["PDT_KNOWN_HOSTS"];
+    const int count = std::atoi(env["PDT_HOSTS"].c_str());
+    for (int i = 1; i <= count; ++i) {
+        const std::string prefix = "PDT_HOST_" + std::to_string(i) + "_";
+        cluster.hosts.push_back({env[prefix + "NAME"], env[prefix + "ADDRESS"], env[prefix + "NETNS"],
+                                 env[prefix + "VETH"], env[prefix + "DIR"], env[prefix + "HOST_KEY"]});
+    }
+    return cluster;
+}
+
+// Runs `fn` when the scope ends: every injected fault is undone by the test that injected it.
+class Restore {
+  public:
+    explicit Restore(std::function<void()> fn) : fn_(std::move(fn)) {}
+    ~Restore() {
+        if (fn_) fn_();
+    }
+    Restore(const Restore&) = delete;
+    Restore& operator=(const Restore&) = delete;
+
+  private:
+    std::function<void()> fn_;
+};
+
+class SshClusterTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const bool root = ::geteuid() == 0;
+        const char* ci = std::getenv("CI");
+        const auto env_file = ssh_cluster_env_path();
+        if (!std::filesystem::exists(env_file)) {
+            if (root && ci && *ci) {
+                FAIL() << "CI runs as root, so the SSH test cluster must be up, but " << env_file
+                       << " is missing (the CTest fixture ssh_cluster_up runs tests/cluster/up.sh). "
+                          "Refusing to skip the SSH tests in CI.";
+            }
+            GTEST_SKIP()
+                << (root ? "the SSH test cluster is not up: run tests/cluster/up.sh first, or run "
+                           "`ctest -L ssh`, whose fixture builds it"
+                         : "needs root: the SSH test cluster runs real sshd hosts in network namespaces; "
+                           "run `ctest -L ssh` as root");
+        }
+        if (!root) GTEST_SKIP() << "needs root: the SSH tests inject network faults into the test cluster";
+        cluster = load_ssh_cluster(env_file);
+        ASSERT_GE(cluster.hosts.size(), 8u) << "the SSH tests need 8 hosts (PDCTL_TEST_HOSTS >= 8)";
+        temp = std::filesystem::temp_directory_path() /
+               ("pdctl-ssh-it-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(temp);
+        std::filesystem::create_directories(temp);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        if (!temp.empty()) std::filesystem::remove_all(temp, ignored);
+    }
+
+    // SIGTERM to a process this test started, then a bounded wait for its exit (pidfd, no polling).
+    static void stop_process(int pid) {
+        const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+        ::kill(pid, SIGTERM);
+        if (pidfd < 0) return;  // already gone
+        pollfd exited{pidfd, POLLIN, 0};
+        if (::poll(&exited, 1, 5000) == 0) ::kill(pid, SIGKILL);
+        ::close(pidfd);
+    }
+
+    // A command on this machine (root namespace), e.g. to inject a fault; fails the test if it fails.
+    static exec::CommandResult local(const std::vector<std::string>& argv,
+                                     const std::string& stdin_data = {}) {
+        exec::LocalExecutor executor;
+        exec::Command command{argv, stdin_data, std::chrono::seconds(20)};
+        auto result = executor.run(config::Node{}, command);
+        EXPECT_TRUE(result.ok()) << argv[0] << " failed: " << result.err << result.transport_error;
+        return result;
+    }
+    // A command inside host i's network namespace (nft rules).
+    void in_host_netns(int i, const std::vector<std::string>& argv) const {
+        std::vector<std::string> full = {"nsenter", "--net=/run/netns/" + host(i).netns};
+        full.insert(full.end(), argv.begin(), argv.end());
+        local(full);
+    }
+    const SshTestHost& host(int i) const { return cluster.hosts.at(static_cast<std::size_t>(i - 1)); }
+
+    // SHA256 fingerprint of a public key file as OpenSSH computes it (an independent check).
+    static std::string openssh_fingerprint(const std::string& pub_file) {
+        const auto result = local({"ssh-keygen", "-l", "-E", "sha256", "-f", pub_file});
+        std::istringstream fields(result.out);
+        std::string bits, fingerprint;
+        fields >> bits >> fingerprint;
+        return fingerprint;
+    }
+
+    SshTestCluster cluster;
+    std::filesystem::path temp;
+};
+
+using Clock = std::chrono::steady_clock;
+
+inline long long elapsed_ms(Clock::time_point since) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+}
+
+}  // namespace pdctl::testing

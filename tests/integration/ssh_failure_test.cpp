@@ -1,0 +1,121 @@
+// Transport failures against the real cluster, each injected by the test and undone by it: a host
+// whose link is down, a port that refuses (TCP reset), a port that drops packets.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using exec::Command;
+using exec::SshExecutor;
+
+class SshFailureTest : public SshClusterTest {
+  protected:
+    static Command probe() { return Command{{"true"}, {}, std::chrono::seconds(10)}; }
+
+    // nft table in host i's namespace that answers port 22 with `verdict` ("reject with tcp reset", "drop").
+    void filter_ssh_port(int i, const std::string& verdict) {
+        in_host_netns(i, {"nft", "add table inet pdctl_test"});
+        in_host_netns(i, {"nft", "add chain inet pdctl_test input { type filter hook input priority 0 ; }"});
+        in_host_netns(i, {"nft", "add rule inet pdctl_test input tcp dport 22 " + verdict});
+    }
+    void unfilter(int i) { in_host_netns(i, {"nft", "delete table inet pdctl_test"}); }
+};
+
+TEST_F(SshFailureTest, HostDownFailsWithinTheConnectTimeoutNamingTheHost) {
+    auto options = cluster.options();
+    options.connect_timeout = std::chrono::milliseconds(1500);
+    SshExecutor executor(options);
+    local({"ip", "link", "set", host(8).veth, "down"});
+    Restore link_up([&] { local({"ip", "link", "set", host(8).veth, "up"}); });
+
+    const auto t0 = Clock::now();
+    const auto result = executor.run(cluster.node(8), probe());
+    const auto ms = elapsed_ms(t0);
+    const auto& error = result.transport_error;
+    EXPECT_NE(error.find("pdt8 (10.77.0.8:22)"), std::string::npos) << error;
+    EXPECT_NE(error.find("connect timed out after 1.5 s"), std::string::npos) << error;
+    EXPECT_GE(ms, 1400);
+    EXPECT_LT(ms, 3000);
+    std::printf("[ timing ] host down reported after %lld ms (connect timeout 1.5 s)\n", ms);
+
+    // Later commands for that node fail at once with the same cause; other nodes are unaffected.
+    const auto t1 = Clock::now();
+    const auto again = executor.run(cluster.node(8), probe());
+    EXPECT_EQ(again.transport_error, error);
+    EXPECT_LT(elapsed_ms(t1), 100);
+    EXPECT_TRUE(executor.run(cluster.node(1), probe()).ok());
+}
+
+TEST_F(SshFailureTest, RefusedPortIsAConnectionRefusedError) {
+    filter_ssh_port(7, "reject with tcp reset");
+    Restore restore([&] { unfilter(7); });
+    SshExecutor executor(cluster.options());
+    const auto t0 = Clock::now();
+    const auto result = executor.run(cluster.node(7), probe());
+    EXPECT_NE(result.transport_error.find("pdt7 (10.77.0.7:22): connection refused"), std::string::npos)
+        << result.transport_error;
+    EXPECT_LT(elapsed_ms(t0), 1000);
+    EXPECT_EQ(result.exit_code, -1);
+}
+
+TEST_F(SshFailureTest, SilentlyDroppedPortTimesOut) {
+    filter_ssh_port(6, "drop");
+    Restore restore([&] { unfilter(6); });
+    auto options = cluster.options();
+    options.connect_timeout = std::chrono::milliseconds(800);
+    SshExecutor executor(options);
+    const auto result = executor.run(cluster.node(6), probe());
+    EXPECT_NE(result.transport_error.find("pdt6 (10.77.0.6:22): connect timed out after 800 ms"),
+              std::string::npos)
+        << result.transport_error;
+}
+
+TEST_F(SshFailureTest, PortWithoutSshServerTimesOutInTheHandshake) {
+    // A listener that accepts but never speaks SSH: the connect timeout covers the handshake too.
+    auto options = cluster.options();
+    options.connect_timeout = std::chrono::milliseconds(800);
+    SshExecutor executor(options);
+    // The bridge address is this machine's own end of the test network.
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(listener, 0);
+    Restore close_listener([&] { ::close(listener); });
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = 0;
+    ::inet_pton(AF_INET, "10.77.0.254", &address.sin_addr);
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(listener, 4), 0);
+    socklen_t length = sizeof address;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+    config::Node node = cluster.node(1, ntohs(address.sin_port));
+    node.name = "silent";
+    node.address = "10.77.0.254";
+    const auto t0 = Clock::now();
+    const auto result = executor.run(node, probe());
+    EXPECT_NE(result.transport_error.find("SSH handshake timed out after 800 ms"), std::string::npos)
+        << result.transport_error;
+    EXPECT_LT(elapsed_ms(t0), 2000);
+}
+
+TEST_F(SshFailureTest, ConnectionLostMidCommandIsReportedThenReplaced) {
+    SshExecutor executor(cluster.options());
+    ASSERT_TRUE(executor.run(cluster.node(5), probe()).ok());
+    // The command kills the sshd process serving its own connection (for root logins, the parent of
+    // the command's shell): the connection drops mid-command. The host's listening sshd stays.
+    const auto killed = executor.run(
+        cluster.node(5), Command{{"sh", "-c", "kill -9 $PPID; sleep 5"}, {}, std::chrono::seconds(10)});
+    EXPECT_FALSE(killed.ok());
+    EXPECT_NE(killed.transport_error.find("pdt5 (10.77.0.5:22): connection lost"), std::string::npos)
+        << killed.transport_error << " exit " << killed.exit_code;
+    const auto after = executor.run(cluster.node(5), probe());
+    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_EQ(executor.connections_opened(), 2u);
+}
+
+}  // namespace
+}  // namespace pdctl::testing
