@@ -70,8 +70,15 @@ void SshSession::handshake(Clock::time_point deadline) {
     if (*rc != 0) {
         std::string message = "SSH handshake failed: " + last_error();
         if (*rc == LIBSSH2_ERROR_KEX_FAILURE && preference.from_known_hosts) {
-            message += " (known_hosts has only " + preference.methods +
-                       " keys for this host and the host offers none of them: its host keys changed?)";
+            message += " (pdctl offered only the host key types " + options_.known_hosts +
+                       " holds for this host, " + preference.methods +
+                       ", and the host offers none of them: did its host keys change?";
+            if (preference.methods == "ssh-rsa") {
+                message +=
+                    " libssh2 1.10 checks RSA host keys only with SHA-1 `ssh-rsa`, which OpenSSH 8.8 and "
+                    "later no longer offer: record the host's ed25519 key instead";
+            }
+            message += ")";
         }
         throw SshError(message);
     }

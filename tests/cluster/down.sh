@@ -49,7 +49,7 @@ fi
 for ns in "${namespaces[@]}"; do
   [ -e "/run/netns/$ns" ] && ip netns del "$ns"
   veth="pdtv${ns#"$PDT_PREFIX"}"
-  ip link show "$veth" >/dev/null 2>&1 && ip link del "$veth"
+  ip link del "$veth" 2>/dev/null  # usually gone with its namespace already
 done
 ip link show "$PDT_BRIDGE" >/dev/null 2>&1 && ip link del "$PDT_BRIDGE"
 

@@ -118,5 +118,19 @@ TEST_F(SshHostKeyTest, HostKeyTypeFollowsKnownHosts) {
     EXPECT_TRUE(result.ok()) << result.transport_error;
 }
 
+TEST_F(SshHostKeyTest, RecordedKeyTypeTheHostLacksIsRefused) {
+    // known_hosts holds only an RSA key for host 1, which has none: pdctl offers only what is recorded,
+    // so the handshake fails, and the message says why instead of a bare key-exchange error.
+    auto options = cluster.options();
+    options.known_hosts = (temp / "known_hosts").string();
+    spit(options.known_hosts, "10.77.0.1 " + key_of(cluster.rsa_key + ".pub") + "\n");
+    SshExecutor executor(options);
+    const auto result = hostname(executor, 1);
+    const auto& error = result.transport_error;
+    EXPECT_NE(error.find("pdt1 (10.77.0.1:22): SSH handshake failed"), std::string::npos) << error;
+    EXPECT_NE(error.find("did its host keys change?"), std::string::npos) << error;
+    EXPECT_NE(error.find("SHA-1"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace pdctl::testing
