@@ -108,20 +108,19 @@ struct SshExecutor::Impl {
             node.failure = node.target.unsupported;
             throw SshError(node.failure);
         }
-        handshakes.acquire();
+        struct Permit {  // one of the bounded concurrent handshakes
+            explicit Permit(std::counting_semaphore<1024>& s) : semaphore(s) { semaphore.acquire(); }
+            ~Permit() { semaphore.release(); }
+            std::counting_semaphore<1024>& semaphore;
+        } permit(handshakes);
         try {
             node.session =
                 std::make_unique<SshSession>(node.target, options, Clock::now() + options.connect_timeout);
-            ++opened;
         } catch (const SshError& error) {
-            handshakes.release();
             node.failure = error.what();
             throw;
-        } catch (...) {
-            handshakes.release();
-            throw;
         }
-        handshakes.release();
+        ++opened;
         return *node.session;
     }
 
