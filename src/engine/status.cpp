@@ -44,7 +44,7 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
     status.cluster = plan.cluster;
     const auto observation = observe_all(plan, executor);
     for (const auto& [name, node_state] : observation.nodes)
-        if (!node_state.transport_error.empty()) status.unreachable.push_back(name);
+        if (!node_state.transport_error.empty()) status.unreachable[name] = node_state.transport_error;
 
     std::set<std::string> planned;
     std::vector<const plan::Stage*> stages;

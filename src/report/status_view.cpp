@@ -43,7 +43,8 @@ std::string render_status_text(const engine::ClusterStatus& status) {
             role.units.front().state == "running")
             out += fmt::format("{}: {} answers {}\n", role.role, role.gate_url, role.gate_answer);
     }
-    for (const auto& node : status.unreachable) out += fmt::format("{}: unreachable, state unknown\n", node);
+    for (const auto& [node, why] : status.unreachable)
+        out += fmt::format("{}: unreachable, state unknown: {}\n", node, why);
     return out;
 }
 
@@ -70,6 +71,9 @@ json status_to_json(const engine::ClusterStatus& status) {
                          {"gate_answer", role.gate_answer},
                          {"units", units}});
     }
+    json unreachable = json::array();
+    for (const auto& [node, why] : status.unreachable)
+        unreachable.push_back({{"node", node}, {"error", why}});
     json strays = json::array();
     for (const auto& stray : status.strays)
         strays.push_back(
@@ -78,7 +82,7 @@ json status_to_json(const engine::ClusterStatus& status) {
                 {"state", status.state},
                 {"roles", roles},
                 {"strays", strays},
-                {"unreachable", status.unreachable}};
+                {"unreachable", unreachable}};
 }
 
 }  // namespace pdctl::report

@@ -1,6 +1,7 @@
 #pragma once
 // What `pdctl status` reports: every role and node, read from the nodes and the health endpoints.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,8 @@ struct ClusterStatus {
     std::string cluster;
     std::string state;  // running | degraded | stopped
     std::vector<RoleStatus> roles;
-    std::vector<UnitStatus> strays;  // units of this cluster the config does not name
-    std::vector<std::string> unreachable;
+    std::vector<UnitStatus> strays;                  // units of this cluster the config does not name
+    std::map<std::string, std::string> unreachable;  // node -> why (the transport error)
 };
 
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober);
