@@ -1,0 +1,21 @@
+#pragma once
+// The doctor's output: text for people (one line per finding, its fix below, a closing OK line)
+// and one JSON document for CI. Callers pass the result through the Redactor before printing.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pdctl/lint/rules.hpp"
+
+namespace pdctl::lint {
+
+struct TextOptions {
+    bool show_info = true;     // info findings (the pre-start check shows errors and warnings only)
+    bool show_summary = true;  // the closing OK / count lines
+};
+
+std::string render_text(const Report& report, const TextOptions& options = {});
+// {"findings": [...], "errors": N, "warnings": N, "infos": N, "rules": N}
+nlohmann::json to_json(const Report& report);
+
+}  // namespace pdctl::lint

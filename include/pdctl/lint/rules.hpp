@@ -1,0 +1,87 @@
+#pragma once
+// The static doctor rules: pure checks over the validated Cluster and its Plan, touching no node.
+// Each rule is one function in its own file under src/lint/, listed once in the rule table
+// (static_rules()); docs/doctor.md documents every ID with its rationale and source.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/lint/finding.hpp"
+#include "pdctl/plan/plan.hpp"
+
+namespace pdctl::lint {
+
+struct Options {
+    // NICs that carry management traffic and must never carry NCCL/Gloo. The cluster file has no
+    // key for this yet, so the default is the runbook's management network (bond0).
+    std::vector<std::string> management_interfaces{"bond0"};
+};
+
+// What every rule reads. The Plan carries each unit's final argv (YAML args and EXTRA_ARGS already
+// appended), which is what the servers will actually parse.
+struct RuleInput {
+    const config::Cluster& cluster;
+    const plan::Plan& plan;
+    const Options& options;
+};
+
+// Collects one rule's findings and stamps them with the rule's ID and default reference, so a rule
+// cannot report under another rule's ID.
+class FindingSink {
+  public:
+    FindingSink(std::string_view id, std::string_view reference, std::vector<Finding>& out)
+        : id_(id), reference_(reference), out_(out) {}
+    // Adds a finding with this rule's ID and reference; the caller fills in the rest.
+    Finding& add(Severity severity, const std::string& role, std::string message, std::string fix);
+
+  private:
+    std::string id_;
+    std::string reference_;
+    std::vector<Finding>& out_;
+};
+
+using RuleCheck = void (*)(const RuleInput& input, FindingSink& sink);
+
+struct Rule {
+    std::string_view id;
+    std::string_view title;      // one line, for docs and --help style listings
+    std::string_view reference;  // default reference of its findings
+    RuleCheck check;
+};
+
+// Every static rule, in ID order.
+const std::vector<Rule>& static_rules();
+
+struct Report {
+    std::vector<Finding> findings;  // in rule order, then in the order each rule found them
+    int rules_run = 0;
+    int rules_without_findings = 0;
+
+    int count(Severity severity) const;
+    int errors() const { return count(Severity::Error); }
+    int warnings() const { return count(Severity::Warn); }
+};
+
+Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan, const Options& options = {});
+// One rule alone, by ID (tests, and future `doctor --rule`); empty when the ID is unknown.
+std::vector<Finding> run_rule(std::string_view id, const config::Cluster& cluster, const plan::Plan& plan,
+                              const Options& options = {});
+
+// The rules, one function each (src/lint/<name>.cpp).
+void check_expandable_segments(const RuleInput& input, FindingSink& sink);       // PD001
+void check_mooncake_version(const RuleInput& input, FindingSink& sink);          // PD002
+void check_mooncake_upgrade(const RuleInput& input, FindingSink& sink);          // PD003
+void check_socket_ifname_missing(const RuleInput& input, FindingSink& sink);     // PD004
+void check_socket_ifname_mismatch(const RuleInput& input, FindingSink& sink);    // PD005
+void check_socket_ifname_management(const RuleInput& input, FindingSink& sink);  // PD006
+void check_prefill_before_decode(const RuleInput& input, FindingSink& sink);     // PD007
+void check_router_bootstrap_port(const RuleInput& input, FindingSink& sink);     // PD008
+void check_router_urls(const RuleInput& input, FindingSink& sink);               // PD009
+void check_host_loopback(const RuleInput& input, FindingSink& sink);             // PD010
+void check_tp_size(const RuleInput& input, FindingSink& sink);                   // PD011
+void check_port_clash(const RuleInput& input, FindingSink& sink);                // PD012
+void check_shared_bootstrap_port(const RuleInput& input, FindingSink& sink);     // PD013
+
+}  // namespace pdctl::lint

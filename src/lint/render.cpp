@@ -1,0 +1,81 @@
+#include "pdctl/lint/render.hpp"
+
+#include <fmt/format.h>
+
+namespace pdctl::lint {
+namespace {
+
+const char* label(Severity severity) {
+    switch (severity) {
+        case Severity::Error:
+            return "ERROR";
+        case Severity::Warn:
+            return "WARN";
+        case Severity::Info:
+            return "INFO";
+    }
+    return "ERROR";
+}
+
+// The file:line:col to open; without one, the node or the role the finding is about.
+std::string where(const Finding& finding) {
+    auto text = format_location(finding.location);
+    if (text.empty()) text = finding.node;
+    if (text.empty()) text = finding.role;
+    return text;
+}
+
+std::string plural(int count, const char* word) {
+    return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string render_text(const Report& report, const TextOptions& options) {
+    std::string out;
+    int shown = 0;
+    for (const auto& finding : report.findings) {
+        if (finding.severity == Severity::Info && !options.show_info) continue;
+        ++shown;
+        out += fmt::format("{:<6} {} {}  {}\n", label(finding.severity), finding.id, where(finding),
+                           finding.message);
+        out += fmt::format("{:13}fix: {}", "", finding.fix);
+        if (!finding.reference.empty()) out += fmt::format(" ({})", finding.reference);
+        out += "\n";
+    }
+    if (!options.show_summary) return out;
+    if (shown == 0) {
+        out += fmt::format("{:<6} all {} static rules passed (no node touched)\n", "OK", report.rules_run);
+        return out;
+    }
+    if (report.rules_without_findings > 0)
+        out += fmt::format("{:<6} {} other static rules found nothing (no node touched)\n", "OK",
+                           report.rules_without_findings);
+    out += plural(report.errors(), "error") + ", " + plural(report.warnings(), "warning");
+    if (options.show_info) out += ", " + std::to_string(report.count(Severity::Info)) + " info";
+    out += "\n";
+    return out;
+}
+
+nlohmann::json to_json(const Report& report) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto& f : report.findings) {
+        const auto location = format_location(f.location);
+        findings.push_back(
+            {{"id", f.id},
+             {"severity", to_string(f.severity)},
+             {"role", f.role.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.role)},
+             {"node", f.node.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.node)},
+             {"location", location.empty() ? nlohmann::json(nullptr) : nlohmann::json(location)},
+             {"message", f.message},
+             {"fix", f.fix},
+             {"reference", f.reference}});
+    }
+    return {{"findings", findings},
+            {"errors", report.errors()},
+            {"warnings", report.warnings()},
+            {"infos", report.count(Severity::Info)},
+            {"rules", report.rules_run}};
+}
+
+}  // namespace pdctl::lint

@@ -1,0 +1,50 @@
+// PD006: NCCL/Gloo traffic on the management network (runbook rule 4: compute network bond1, never
+// the management network bond0) competes with SSH and monitoring and is far slower than the
+// compute fabric. The cluster file has no key for the management NICs yet, so lint::Options
+// carries the runbook's bond0.
+
+#include <algorithm>
+
+#include "rule_support.hpp"
+#include "socket_ifname.hpp"
+
+namespace pdctl::lint {
+namespace {
+
+// How an interface spec reaches a management NIC, as the subject of "... is the management
+// network": "bond0", or "the prefix `bond` also matches bond0, which"; "" when it does not.
+std::string reaches(const detail::InterfaceSpec& spec, const std::string& management) {
+    if (spec.exclude) return {};  // an exclusion list never names what it selects
+    for (const auto& item : spec.items) {
+        if (item.name == management) return management;
+        // NCCL matches unanchored names as prefixes: `bond` selects bond0 as well as bond1.
+        if (!item.exact && management.rfind(item.name, 0) == 0)
+            return "the prefix `" + item.name + "` also matches " + management + ", which";
+    }
+    return {};
+}
+
+}  // namespace
+
+void check_socket_ifname_management(const RuleInput& input, FindingSink& sink) {
+    for (const auto& role : input.cluster.roles) {
+        if (role.kind != config::RoleKind::Sglang) continue;
+        for (const char* key : detail::kSocketIfnameKeys) {
+            const auto* var = detail::find_env(role, key);
+            if (!var) continue;
+            const auto spec = detail::parse_interface_spec(var->key, var->value);
+            for (const auto& management : input.options.management_interfaces) {
+                const auto how = reaches(spec, management);
+                if (how.empty()) continue;
+                sink.add(Severity::Error, role.name,
+                         role.name + " sets " + key + "=" + detail::shown(*var) + ": " + how +
+                             " is the management network; NCCL/Gloo traffic belongs on the compute network",
+                         std::string("set ") + key + " to the compute-network NIC (bond1 in the runbook)")
+                    .location = var->where;
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace pdctl::lint

@@ -1,0 +1,79 @@
+// The doctor's text and JSON output.
+#include "pdctl/lint/render.hpp"
+
+#include <gtest/gtest.h>
+
+#include "lint_test_util.hpp"
+
+namespace pdctl::lint::testing {
+namespace {
+
+Report sample_report() {
+    Report report;
+    report.rules_run = 13;
+    report.rules_without_findings = 11;
+    Finding error{"PD001",
+                  Severity::Error,
+                  "prefill",
+                  "",
+                  {"profiles/k3/prefill.env", 14, 1},
+                  "prefill sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+                  "remove it",
+                  "Mooncake #2511"};
+    Finding warn{"PD012", Severity::Warn, "router", "n5", {}, "n5 port clash", "move it", ""};
+    Finding info{"PD010", Severity::Info, "decode", "", {}, "loopback", "fine", "pd-stack-facts 1.4"};
+    report.findings = {error, warn, info};
+    return report;
+}
+
+TEST(LintRender, TextHasOneLinePerFindingItsFixAndTheOkLine) {
+    EXPECT_EQ(render_text(sample_report()),
+              "ERROR  PD001 profiles/k3/prefill.env:14:1  prefill sets "
+              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
+              "             fix: remove it (Mooncake #2511)\n"
+              "WARN   PD012 n5  n5 port clash\n"
+              "             fix: move it\n"
+              "INFO   PD010 decode  loopback\n"
+              "             fix: fine (pd-stack-facts 1.4)\n"
+              "OK     11 other static rules found nothing (no node touched)\n"
+              "1 error, 1 warning, 1 info\n");
+}
+
+TEST(LintRender, PreStartTextLeavesOutInfoAndSummary) {
+    TextOptions options;
+    options.show_info = false;
+    options.show_summary = false;
+    const auto text = render_text(sample_report(), options);
+    EXPECT_EQ(text.find("PD010"), std::string::npos);
+    EXPECT_EQ(text.find("OK"), std::string::npos);
+    EXPECT_NE(text.find("PD012"), std::string::npos);
+}
+
+TEST(LintRender, CleanReport) {
+    Report report;
+    report.rules_run = 13;
+    report.rules_without_findings = 13;
+    EXPECT_EQ(render_text(report), "OK     all 13 static rules passed (no node touched)\n");
+}
+
+TEST(LintRender, JsonDocument) {
+    const auto json = to_json(sample_report());
+    EXPECT_EQ(json["errors"], 1);
+    EXPECT_EQ(json["warnings"], 1);
+    EXPECT_EQ(json["infos"], 1);
+    EXPECT_EQ(json["rules"], 13);
+    ASSERT_EQ(json["findings"].size(), 3u);
+    const auto& first = json["findings"][0];
+    EXPECT_EQ(first["id"], "PD001");
+    EXPECT_EQ(first["severity"], "error");
+    EXPECT_EQ(first["role"], "prefill");
+    EXPECT_TRUE(first["node"].is_null());
+    EXPECT_EQ(first["location"], "profiles/k3/prefill.env:14:1");
+    EXPECT_EQ(first["reference"], "Mooncake #2511");
+    EXPECT_EQ(json["findings"][1]["severity"], "warn");
+    EXPECT_EQ(json["findings"][1]["node"], "n5");
+    EXPECT_TRUE(json["findings"][1]["location"].is_null());
+}
+
+}  // namespace
+}  // namespace pdctl::lint::testing
