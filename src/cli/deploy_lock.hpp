@@ -1,0 +1,37 @@
+#pragma once
+// The deploy lock held by one start/stop/restart: taken in the constructor (or a Failure with exit
+// code 6 naming the holder), released by release() or, at the latest, by the destructor, so an
+// exception or an interrupted run never leaves it behind. Only a second Ctrl-C (the default action:
+// the process dies at once) or SIGKILL can; `pdctl lock status` then shows it as stale.
+
+#include <string>
+
+#include "operator_identity.hpp"
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/executor.hpp"
+
+namespace pdctl::cli {
+
+// "n1:/var/lib/pdctl/kimi3/lock"
+std::string lock_location(const config::Cluster& cluster);
+std::string lock_directory(const config::Cluster& cluster);
+
+class DeployLock {
+  public:
+    DeployLock(exec::Executor& executor, const config::Cluster& cluster, const OperatorIdentity& me,
+               const std::string& verb, const std::string& token);
+    ~DeployLock();
+    DeployLock(const DeployLock&) = delete;
+    DeployLock& operator=(const DeployLock&) = delete;
+
+    // Idempotent. Reports (does not throw) when the lock could not be removed or changed hands.
+    void release();
+
+  private:
+    exec::Executor& executor_;
+    const config::Cluster& cluster_;
+    std::string token_;
+    bool held_ = false;
+};
+
+}  // namespace pdctl::cli

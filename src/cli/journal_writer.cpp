@@ -1,0 +1,62 @@
+#include "journal_writer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/engine/journal.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+std::string cluster_dir(const config::Cluster& cluster) {
+    return engine::cluster_state_dir(cluster.state_dir, cluster.name);
+}
+
+void append_locally(const std::string& cluster, const std::string& lines) {
+    const auto path = local_journal_path(cluster);
+    if (path.empty()) {
+        spdlog::warn("journal: neither XDG_STATE_HOME nor HOME is set; no local copy of this run");
+        return;
+    }
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    if (!error && out) out << lines;
+    if (error || !out) spdlog::warn("journal: cannot append to {}", path.string());
+}
+
+}  // namespace
+
+std::string journal_location(const config::Cluster& cluster) {
+    return engine::coordinator_node(cluster).name + ":" + engine::journal::journal_path(cluster_dir(cluster));
+}
+
+std::filesystem::path local_journal_path(const std::string& cluster) {
+    std::filesystem::path base;
+    if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state == '/') {
+        base = state;
+    } else if (const char* home = std::getenv("HOME"); home && *home) {
+        base = std::filesystem::path(home) / ".local" / "state";
+    } else {
+        return {};
+    }
+    return base / "pdctl" / (cluster + ".jsonl");
+}
+
+void write_journal(exec::Executor& executor, const config::Cluster& cluster, const std::string& lines) {
+    const auto& coordinator = engine::coordinator_node(cluster);
+    const auto answer =
+        executor.run(coordinator, engine::journal::append_command(cluster_dir(cluster), lines));
+    if (!answer.ok()) {
+        const std::string why = !answer.transport_error.empty() ? answer.transport_error
+                                : answer.timed_out              ? "timed out"
+                                                                : answer.err;
+        spdlog::warn("journal: cannot append this run to {}: {}", journal_location(cluster), why);
+    }
+    append_locally(cluster.name, lines);
+}
+
+}  // namespace pdctl::cli

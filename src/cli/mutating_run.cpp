@@ -1,0 +1,45 @@
+#include "mutating_run.hpp"
+
+#include <random>
+
+#include "deploy_lock.hpp"
+#include "journal_writer.hpp"
+#include "operator_identity.hpp"
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/engine/journal.hpp"
+#include "pdctl/report/journaling_reporter.hpp"
+
+namespace pdctl::cli {
+
+ExitCode run_mutating_verb(Context& context, exec::Executor& executor, report::Reporter& reporter,
+                           const std::string& verb,
+                           const std::function<ExitCode(report::Reporter&)>& action) {
+    const auto me = current_operator();
+    const std::string run_id =
+        engine::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}());
+    DeployLock lock(executor, context.cluster, me, verb, run_id);
+    // Ctrl-C while the lock was being taken: nothing was touched yet, nothing to journal.
+    if (engine::interrupted()) return ExitCode::kInterrupted;
+
+    report::JournalingReporter journal(
+        reporter, context.redactor,
+        {run_id, verb, me.who(), context.cluster.name, context.plan.fingerprint, PDCTL_VERSION});
+    ExitCode code = ExitCode::kInternal;
+    try {
+        code = action(journal);
+    } catch (const Failure& failure) {
+        journal.journal_note(failure.what());
+        write_journal(executor, context.cluster, journal.finish(failure.code()));
+        throw;  // the lock is released by its destructor
+    } catch (const std::exception& error) {
+        journal.journal_note(std::string("internal error: ") + error.what());
+        write_journal(executor, context.cluster, journal.finish(ExitCode::kInternal));
+        throw;
+    }
+    // Still under the lock: journal appends never interleave.
+    write_journal(executor, context.cluster, journal.finish(code));
+    lock.release();
+    return code;
+}
+
+}  // namespace pdctl::cli

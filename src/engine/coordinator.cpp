@@ -1,0 +1,20 @@
+#include "pdctl/engine/coordinator.hpp"
+
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::engine {
+
+const config::Node& coordinator_node(const config::Cluster& cluster) {
+    if (cluster.nodes.empty()) throw Failure(ExitCode::kUsage, "the cluster has no nodes");
+    if (cluster.coordinator.empty()) return cluster.nodes.front();
+    if (const auto* node = cluster.find_node(cluster.coordinator)) return *node;
+    throw Failure(ExitCode::kUsage, "coordinator '" + cluster.coordinator + "' is not one of the nodes");
+}
+
+std::string cluster_state_dir(const std::string& state_dir, const std::string& cluster) {
+    std::string dir = state_dir;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    return (dir == "/" ? "" : dir) + "/" + cluster;
+}
+
+}  // namespace pdctl::engine

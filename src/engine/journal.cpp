@@ -1,0 +1,124 @@
+#include "pdctl/engine/journal.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace pdctl::engine::journal {
+namespace {
+
+using nlohmann::json;
+
+// One writer at a time: mutating verbs append while they hold the deploy lock.
+constexpr const char* kAppendScript =
+    "dir=$1\n"
+    "mkdir -p \"$dir\" || exit 1\n"
+    "cat >> \"$dir/journal.jsonl\"\n";
+
+constexpr const char* kReadScript =
+    "f=$1/journal.jsonl bytes=$2\n"
+    "[ -f \"$f\" ] || exit 0\n"
+    "tail -c \"$bytes\" \"$f\"\n";
+
+std::string text_field(const json& line, const char* key) {
+    const auto found = line.find(key);
+    return found != line.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+long long number_field(const json& line, const char* key, long long fallback) {
+    const auto found = line.find(key);
+    return found != line.end() && found->is_number_integer() ? found->get<long long>() : fallback;
+}
+
+void take_failure(RunRecord& record, const json& failed) {
+    if (!failed.is_object()) return;
+    record.failed_role = text_field(failed, "role");
+    record.failed_node = text_field(failed, "node");
+    record.failed_rank = static_cast<int>(number_field(failed, "rank", -1));
+    record.failed_reason = text_field(failed, "reason");
+}
+
+}  // namespace
+
+std::string journal_path(const std::string& cluster_dir) {
+    return cluster_dir + "/journal.jsonl";
+}
+
+exec::Command append_command(const std::string& cluster_dir, std::string lines) {
+    exec::Command command;
+    command.argv = {"sh", "-c", kAppendScript, "pdctl-journal-append", cluster_dir};
+    command.stdin_data = std::move(lines);
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+exec::Command read_command(const std::string& cluster_dir, std::size_t max_bytes) {
+    exec::Command command;
+    command.argv = {"sh", "-c", kReadScript, "pdctl-journal-read", cluster_dir, std::to_string(max_bytes)};
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+std::string new_run_id(std::chrono::system_clock::time_point now, unsigned random_bits) {
+    // fmt 9 formats a time_point in local time: convert to UTC explicitly.
+    return fmt::format("{:%Y%m%dT%H%M%S}Z-{:06x}", fmt::gmtime(std::chrono::system_clock::to_time_t(now)),
+                       random_bits & 0xffffffu);
+}
+
+std::vector<RunRecord> parse_history(const std::string& jsonl) {
+    std::vector<RunRecord> runs;
+    std::map<std::string, std::size_t> index;  // run id -> position in `runs`
+    std::istringstream in(jsonl);
+    std::string text;
+    while (std::getline(in, text)) {
+        const auto line = json::parse(text, nullptr, false);
+        if (line.is_discarded() || !line.is_object()) continue;
+        const std::string run = text_field(line, "run");
+        const std::string event = text_field(line, "event");
+        if (run.empty()) continue;
+        auto found = index.find(run);
+        if (found == index.end()) {
+            // A run is listed only from its first line on: without it, who ran what is unknown.
+            if (event != "record_begin") continue;
+            found = index.emplace(run, runs.size()).first;
+            runs.emplace_back();
+            runs.back().run = run;
+            runs.back().result = "unfinished";
+        }
+        RunRecord& record = runs[found->second];
+        if (event == "record_begin") {
+            record.started = text_field(line, "ts");
+            record.started_epoch_ms = number_field(line, "epoch_ms", 0);
+            record.verb = text_field(line, "verb");
+            record.who = text_field(line, "who");
+            record.config = text_field(line, "config");
+            record.version = text_field(line, "version");
+        } else if (event == "stage_failed") {
+            take_failure(record, line);
+        } else if (event == "record_end") {
+            record.complete = true;
+            record.result = text_field(line, "result");
+            record.exit_code = static_cast<int>(number_field(line, "exit_code", -1));
+            record.duration_ms = number_field(line, "elapsed_ms", 0);
+            record.message = text_field(line, "message");
+            if (const auto failed = line.find("failed"); failed != line.end()) take_failure(record, *failed);
+        }
+        // An unfinished run lasted at least until its last line.
+        if (!record.complete && record.started_epoch_ms > 0)
+            record.duration_ms =
+                std::max(record.duration_ms, number_field(line, "epoch_ms", 0) - record.started_epoch_ms);
+    }
+    return runs;
+}
+
+std::vector<RunRecord> newest(std::vector<RunRecord> runs, std::size_t limit) {
+    std::reverse(runs.begin(), runs.end());
+    if (runs.size() > limit) runs.resize(limit);
+    return runs;
+}
+
+}  // namespace pdctl::engine::journal

@@ -1,0 +1,75 @@
+#pragma once
+// For integration tests that must act on a running pdctl: find its pid, and run it with its output
+// going to a file that the test can watch while it runs (the harness returns output only at the end).
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pdctl_harness.hpp"
+
+namespace pdctl::testing {
+
+// The pid of the pdctl process whose command line names `config` (and `verb`, if given), or 0.
+inline int find_pdctl_pid(const std::string& config, const std::string& verb = "") {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline = read_text(entry.path() / "cmdline");
+        if (cmdline.rfind(PDCTL_BINARY, 0) != 0 || cmdline.find(config) == std::string::npos) continue;
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (!verb.empty() && cmdline.find(" " + verb) == std::string::npos) continue;
+        return std::stoi(name);
+    }
+    return 0;
+}
+
+// Polls `condition` every 20 ms until it holds or `limit` passes; never a fixed sleep.
+inline bool eventually(const std::function<bool()>& condition,
+                       std::chrono::milliseconds limit = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return condition();
+}
+
+// Runs pdctl with stdout and stderr appended to `output` (a file), in the background.
+inline std::future<exec::CommandResult> run_pdctl_to_file(const SimCluster& cluster,
+                                                          const std::filesystem::path& output,
+                                                          std::vector<std::string> args) {
+    exec::Command command;
+    command.argv = {"sh",
+                    "-c",
+                    "out=$1; shift; exec \"$@\" >> \"$out\" 2>&1",
+                    "pdctl-to-file",
+                    output.string(),
+                    PDCTL_BINARY,
+                    "-c",
+                    cluster.config().string()};
+    command.argv.insert(command.argv.end(), args.begin(), args.end());
+    command.timeout = std::chrono::seconds(120);
+    return std::async(std::launch::async, [command] {
+        exec::LocalExecutor executor;
+        return executor.run({"local", "127.0.0.1", {}, {}}, command);
+    });
+}
+
+// user@host as pdctl records it.
+inline std::string operator_who() {
+    const passwd* entry = ::getpwuid(::geteuid());
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return std::string(entry ? entry->pw_name : "") + "@" + host;
+}
+
+}  // namespace pdctl::testing
