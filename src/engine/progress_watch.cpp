@@ -1,0 +1,148 @@
+#include "pdctl/engine/progress_watch.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "pdctl/engine/observer.hpp"
+#include "pdctl/runtime/runtime.hpp"
+
+namespace pdctl::engine {
+namespace {
+
+// A stuck node must not hold the wait loop (and with it the liveness check) for long.
+constexpr Duration kMaxLogsTimeout{std::chrono::seconds(10)};
+
+Duration as_duration(TimePoint::duration d) {
+    return std::chrono::duration_cast<Duration>(d);
+}
+
+// Log lines quoted in events stay short: `server_args=ServerArgs(...)` alone runs to kilobytes.
+std::string excerpt(const std::string& line) {
+    constexpr std::size_t kMax = 300;
+    return line.size() > kMax ? line.substr(0, kMax) + "..." : line;
+}
+
+}  // namespace
+
+std::vector<std::string> split_log_lines(const std::string& text, std::size_t keep) {
+    std::deque<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find_first_of("\r\n", start);
+        if (end == std::string::npos) end = text.size();
+        if (end > start) {
+            lines.emplace_back(text, start, end - start);
+            if (lines.size() > keep) lines.pop_front();
+        }
+        start = end + 1;
+    }
+    return {lines.begin(), lines.end()};
+}
+
+ProgressWatch::ProgressWatch(const plan::Plan& plan, const plan::Stage& stage, TimePoint began,
+                             int tail_lines)
+    : plan_(plan), stage_(stage), began_(began), tracked_(stage.units.size()) {
+    for (const auto& unit : stage.units) {
+        // The runtime's own logs command, asked for a longer tail than the plan's failure excerpt:
+        // phases are told apart by lines a few dozen back.
+        const auto runtime = runtime::make_runtime(
+            stage.runtime, runtime::node_state_dir(stage.runtime.state_dir, plan.cluster, unit.node));
+        auto command = runtime->logs(unit.name, tail_lines);
+        command.timeout = std::min(command.timeout, kMaxLogsTimeout);
+        commands_.push_back(std::move(command));
+    }
+    for (auto& tracked : tracked_) tracked.last_change = began;  // an empty log has not moved since launch
+}
+
+std::optional<std::vector<std::string>> ProgressWatch::read_tail(exec::Executor& executor,
+                                                                 std::size_t index) const {
+    const auto& unit = stage_.units[index];
+    const config::Node* node = nullptr;
+    for (const auto& candidate : plan_.nodes)
+        if (candidate.name == unit.node) node = &candidate;
+    if (!node) return std::nullopt;
+    const auto answer = executor.run(*node, commands_[index]);
+    if (!answer.ok()) return std::nullopt;
+    return split_log_lines(answer.out + answer.err, static_cast<std::size_t>(-1));
+}
+
+void ProgressWatch::poll(exec::Executor& executor, TimePoint now, report::Reporter& reporter) {
+    // One thread per node; a node's units (usually one per stage) are read one after the other.
+    std::map<std::string, std::vector<std::size_t>> by_node;
+    for (std::size_t i = 0; i < stage_.units.size(); ++i) by_node[stage_.units[i].node].push_back(i);
+    std::vector<const std::vector<std::size_t>*> groups;
+    for (const auto& [node, indices] : by_node) groups.push_back(&indices);
+
+    std::vector<std::optional<std::vector<std::string>>> tails(stage_.units.size());
+    parallel_for(groups.size(), [&](std::size_t g) {
+        for (const auto index : *groups[g]) tails[index] = read_tail(executor, index);
+    });
+    // Reported from this thread, in rank order: reporters see a stable sequence.
+    for (std::size_t i = 0; i < stage_.units.size(); ++i) {
+        if (!tails[i]) continue;
+        reporter.unit_progress(stage_, stage_.units[i], observe(i, *tails[i], now));
+    }
+}
+
+report::UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::string>& lines,
+                                            TimePoint now) {
+    auto& tracked = tracked_.at(index);
+    std::string tail;
+    for (const auto& line : lines) tail += line + '\n';
+    if (tail != tracked.tail) {
+        tracked.tail = std::move(tail);
+        tracked.last_change = now;
+        tracked.classification = report::classify(lines, stage_.kind);
+    } else if (!tracked.seen) {
+        tracked.classification = report::classify(lines, stage_.kind);
+    }
+    const auto& seen = tracked.classification;
+    if (seen.newest) {
+        const auto ahead = std::chrono::duration_cast<TimePoint::duration>(seen.newest->time_since_epoch()) -
+                           now.time_since_epoch();
+        tracked.log_ahead = tracked.log_ahead ? std::max(*tracked.log_ahead, ahead) : ahead;
+    }
+
+    report::UnitProgress progress;
+    // Forward only: when the line that marked the phase scrolls out of the tail, the unit is still
+    // there. kFailed is the largest phase, so a failure always shows.
+    const auto phase = tracked.seen ? std::max(tracked.phase, seen.phase) : seen.phase;
+    if (!tracked.seen || phase != tracked.phase) {
+        // The poll sees a phase up to one interval late (or several phases at once): date its start by
+        // the time of the line that entered it, mapped to our clock, never before the previous phase
+        // began nor after now. Without a timed line, the phase began now.
+        auto started = now;
+        if (phase == seen.phase && seen.since && tracked.log_ahead) {
+            const auto floor = tracked.seen ? tracked.phase_started : began_;
+            const TimePoint logged{
+                std::chrono::duration_cast<TimePoint::duration>(seen.since->time_since_epoch()) -
+                *tracked.log_ahead};
+            started = std::clamp(logged, floor, now);
+        }
+        if (tracked.seen) {
+            progress.previous = tracked.phase;
+            progress.previous_took = as_duration(started - tracked.phase_started);
+        }
+        progress.phase_changed = true;
+        tracked.seen = true;
+        tracked.phase = phase;
+        tracked.phase_started = started;
+        tracked.phase_line = phase == seen.phase ? excerpt(seen.phase_line) : std::string();
+    }
+    for (const auto& warning : seen.warnings) {
+        if (std::find(tracked.warnings.begin(), tracked.warnings.end(), warning) != tracked.warnings.end())
+            continue;
+        tracked.warnings.push_back(warning);
+        progress.new_warnings.push_back(warning);
+    }
+    progress.phase = tracked.phase;
+    progress.phase_elapsed = as_duration(now - tracked.phase_started);
+    progress.stage_elapsed = as_duration(now - began_);
+    progress.stalled_for = as_duration(now - tracked.last_change);
+    progress.phase_line = tracked.phase_line;
+    progress.last_line = excerpt(seen.last_line);
+    return progress;
+}
+
+}  // namespace pdctl::engine
