@@ -29,12 +29,14 @@ constexpr const char* kStopScript =
     "rm -f \"$dir/$unit.env\"\n";
 
 // One line per unit, as key=value blocks like the process runtime prints, so one parser reads both.
+// Fields docker and podman both have. They differ in .Name (docker's starts with '/', removed below)
+// and in the format of .State.StartedAt (parse_utc_timestamp reads both).
 constexpr const char* kInspectScript =
     "cli=$1 cluster=$2\n"
     "ids=$(\"$cli\" ps -aq --filter \"label=pdctl.cluster=$cluster\") || exit 1\n"
     "[ -n \"$ids\" ] || exit 0\n"
     "now=$(date +%s)\n"
-    "\"$cli\" inspect --format 'unit={{.Name}}\n"
+    "\"$cli\" container inspect --format 'unit={{.Name}}\n"
     "state={{.State.Status}}\n"
     "pid={{.State.Pid}}\n"
     "exit_code={{.State.ExitCode}}\n"
@@ -55,13 +57,24 @@ std::vector<std::string> script(const char* body, const char* name) {
 }
 
 // Docker prints 2026-11-29T08:12:03.123456789Z, podman 2026-11-29 08:12:03.123 +0000 UTC; both UTC.
+// A container that never started has the zero time (year 1): 0, "unknown".
 long long parse_utc_timestamp(const std::string& text) {
     if (text.size() < 19) return 0;
     std::string head = text.substr(0, 19);
     if (head[10] == 'T') head[10] = ' ';
     std::tm tm{};
     if (!::strptime(head.c_str(), "%Y-%m-%d %H:%M:%S", &tm)) return 0;
-    return static_cast<long long>(::timegm(&tm));
+    const auto epoch = static_cast<long long>(::timegm(&tm));
+    return epoch > 0 ? epoch : 0;
+}
+
+// `--init` (docker: tini, podman: catatonit) unless the options decide it: an init as PID 1 forwards
+// `stop`'s SIGTERM to the program and reaps its children. Without it, a program that has no SIGTERM
+// handler ignores the signal as PID 1 and every stop waits out the whole grace period.
+bool options_set_init(const std::vector<std::string>& options) {
+    for (const auto& option : options)
+        if (option == "--init" || option.rfind("--init=", 0) == 0) return true;
+    return false;
 }
 
 }  // namespace
@@ -71,7 +84,9 @@ exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
     command.argv = script(kStartScript, "pdctl-start");
     const std::string env_file = dir_ + "/" + unit.name + ".env";
     command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
-    command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d", "--name", unit.name});
+    command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});
+    if (!options_set_init(spec_.options)) command.argv.push_back("--init");
+    command.argv.insert(command.argv.end(), {"--name", unit.name});
     for (const auto& [key, value] : unit_labels(unit))
         command.argv.insert(command.argv.end(), {"--label", key + "=" + value});
     command.argv.insert(command.argv.end(), {"--env-file", env_file});

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tears the SSH test cluster down: the recorded sshd pids (checked to be ours), every process still
-# inside one of the cluster's network namespaces (e.g. a command abandoned after its deadline), then the
-# namespaces, veths and bridge, then the state directory. Never kills anything by name. Idempotent.
+# Tears the SSH test cluster down: the containers on every host (podman rm, inside the host), the
+# recorded sshd pids (checked to be ours), every process still inside one of the cluster's network
+# namespaces (e.g. a command abandoned after its deadline), then the namespaces, veths and bridge, what
+# podman left in the root namespace, then the state directory. Never kills anything by name. Idempotent.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -23,6 +24,18 @@ for dir in "$PDT_DIR"/host*; do
   [ -d "$dir" ] && namespaces+=("${PDT_PREFIX}${dir##*/host}")
 done
 mapfile -t namespaces < <(printf '%s\n' "${namespaces[@]}" | sort -u | grep -E "^${PDT_PREFIX}[0-9]+$")
+
+# 0. Containers: removed by podman inside each host (in parallel), while its namespaces still exist.
+podman_hosts=()
+for dir in "$PDT_DIR"/host*; do
+  [ -d "$dir/binds/var/lib/containers" ] && podman_hosts+=("${dir##*/host}")
+done
+if [ ${#podman_hosts[@]} -gt 0 ] && command -v podman >/dev/null 2>&1; then
+  for i in "${podman_hosts[@]}"; do
+    pdt_in_host "$i" timeout 60 podman rm --all --force --time 2 >/dev/null 2>&1 &
+  done
+  wait
+fi
 
 # 1. The sshd processes, by their recorded pids.
 pids=()
@@ -53,6 +66,23 @@ for ns in "${namespaces[@]}"; do
 done
 ip link show "$PDT_BRIDGE" >/dev/null 2>&1 && ip link del "$PDT_BRIDGE"
 
-# 4. Files (keys, known_hosts, logs).
+# 4. What podman left in the root namespace and was not there before up.sh: the two caches, then the
+# mount points (only if empty) and the libpod_parent cgroups (rmdir: only those no process is in).
+if [ -r "$PDT_ROOT_ABSENT_FILE" ]; then
+  mapfile -t absent <"$PDT_ROOT_ABSENT_FILE"
+  for path in "${absent[@]}"; do
+    case " $PDT_ROOT_CACHES " in *" $path "*) rm -rf "$path" ;; esac
+  done
+  for path in "${absent[@]}"; do
+    [ -d "$path" ] || continue
+    case "$path" in
+      /sys/fs/cgroup/*) find "$path" -depth -type d -exec rmdir {} + 2>/dev/null ;;
+      *) rmdir "$path" 2>/dev/null ;;
+    esac
+    [ -d "$path" ] && pdt_log "warning: $path is not empty; left in place"
+  done
+fi
+
+# 5. Files (keys, known_hosts, logs, container storage).
 case "$PDT_DIR" in /tmp/*) rm -rf "$PDT_DIR" ;; *) pdt_log "leaving $PDT_DIR in place (not under /tmp)" ;; esac
 exit 0

@@ -40,3 +40,69 @@ pdt_wait_gone() {
     sleep 0.05
   done
 }
+
+# Podman on the hosts (used when podman, runc and catatonit are installed; PDCTL_TEST_PODMAN=0 turns it
+# off). Every host gets its own container config, image store, containers and runtime state (these
+# directories bind-mounted in its mount namespace) and its own /dev/shm (podman's lock table), so host
+# 2 never sees host 1's containers. tests/cluster/podman-image.sh loads $PDT_IMAGE on every host.
+PDT_CONTAINER_DIRS="/etc/containers /var/lib/containers /run/containers /run/libpod /run/runc"
+PDT_IMAGE=localhost/pdctl/pdsim:test
+# What podman on the hosts can leave in the root namespace: the mount points of the directories above,
+# the libpod_parent cgroups (cgroups are not per host), and what a podman run in the root namespace
+# writes. up.sh records which of these are absent before it starts (in $PDT_ROOT_ABSENT_FILE); down.sh
+# removes exactly those: directories only when empty, cgroups only when no process is left in them,
+# except the two known podman caches, which it deletes.
+PDT_ROOT_CACHES="/var/lib/containers/cache /run/containers/networks"
+pdt_root_leftovers() {
+  printf '%s\n' $PDT_ROOT_CACHES $PDT_CONTAINER_DIRS /sys/fs/cgroup/libpod_parent
+  for dir in /sys/fs/cgroup/*/; do echo "${dir}libpod_parent"; done
+}
+PDT_ROOT_ABSENT_FILE=$PDT_DIR/root-absent
+
+pdt_have_podman() {
+  command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 &&
+    [ -x /usr/libexec/podman/catatonit ]
+}
+
+# Runs a command inside host $1 (its mount, UTS and network namespaces: what an SSH session there
+# sees), entered through its recorded sshd.
+pdt_in_host() {
+  local i=$1 pid
+  shift
+  pid=$(cat "$PDT_DIR/host$i/sshd.pid" 2>/dev/null) || return 1
+  pdt_is_our_sshd "$pid" || return 1
+  nsenter --target "$pid" --mount --uts --net -- "$@"
+}
+
+# Writes one host's podman config into $1 (its /etc/containers). runc with cgroupfs: crun fails here
+# ("cgroups in hybrid mode not supported") and there is no systemd; without the ulimits runc fails with
+# "setrlimit ... Operation not permitted"; pids_limit 0 because this kernel cannot limit pids (podman
+# would warn on every run); no journald, so logs and events go to files; the CNI network config (and
+# its lock file) in the host's own /etc/containers, not in the shared /etc/cni/net.d. No registry is
+# searched for short names and every image is accepted (the test image is loaded from an archive).
+pdt_write_podman_config() {
+  mkdir -p "$1"
+  cat >"$1/containers.conf" <<'CONF'
+# Written by tests/cluster/up.sh for one test host.
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
+pids_limit = 0
+log_driver = "k8s-file"
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+
+[network]
+network_config_dir = "/etc/containers/networks"
+CONF
+  echo '{"default": [{"type": "insecureAcceptAnything"}]}' >"$1/policy.json"
+  cat >"$1/registries.conf" <<'CONF'
+# Written by tests/cluster/up.sh: no registry is searched; images are loaded from archives.
+unqualified-search-registries = []
+short-name-mode = "enforcing"
+CONF
+  chmod 0644 "$1"/*
+  chmod 0755 "$1"
+}

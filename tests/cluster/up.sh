@@ -8,6 +8,9 @@
 # Exit 77 (CTest: skipped) without root; in CI (CI set) a missing tool is a failure, not a skip.
 # Optional: PDCTL_TEST_BIND_DIRS="/etc/containers /var/lib/containers" gives every host its own empty
 # copy of those directories (bind-mounted inside the host's mount namespace).
+# With podman, runc and catatonit installed (required in CI; PDCTL_TEST_PODMAN=0 turns it off), every
+# host also gets its own podman: config, storage, run state and /dev/shm (see lib.sh); then
+# tests/cluster/podman-image.sh loads the pdsim image on every host.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -31,6 +34,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ -n "${CI:-}" ] && exit 1
   exit 77
 fi
+podman=0
+if [ "${PDCTL_TEST_PODMAN:-1}" != 0 ]; then
+  if pdt_have_podman; then
+    podman=1
+  elif [ -n "${CI:-}" ]; then
+    pdt_log "podman, runc or catatonit missing (run .ci/install-deps)"
+    exit 1
+  else
+    pdt_log "podman, runc or catatonit missing: hosts without podman (the SSH scenario tests will skip)"
+  fi
+fi
 case "$PDT_DIR" in *[[:space:]]*) pdt_log "PDCTL_TEST_CLUSTER_DIR must not contain spaces"; exit 2 ;; esac
 
 started=$SECONDS
@@ -40,6 +54,10 @@ trap 'status=$?; [ $status -ne 0 ] && { pdt_log "up.sh failed; tearing down"; "$
 umask 077
 mkdir -p "$PDT_DIR/client" /run/sshd
 chmod 0755 /run/sshd
+# What podman could leave in the root namespace and is not there yet: down.sh removes exactly that.
+if [ $podman -eq 1 ]; then
+  for path in $(pdt_root_leftovers); do [ -e "$path" ] || echo "$path"; done >"$PDT_ROOT_ABSENT_FILE"
+fi
 
 # Client keys: the authorised ed25519 key, an authorised ECDSA key with a passphrase, an authorised RSA
 # key (which libssh2 1.10 cannot use against OpenSSH >= 8.8), and an ed25519 key no host accepts.
@@ -100,7 +118,14 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 CFG
 
   binds="mount --bind $hostdir/root /root"
-  for dir in ${PDCTL_TEST_BIND_DIRS:-}; do
+  bind_dirs=${PDCTL_TEST_BIND_DIRS:-}
+  if [ $podman -eq 1 ]; then
+    bind_dirs="$bind_dirs $PDT_CONTAINER_DIRS"
+    binds="$binds; mount -t tmpfs -o mode=1777,size=64m pdt-shm /dev/shm"
+    pdt_write_podman_config "$hostdir/binds/etc/containers"
+  fi
+  # shellcheck disable=SC2086 # a list of paths: split on purpose; parents sort before their children
+  for dir in $(printf '%s\n' $bind_dirs | sort -u); do
     mkdir -p "$hostdir/binds$dir" "$dir"
     binds="$binds; mount --bind $hostdir/binds$dir $dir"
   done
@@ -148,6 +173,7 @@ done
   echo "PDT_RSA_KEY=$client/id_rsa"
   echo "PDT_WRONG_KEY=$client/id_wrong"
   echo "PDT_KNOWN_HOSTS=$PDT_DIR/known_hosts"
+  echo "PDT_PODMAN=$podman"
   printf '%s\n' "${env_lines[@]}"
 } >"$PDT_ENV_FILE.tmp"
 chmod 0644 "$PDT_ENV_FILE.tmp"

@@ -1,0 +1,326 @@
+// The whole deployment over SSH with a real container runtime: the real pdctl binary drives the 8 hosts
+// of the SSH test cluster (tests/cluster/up.sh: real sshd in network namespaces, podman per host), every
+// unit a podman container of the pdsim image (tests/cluster/podman-image.sh), with the profile
+// tests/profiles/ssh-podman: master on n1, prefill on n1–n4, decode on n5–n8, router on n5.
+// Only the cluster's own addresses (10.77.0.0/24) are contacted.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <future>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+
+struct PdctlRun {
+    int exit_code = -1;
+    std::string out, err;
+    long long ms = 0;
+    std::vector<json> events() const {  // JSON Lines output
+        std::vector<json> parsed;
+        std::istringstream in(out);
+        std::string line;
+        while (std::getline(in, line))
+            if (!line.empty() && line[0] == '{') parsed.push_back(json::parse(line, nullptr, false));
+        return parsed;
+    }
+    std::string dump() const {
+        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
+    }
+};
+
+std::map<std::string, std::string> read_env_file(const std::filesystem::path& path) {
+    std::map<std::string, std::string> env;
+    std::istringstream in(slurp(path));
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto eq = line.find('=');
+        if (!line.empty() && line[0] != '#' && eq != std::string::npos)
+            env[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return env;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+        text.replace(pos, from.size(), to);
+}
+
+class SshScenarioTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        const auto env = read_env_file(ssh_cluster_env_path());
+        image = env.count("PDT_IMAGE") ? env.at("PDT_IMAGE") : "";
+        if (image.empty()) {
+            const char* ci = std::getenv("CI");
+            if (ci && *ci)
+                FAIL() << "CI runs as root, so the test hosts must have podman and the pdsim image, but "
+                       << ssh_cluster_env_path()
+                       << " has no PDT_IMAGE (the CTest fixture ssh_podman_image runs "
+                          "tests/cluster/podman-image.sh). Refusing to skip in CI.";
+            GTEST_SKIP() << "the test hosts have no podman image: install podman, runc and catatonit "
+                            "(.ci/install-deps) and run `ctest -L ssh`, whose fixtures load it";
+        }
+        executor = std::make_unique<exec::SshExecutor>(cluster.options());
+        for (const auto& [host, names] : containers())
+            ASSERT_TRUE(names.empty()) << host << " has containers before the test: " << names.front();
+    }
+
+    void TearDown() override {
+        // Never leave a container behind, whatever the test did: pdctl stop, then podman on every host.
+        if (!profile.empty()) pdctl(profile, {"stop"});
+        if (executor)
+            on_every_host("podman rm --all --force --time 0 >/dev/null 2>&1; rm -rf /root/pdctl-state");
+        SshClusterTest::TearDown();
+    }
+
+    // A copy of tests/profiles/ssh-podman in `dir`, named `name`, pointing at this cluster's key and
+    // image. `extra_prefill_env` is appended to prefill.env.
+    std::filesystem::path write_profile(const std::filesystem::path& dir, const std::string& name,
+                                        const std::string& extra_prefill_env = {}) {
+        const std::filesystem::path source =
+            std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
+        std::filesystem::create_directories(dir);
+        for (const auto& entry : std::filesystem::directory_iterator(source)) {
+            std::string text = slurp(entry.path());
+            if (entry.path().filename() == "pdctl.yaml") {
+                replace_all(text, "cluster: sshpod", "cluster: " + name);
+                replace_all(text, "identity: /tmp/pdctl-test-cluster/client/id_ed25519",
+                            "identity: " + cluster.key);
+                replace_all(text, "image: localhost/pdctl/pdsim:test", "image: " + image);
+            }
+            if (entry.path().filename() == "prefill.env") text += extra_prefill_env;
+            spit(dir / entry.path().filename(), text);
+        }
+        return dir / "pdctl.yaml";
+    }
+
+    // The real pdctl binary with a private HOME (no ssh config, no default keys), no ssh-agent, and the
+    // cluster's known_hosts.
+    PdctlRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args,
+                   const std::string& home_name = "home") const {
+        const auto home = temp / home_name;
+        std::filesystem::create_directories(home);
+        exec::Command command;
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        PDCTL_BINARY,
+                        "-c",
+                        config.string()};
+        command.argv.insert(command.argv.end(), args.begin(), args.end());
+        command.timeout = std::chrono::minutes(3);
+        exec::LocalExecutor local_executor;
+        const auto started = Clock::now();
+        const auto result = local_executor.run(config::Node{}, command);
+        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
+    }
+
+    exec::CommandResult on_host(int i, const std::string& script) const {
+        return executor->run(cluster.node(i),
+                             exec::Command{{"sh", "-c", script}, {}, std::chrono::seconds(60)});
+    }
+
+    // The same script on every host, in parallel; the answers in host order.
+    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
+        std::vector<std::future<exec::CommandResult>> pending;
+        for (int i = 1; i <= static_cast<int>(cluster.hosts.size()); ++i)
+            pending.push_back(
+                std::async(std::launch::async, [this, i, script] { return on_host(i, script); }));
+        std::vector<exec::CommandResult> answers;
+        for (auto& answer : pending) answers.push_back(answer.get());
+        return answers;
+    }
+
+    // Every container on every host (podman ps -a over SSH), by host name.
+    std::map<std::string, std::vector<std::string>> containers() const {
+        const auto answers = on_every_host("podman ps --all --format '{{.Names}}'");
+        std::map<std::string, std::vector<std::string>> found;
+        for (std::size_t i = 0; i < answers.size(); ++i) {
+            const auto& answer = answers[i];
+            EXPECT_TRUE(answer.ok()) << cluster.hosts[i].name << ": podman ps failed: " << answer.err
+                                     << answer.transport_error;
+            auto& names = found[cluster.hosts[i].name];
+            std::istringstream lines(answer.out);
+            std::string line;
+            while (std::getline(lines, line))
+                if (!line.empty()) names.push_back(line);
+            std::sort(names.begin(), names.end());
+        }
+        return found;
+    }
+
+    // What two status reports must agree on: everything but uptimes and probe answers.
+    static json comparable(const json& status) {
+        json out = {{"cluster", status["cluster"]}, {"state", status["state"]}, {"roles", json::array()}};
+        for (const auto& role : status["roles"]) {
+            json units = json::array();
+            for (const auto& unit : role["units"])
+                units.push_back({{"node", unit["node"]},
+                                 {"unit", unit["unit"]},
+                                 {"rank", unit["rank"]},
+                                 {"state", unit["state"]},
+                                 {"config", unit["config"]},
+                                 {"pid", unit["pid"]}});
+            out["roles"].push_back({{"role", role["role"]}, {"healthy", role["healthy"]}, {"units", units}});
+        }
+        return out;
+    }
+
+    std::string image;
+    std::filesystem::path profile;
+    std::unique_ptr<exec::SshExecutor> executor;
+};
+
+std::string generate(const std::string& address, int port) {
+    httplib::Client client(address, port);
+    client.set_connection_timeout(5, 0);
+    client.set_read_timeout(30, 0);
+    auto response =
+        client.Post("/generate", R"({"text":"Hello over SSH","sampling_params":{"max_new_tokens":8}})",
+                    "application/json");
+    if (!response) return "no answer: " + httplib::to_string(response.error());
+    if (response->status != 200) return "HTTP " + std::to_string(response->status) + ": " + response->body;
+    const auto body = json::parse(response->body, nullptr, false);
+    return body.is_object() ? body.value("text", "") : "not JSON: " + response->body;
+}
+
+TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
+    profile = write_profile(temp / "profile", "sshpod");
+
+    const auto start = pdctl(profile, {"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.dump();
+
+    // status --json: every role healthy, every unit running from the current config.
+    const auto status = pdctl(profile, {"--json", "status"});
+    EXPECT_EQ(status.exit_code, 0) << status.dump();
+    const auto doc = json::parse(status.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << status.dump();
+    EXPECT_EQ(doc["state"], "running") << status.out;
+    ASSERT_EQ(doc["roles"].size(), 4u) << status.out;
+    std::size_t units = 0;
+    for (const auto& role : doc["roles"]) {
+        EXPECT_TRUE(role["healthy"].get<bool>()) << role.dump();
+        for (const auto& unit : role["units"]) {
+            ++units;
+            EXPECT_EQ(unit["state"], "running") << unit.dump();
+            EXPECT_EQ(unit["config"], "current") << unit.dump();
+            EXPECT_GT(unit["pid"].get<int>(), 0) << unit.dump();
+        }
+    }
+    EXPECT_EQ(units, 10u) << status.out;
+    EXPECT_TRUE(doc["unreachable"].empty()) << status.out;
+    EXPECT_TRUE(doc["strays"].empty()) << status.out;
+
+    // The containers are where the real deployment puts the roles, each on its own host.
+    const std::string p = "pd-sshpod-";
+    const std::map<std::string, std::vector<std::string>> expected = {
+        {"pdt1", {p + "mooncake-master-0", p + "prefill-0"}},
+        {"pdt2", {p + "prefill-1"}},
+        {"pdt3", {p + "prefill-2"}},
+        {"pdt4", {p + "prefill-3"}},
+        {"pdt5", {p + "decode-0", p + "router-0"}},
+        {"pdt6", {p + "decode-1"}},
+        {"pdt7", {p + "decode-2"}},
+        {"pdt8", {p + "decode-3"}},
+    };
+    auto placed = containers();
+    for (auto& [host, names] : placed) names.erase(std::remove(names.begin(), names.end(), ""), names.end());
+    EXPECT_EQ(placed, expected);
+
+    // /generate through the router on n5: pdctl smoke, and a request of our own.
+    const auto smoke = pdctl(profile, {"smoke"});
+    EXPECT_EQ(smoke.exit_code, 0) << smoke.dump();
+    const auto text = generate(cluster.hosts.at(4).address, 31000);
+    EXPECT_FALSE(text.empty()) << "empty text from /generate";
+    EXPECT_EQ(text.find("HTTP "), std::string::npos) << text;
+    EXPECT_EQ(text.find("no answer"), std::string::npos) << text;
+
+    // Start is convergent: the labels read back from podman say every unit runs the current config.
+    const auto again = pdctl(profile, {"start"});
+    EXPECT_EQ(again.exit_code, 0) << again.dump();
+    EXPECT_NE(again.out.find("nothing changed"), std::string::npos) << again.dump();
+
+    // A second pdctl process, from another directory and HOME, knows nothing but the nodes: same state.
+    const auto second_profile = write_profile(temp / "second", "sshpod");
+    const auto second = pdctl(second_profile, {"--json", "status"}, "second-home");
+    EXPECT_EQ(second.exit_code, 0) << second.dump();
+    const auto second_doc = json::parse(second.out, nullptr, false);
+    ASSERT_TRUE(second_doc.is_object()) << second.dump();
+    EXPECT_EQ(comparable(second_doc), comparable(doc));
+
+    const auto stop = pdctl(profile, {"stop"});
+    EXPECT_EQ(stop.exit_code, 0) << stop.dump();
+    const auto after = pdctl(profile, {"--json", "status"});
+    EXPECT_EQ(after.exit_code, 8) << after.dump();
+    const auto after_doc = json::parse(after.out, nullptr, false);
+    ASSERT_TRUE(after_doc.is_object()) << after.dump();
+    EXPECT_EQ(after_doc["state"], "stopped") << after.out;
+
+    for (const auto& [host, names] : containers())
+        EXPECT_TRUE(names.empty()) << host << " still has containers after stop: " << names.front();
+    // The env files (they can hold secrets) go with their containers.
+    const auto env_files = on_every_host("find /root/pdctl-state -name '*.env' 2>/dev/null");
+    for (std::size_t i = 0; i < env_files.size(); ++i)
+        EXPECT_EQ(env_files[i].out, "") << cluster.hosts[i].name << " keeps env files after stop";
+
+    std::printf(
+        "[ timing ] ssh+podman, 10 units on 8 hosts: start %lld ms, status %lld ms, smoke %lld ms, "
+        "second-process status %lld ms, stop %lld ms\n",
+        start.ms, status.ms, smoke.ms, second.ms, stop.ms);
+    RecordProperty("start_ms", std::to_string(start.ms));
+    RecordProperty("stop_ms", std::to_string(stop.ms));
+}
+
+TEST_F(SshScenarioTest, CrashOfPrefillRank2FailsTheStartNamingN3AndLeavesNothingRunning) {
+    // Loading weights takes 6 s on every rank and rank 2 crashes half-way through. The other ranks
+    // notice the loss only after 5 s, as NCCL would after a timeout, so rank 2 is the only unit that
+    // has exited for 5 s, and rank 0 cannot pass the gate for 3.6 s (the rest of its weights and the
+    // later phases): pdctl's liveness watch (every 500 ms) must name n3 whatever the load here.
+    profile = write_profile(temp / "profile", "sshcrash",
+                            "PDSIM_WEIGHTS_MS=6000\nPDSIM_CRASH_AT=weights\nPDSIM_CRASH_RANK=2\n"
+                            "PDSIM_PEER_DEATH_MS=5000\n");
+
+    const auto start = pdctl(profile, {"--json", "start"});
+    EXPECT_EQ(start.exit_code, 4) << start.dump();
+
+    json failed;
+    for (const auto& event : start.events())
+        if (event.is_object() && event.value("event", "") == "stage_failed") failed = event;
+    ASSERT_FALSE(failed.is_null()) << start.dump();
+    EXPECT_EQ(failed["role"], "prefill");
+    EXPECT_EQ(failed["node"], "n3");
+    EXPECT_EQ(failed["rank"], 2);
+    EXPECT_EQ(failed["reason"], "exited (code 1)");
+    const auto log = failed["log_tail"].dump();  // read with `podman logs` over SSH
+    EXPECT_NE(log.find("Load weight begin"), std::string::npos) << log;
+    EXPECT_NE(log.find("bootstrap: mooncake"), std::string::npos)
+        << "BOOTSTRAP ran in the container: " << log;
+    for (const auto& event : start.events()) {
+        if (event.is_object() && event.value("verb", "") == "start") {
+            EXPECT_NE(event.value("role", ""), "decode") << "decode must not start: " << event.dump();
+        }
+    }
+
+    for (const auto& [host, names] : containers())
+        EXPECT_TRUE(names.empty()) << host
+                                   << " still has containers after the failed start: " << names.front();
+    const auto status = pdctl(profile, {"--json", "status"});
+    const auto doc = json::parse(status.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << status.dump();
+    EXPECT_EQ(doc["state"], "stopped") << status.out;
+    std::printf("[ timing ] ssh+podman, crash of prefill rank 2: start failed and cleaned up in %lld ms\n",
+                start.ms);
+}
+
+}  // namespace
+}  // namespace pdctl::testing
