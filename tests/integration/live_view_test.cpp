@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <sstream>
 #include <thread>
 
@@ -35,7 +36,10 @@ class TmuxSession {
                          util::shell_quote(command) + " >/dev/null 2>&1")
                        .ok();
     }
-    ~TmuxSession() { shell(tmux() + " kill-server >/dev/null 2>&1"); }
+    ~TmuxSession() {
+        shell(tmux() + " kill-server >/dev/null 2>&1");
+        std::filesystem::remove(socket_);  // tmux leaves it behind when killed
+    }
     bool started() const { return started_; }
 
     std::string screen() const { return shell(tmux() + " capture-pane -p -t live").out; }
@@ -56,9 +60,11 @@ class TmuxSession {
     // A server per session: a killed server may still hold its socket when the next one starts.
     static std::string next_socket() {
         static int sessions = 0;
-        return "pdctl-live-" + std::to_string(::getpid()) + "-" + std::to_string(++sessions);
+        return (std::filesystem::temp_directory_path() /
+                ("pdctl-live-" + std::to_string(::getpid()) + "-" + std::to_string(++sessions) + ".tmux"))
+            .string();
     }
-    std::string tmux() const { return "tmux -u -L " + socket_; }
+    std::string tmux() const { return "tmux -u -S " + util::shell_quote(socket_); }
     std::string socket_;
     bool started_ = false;
 };
