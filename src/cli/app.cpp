@@ -66,21 +66,50 @@ int run(int argc, char** argv) {
     auto* stop = app.add_subcommand("stop", "stop every stage in reverse order (idempotent)");
     auto* restart = app.add_subcommand("restart", "stop, then start");
     restart->add_flag("--keep-on-failure", start_options.keep_on_failure, "as for start");
+    for (auto* verb : {start, restart})
+        verb->add_flag("--skip-doctor", start_options.skip_doctor,
+                       "emergencies only: start even though `pdctl doctor` finds errors in the config");
+    auto* doctor = app.add_subcommand(
+        "doctor", "check the config and plan against known PD pitfalls (static rules; touches no node)");
     auto* status =
         app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
 
     LogsOptions logs_options;
-    auto* logs = app.add_subcommand("logs", "the last log lines of a role's units");
+    auto* logs =
+        app.add_subcommand("logs", "a role's log lines: the last ones, --since a moment, or --follow");
     logs->add_option("role", logs_options.role, "role name")->required();
     logs->add_option("--node", logs_options.node, "only this node");
     logs->add_option("--rank", logs_options.rank, "only this rank");
-    logs->add_option("--tail", logs_options.tail, "lines per unit")->capture_default_str();
+    logs->add_option("--tail", logs_options.tail, "lines per unit (default 50; with --since, every line)");
+    logs->add_option("--since", logs_options.since,
+                     "only lines from this moment on: a duration (90s, 10m, 2h) or a time on the node "
+                     "(2026-11-29 08:12[:03])");
+    logs->add_flag("-f,--follow", logs_options.follow, "keep printing new lines until Ctrl-C");
 
     SmokeOptions smoke_options;
-    auto* smoke = app.add_subcommand("smoke", "POST /generate through the router and require text back");
+    auto* smoke = app.add_subcommand(
+        "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
     smoke->add_option("--prompt", smoke_options.prompt, "prompt text")->capture_default_str();
     smoke->add_option("--max-tokens", smoke_options.max_new_tokens, "max_new_tokens")->capture_default_str();
     smoke->add_option("--timeout", smoke_options.timeout_seconds, "seconds to wait for the answer")
+        ->capture_default_str();
+
+    auto* lock = app.add_subcommand("lock", "the deploy lock on the coordinator node: status, release");
+    lock->require_subcommand(1);
+    auto* lock_status =
+        lock->add_subcommand("status", "who holds the deploy lock, since when, for which verb");
+    LockReleaseOptions lock_release_options;
+    auto* lock_release =
+        lock->add_subcommand("release", "remove the deploy lock: your own, or anyone's with --force");
+    lock_release->add_flag("--force", lock_release_options.force,
+                           "break a lock held by another operator, or a stale one");
+    lock_status->fallthrough();
+    lock_release->fallthrough();
+
+    HistoryOptions history_options;
+    auto* history =
+        app.add_subcommand("history", "past start/stop/restart runs from the coordinator's journal");
+    history->add_option("--limit", history_options.limit, "newest runs to show (0: all)")
         ->capture_default_str();
 
     for (auto* sub : app.get_subcommands({})) sub->fallthrough();
@@ -102,6 +131,10 @@ int run(int argc, char** argv) {
         if (*status) code = status_command(global);
         if (*logs) code = logs_command(global, logs_options);
         if (*smoke) code = smoke_command(global, smoke_options);
+        if (*doctor) code = doctor_command(global);
+        if (*lock_status) code = lock_status_command(global);
+        if (*lock_release) code = lock_release_command(global, lock_release_options);
+        if (*history) code = history_command(global, history_options);
         return to_int(code);
     } catch (const config::ConfigError& error) {
         fmt::print(stderr, "{}\n", error.what());

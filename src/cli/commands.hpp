@@ -13,12 +13,15 @@ struct PlanOptions {
 };
 struct StartOptions {
     bool keep_on_failure = false;
+    bool skip_doctor = false;  // --skip-doctor: start even if the static doctor rules find errors
 };
 struct LogsOptions {
     std::string role;
     std::string node;
     int rank = -1;
-    int tail = 50;
+    int tail = -1;       // -1: 50 lines, or every line with --since
+    std::string since;   // runtime::parse_since
+    bool follow = false;
 };
 struct SmokeOptions {
     std::string prompt = "Hello";
@@ -33,6 +36,19 @@ ExitCode restart_command(const GlobalOptions& global, const StartOptions& option
 ExitCode status_command(const GlobalOptions& global);
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options);
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options);
+ExitCode doctor_command(const GlobalOptions& global);
+// The static doctor rules before start/restart: prints errors and warnings; kUsage when errors refuse it.
+ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb);
+
+struct LockReleaseOptions {
+    bool force = false;
+};
+struct HistoryOptions {
+    int limit = 20;  // 0: every run the journal holds
+};
+ExitCode lock_status_command(const GlobalOptions& global);
+ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOptions& options);
+ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options);
 
 // The executor of a loaded context, or a clear usage error when this build cannot drive that kind.
 exec::Executor& require_executor(Context& context);

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "pdctl/config/embedded_profile.hpp"
 #include "pdctl/config/file_source.hpp"
@@ -12,6 +13,7 @@
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/exec/ssh_executor.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "pdctl/report/live_view.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -63,6 +65,14 @@ std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
                                                 const util::Redactor& redactor) {
     if (options.json) return std::make_unique<report::JsonLinesReporter>(stdout, redactor);
     const bool ci = std::getenv("CI") != nullptr;
+    // A terminal that can move the cursor gets the live view; CI logs and pipes get one line per change.
+    const char* term = std::getenv("TERM");
+    const bool capable = term && *term && std::string_view(term) != "dumb";
+    if (!ci && capable && ::isatty(STDOUT_FILENO)) {
+        const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
+        return std::make_unique<report::LiveViewReporter>(stdout, redactor,
+                                                          report::LiveStyle{!(no_color && *no_color)});
+    }
     return std::make_unique<report::TextReporter>(stdout, redactor, ci || !::isatty(STDOUT_FILENO));
 }
 

@@ -3,9 +3,16 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "log_follower.hpp"
+#include "pdctl/runtime/log_query.hpp"
 #include "pdctl/runtime/runtime.hpp"
 
 namespace pdctl::cli {
+namespace {
+
+constexpr int kDefaultTail = 50;
+
+}  // namespace
 
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     auto context = load_context(global);
@@ -17,32 +24,47 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
             roles += (roles.empty() ? "" : ", ") + candidate.role;
         throw Failure(ExitCode::kUsage, "no role named '" + options.role + "'", "roles: " + roles);
     }
-    std::vector<const plan::Unit*> units;
+    runtime::LogRequest request;
+    if (!options.since.empty()) {
+        request.since = runtime::parse_since(options.since);
+        if (!request.since)
+            throw Failure(ExitCode::kUsage, "--since: cannot read '" + options.since + "'",
+                          std::string("use ") + runtime::kSinceForms);
+    }
+    // --since shows every line from then on unless --tail also limits them.
+    request.tail_lines = options.tail >= 0 ? options.tail : (request.since ? -1 : kDefaultTail);
+
+    std::vector<FollowTarget> targets;
     for (const auto& unit : stage->units) {
         if (!options.node.empty() && unit.node != options.node) continue;
         if (options.rank >= 0 && unit.rank != options.rank) continue;
-        units.push_back(&unit);
+        targets.push_back(
+            {&unit, context.cluster.find_node(unit.node), stage->runtime,
+             runtime::node_state_dir(context.cluster.state_dir, context.cluster.name, unit.node), ""});
     }
-    if (units.empty())
+    if (targets.empty())
         throw Failure(ExitCode::kUsage, "no unit of " + options.role + " matches --node/--rank");
+    if (targets.size() > 1)
+        for (auto& target : targets)
+            target.prefix = fmt::format("[{} rank{}] ", target.unit->node, target.unit->rank);
+
+    if (options.follow) return follow_logs(context, executor, targets, request);
 
     ExitCode code = ExitCode::kOk;
-    for (const auto* unit : units) {
-        const auto* node = context.cluster.find_node(unit->node);
-        const auto rt = runtime::make_runtime(
-            stage->runtime,
-            runtime::node_state_dir(context.cluster.state_dir, context.cluster.name, unit->node));
-        const auto answer = executor.run(*node, rt->logs(unit->name, options.tail));
+    for (const auto& target : targets) {
+        const auto command = request.since ? runtime::read_log_command(target.runtime, target.node_dir,
+                                                                       target.unit->name, request)
+                                           : runtime::make_runtime(target.runtime, target.node_dir)
+                                                 ->logs(target.unit->name, request.tail_lines);
+        const auto answer = executor.run(*target.node, command);
         if (!answer.transport_error.empty()) {
-            fmt::print(stderr, "{}: unreachable: {}\n", unit->node, answer.transport_error);
+            fmt::print(stderr, "{}: unreachable: {}\n", target.unit->node, answer.transport_error);
             code = ExitCode::kUnreachable;
             continue;
         }
-        const std::string prefix =
-            units.size() > 1 ? fmt::format("[{} rank{}] ", unit->node, unit->rank) : "";
         std::istringstream in(answer.out + answer.err);
         std::string line;
-        while (std::getline(in, line)) fmt::print("{}{}\n", prefix, context.redactor.redact(line));
+        while (std::getline(in, line)) fmt::print("{}{}\n", target.prefix, context.redactor.redact(line));
     }
     return code;
 }

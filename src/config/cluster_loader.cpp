@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "pdctl/config/detail/coordinator.hpp"
 #include "pdctl/config/detail/env_parser.hpp"
 #include "pdctl/config/detail/role_loader.hpp"
 #include "pdctl/config/loader.hpp"
@@ -159,7 +160,7 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
     MapReader top(ctx.yaml, root, "", ctx.yaml.at(root, {cluster.config_path, 1, 1}));
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
-    std::vector<std::string> allowed = {"cluster",   "executor", "state_dir", "secrets",
+    std::vector<std::string> allowed = {"cluster",   "executor", "state_dir", "coordinator", "secrets",
                                         "env_files", "defaults", "nodes",     "roles"};
     for (const auto& entry : top.entries()) {
         if (entry.key.rfind("x-", 0) == 0) allowed.push_back(entry.key);
@@ -171,6 +172,7 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
     SshSettings ssh;
     const RoleDefaults defaults = read_defaults(ctx, top, ssh);
     cluster.nodes = read_nodes(ctx, top, ssh);
+    detail::read_coordinator(ctx, top, cluster);
     read_roles(ctx, top, defaults, cluster);
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "pdctl/engine/progress_watch.hpp"
 #include "pdctl/runtime/runtime.hpp"
 
 namespace pdctl::engine {
@@ -190,9 +191,13 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
 Engine::StageResult Engine::wait_for_gate(const plan::Stage& stage, TimePoint began) {
     const auto& gate = stage.gate;
     const auto deadline = began + gate.deadline;
-    const auto tick = std::min(gate.interval, options_.liveness_interval);
+    auto tick = std::min(gate.interval, options_.liveness_interval);
+    const bool watch_progress = options_.progress_interval.count() > 0;
+    if (watch_progress) tick = std::min(tick, options_.progress_interval);
+    ProgressWatch progress(plan_, stage, began, options_.progress_tail_lines);
     TimePoint next_liveness = clock_.now();
     TimePoint next_probe = clock_.now();
+    TimePoint next_progress = clock_.now();
     std::string last_answer;
     while (true) {
         if (interrupted()) {
@@ -216,6 +221,10 @@ Engine::StageResult Engine::wait_for_gate(const plan::Stage& stage, TimePoint be
                 last_answer = answer;
             }
             next_probe = now + gate.interval;
+        }
+        if (watch_progress && now >= next_progress) {
+            progress.poll(executor_, now, reporter_);
+            next_progress = now + options_.progress_interval;
         }
         if (clock_.now() >= deadline) {
             StageResult result;

@@ -73,6 +73,30 @@ void JsonLinesReporter::gate_waiting(const plan::Stage& stage, const std::string
     emit(e.dump());
 }
 
+// Changes only (a phase moved, a warning appeared): the periodic refreshes are for the live view.
+void JsonLinesReporter::unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                                      const UnitProgress& progress) {
+    if (!progress.changed()) return;
+    auto e = event("unit_progress");
+    e["role"] = stage.role;
+    e["node"] = unit.node;
+    e["rank"] = unit.rank;
+    e["unit"] = unit.name;
+    e["phase"] = std::string(phase_id(progress.phase));
+    e["phase_changed"] = progress.phase_changed;
+    e["phase_elapsed_ms"] = progress.phase_elapsed.count();
+    e["elapsed_ms"] = progress.stage_elapsed.count();
+    e["stalled_for_ms"] = progress.stalled_for.count();
+    if (progress.previous) {
+        e["previous_phase"] = std::string(phase_id(*progress.previous));
+        e["previous_phase_ms"] = progress.previous_took.count();
+    }
+    e["warnings"] = progress.new_warnings;
+    e["phase_line"] = progress.phase_line;
+    e["last_line"] = progress.last_line;
+    emit(e.dump());
+}
+
 void JsonLinesReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {
     auto e = event("stage_ready");
     e["role"] = stage.role;

@@ -62,6 +62,24 @@ void TextReporter::gate_waiting(const plan::Stage& stage, const std::string& las
                      last_answer));
 }
 
+// One line per phase change and per new warning; the periodic refreshes are for the live view.
+void TextReporter::unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                                 const UnitProgress& progress) {
+    const std::string who = fmt::format("{} {} rank{}", stage.role, unit.node, unit.rank);
+    // "starting" only says the first poll came back: not worth a line in a CI log.
+    if (progress.phase_changed && progress.phase != Phase::kStarting) {
+        std::string text = fmt::format("{} phase={} elapsed={}", who, phase_id(progress.phase),
+                                       format_clock(progress.stage_elapsed));
+        if (progress.previous && *progress.previous != Phase::kStarting)
+            text += fmt::format(" ({} took {})", phase_id(*progress.previous),
+                                format_clock(progress.previous_took));
+        if (progress.phase == Phase::kFailed && !progress.phase_line.empty())
+            text += ": " + progress.phase_line;
+        line(text);
+    }
+    for (const auto& warning : progress.new_warnings) line(fmt::format("{} warning: {}", who, warning));
+}
+
 void TextReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {
     line(fmt::format("✓ {} ready in {} ({} at {})", stage.role, format_elapsed(elapsed), stage.gate.why,
                      stage.gate.url));

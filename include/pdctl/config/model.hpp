@@ -110,6 +110,9 @@ struct Cluster {
     ExecutorKind executor = ExecutorKind::Ssh;
     // Where the process runtime keeps pid/log/state files and container env files on every node.
     std::string state_dir = "/var/lib/pdctl";
+    // The node holding the deploy lock and the journal (`coordinator:`); the loader sets the first
+    // node when the file does not say. Empty only in a Cluster built in code: then the first node.
+    std::string coordinator;
     std::vector<Node> nodes;
     std::vector<Role> roles;  // in file order; plan/ orders them by dependencies
 

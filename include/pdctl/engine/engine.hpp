@@ -17,6 +17,10 @@ struct EngineOptions {
     // this interval plus one inspect round trip.
     Duration liveness_interval{std::chrono::milliseconds(500)};
     int log_tail_lines = 20;
+    // How often a waiting stage reads the end of each unit's log to report its start-up phase
+    // (Reporter::unit_progress): one logs command per unit per interval. 0 disables it.
+    Duration progress_interval{std::chrono::seconds(2)};
+    int progress_tail_lines = 40;
     Duration probe_timeout{std::chrono::seconds(3)};
 };
 

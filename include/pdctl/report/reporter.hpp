@@ -1,11 +1,12 @@
 #pragma once
-// The engine's only output channel. Implementations: plain timestamped lines (terminals and CI),
-// JSON Lines (--json). The engine never prints.
+// The engine's only output channel. Implementations: plain timestamped lines (CI, pipes), JSON Lines
+// (--json), a live view updated in place (terminals). The engine never prints.
 
 #include <string>
 #include <vector>
 
 #include "pdctl/plan/plan.hpp"
+#include "pdctl/report/unit_progress.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::report {
@@ -39,6 +40,10 @@ class Reporter {
     virtual void stage_skipped(const plan::Stage& stage, const std::string& why) = 0;
     virtual void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) = 0;
     virtual void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) = 0;
+    // While a stage waits on its gate: a unit's start-up phase read from its log, on every progress
+    // poll (progress.changed() says whether anything moved). Advisory; the default ignores it.
+    virtual void unit_progress(const plan::Stage& /*stage*/, const plan::Unit& /*unit*/,
+                               const UnitProgress& /*progress*/) {}
     virtual void stage_ready(const plan::Stage& stage, Duration elapsed) = 0;
     virtual void stage_failed(const StageFailure& failure, Duration elapsed) = 0;
     virtual void note(const std::string& message) = 0;

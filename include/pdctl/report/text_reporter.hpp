@@ -19,6 +19,8 @@ class TextReporter : public Reporter {
     void stage_skipped(const plan::Stage& stage, const std::string& why) override;
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
     void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                       const UnitProgress& progress) override;
     void stage_ready(const plan::Stage& stage, Duration elapsed) override;
     void stage_failed(const StageFailure& failure, Duration elapsed) override;
     void note(const std::string& message) override;
@@ -41,6 +43,8 @@ class JsonLinesReporter : public Reporter {
     void stage_skipped(const plan::Stage& stage, const std::string& why) override;
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
     void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                       const UnitProgress& progress) override;
     void stage_ready(const plan::Stage& stage, Duration elapsed) override;
     void stage_failed(const StageFailure& failure, Duration elapsed) override;
     void note(const std::string& message) override;

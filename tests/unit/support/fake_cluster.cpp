@@ -81,14 +81,28 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         }
     } else if (command.argv.at(0) == "tail") {
         events.push_back("logs " + command.argv.back());
-        result.out =
-            "[2026-11-29 08:15:10 TP16] Load weight begin. avail mem=78.21 GB\n"
-            "[2026-11-29 08:15:14 TP16] Scheduler hit an exception: Mooncake memory registration failed\n";
+        result.out = log_of(command.argv.back());
     } else {
         result.exit_code = 127;
         result.err = "fake cluster: unknown command";
     }
     return result;
+}
+
+std::string FakeCluster::log_of(const std::string& log_path) const {
+    // The process runtime's log file is <state dir>/<unit>.log.
+    const auto file = log_path.substr(log_path.rfind('/') + 1);
+    const auto name = file.substr(0, file.rfind(".log"));
+    auto it = behaviour.find(name);
+    if (it == behaviour.end() || it->second.log.empty())
+        return "[2026-11-29 08:15:10 TP16] Load weight begin. avail mem=78.21 GB\n"
+               "[2026-11-29 08:15:14 TP16] Scheduler hit an exception: Mooncake memory registration failed\n";
+    auto deployed = deployed_.find(name);
+    if (deployed == deployed_.end()) return "";
+    std::string out;
+    for (const auto& [after, line] : it->second.log)
+        if (clock_.now() >= deployed->second.started + after) out += line + "\n";
+    return out;
 }
 
 health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::milliseconds /*timeout*/) {

@@ -20,6 +20,9 @@ namespace pdctl::testing {
 struct FakeUnitBehaviour {
     engine::Duration ready_after{std::chrono::seconds(5)};  // gate passes this long after start
     engine::Duration crash_after{-1};                       // < 0: never crashes
+    // The unit's log as lines that appear this long after its start (answers the logs command);
+    // empty: a fixed two-line log that ends in a Mooncake registration failure.
+    std::vector<std::pair<engine::Duration, std::string>> log;
 };
 
 class FakeCluster : public exec::Executor, public health::HttpProber {
@@ -54,6 +57,7 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     };
     bool crashed(const Deployed& deployed) const;
     const plan::Unit* find_unit(const std::string& name) const;
+    std::string log_of(const std::string& log_path) const;  // what `tail` prints for that file
 
     const plan::Plan& plan_;
     engine::FakeClock& clock_;
