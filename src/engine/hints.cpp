@@ -22,22 +22,23 @@ constexpr KnownFailure kKnownFailures[] = {
     {"Error fetching prefill parallel info from bootstrap",
      "decode cannot reach the prefill bootstrap: give the router rank-0 routable addresses and the same "
      "bootstrap port as the prefill's --disaggregation-bootstrap-port"},
-    {"Found 0 HCAs",
-     "no RDMA device visible in the container: Mooncake falls back to TCP; run privileged with "
-     "/dev/infiniband"},
     {"connectFullMesh failed",
      "Gloo cannot connect the ranks: set GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME to the "
      "cross-node NIC and check --dist-init-addr reachability"},
     {"Address already in use",
      "a port of this role is taken on the node: another instance or program is running"},
+    {"Found 0 HCAs",
+     "no RDMA device visible in the container: Mooncake falls back to TCP; run privileged with "
+     "/dev/infiniband"},
 };
 
 }  // namespace
 
 std::string hint_from_log(const std::vector<std::string>& lines) {
-    // The newest line decides: scan from the end.
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-        for (const auto& known : kKnownFailures)
+    // The table is ordered by priority (fatal causes before warnings such as a TCP fallback); within
+    // one entry the newest line counts.
+    for (const auto& known : kKnownFailures) {
+        for (auto it = lines.rbegin(); it != lines.rend(); ++it)
             if (it->find(known.needle) != std::string::npos) return known.hint;
     }
     return {};

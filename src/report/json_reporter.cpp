@@ -13,7 +13,10 @@ using nlohmann::json;
 json event(const char* name) {
     const auto now =
         std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)},
+    // fmt 9 formats a time_point in local time: convert to UTC explicitly for the `Z` suffix.
+    const auto millis = now.time_since_epoch().count() % 1000;
+    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z",
+                                   fmt::gmtime(std::chrono::system_clock::to_time_t(now)), millis)},
                 {"epoch_ms", now.time_since_epoch().count()},
                 {"event", name}};
 }

@@ -31,7 +31,8 @@ void TextReporter::line(const std::string& text) {
     const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(now);
     std::string stamp =
         utc_timestamps_
-            ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ", seconds)
+            ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ",
+                          fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)))
             : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::chrono::system_clock::to_time_t(now)));
     fmt::print(out_, "{}{}\n", stamp, redactor_.redact(text));
     std::fflush(out_);

@@ -14,7 +14,7 @@ enum class ExitCode : int {
     kUnreachable = 3,    // a node could not be reached or authenticated
     kStageFailed = 4,    // a role's process/container failed to start or exited while its stage waited
     kGateTimeout = 5,    // a readiness gate did not pass before its deadline
-    kLocked = 6,         // another operator holds the deploy lock (reserved)
+    kLocked = 6,         // another operator holds the deploy lock (`pdctl lock status`)
     kDegraded = 7,       // status: something runs but not every role is running and healthy
     kStopped = 8,        // status: nothing of the cluster is running
     kSmokeFailed = 9,    // smoke: the end-to-end request did not return text
