@@ -19,8 +19,8 @@ struct LogsOptions {
     std::string role;
     std::string node;
     int rank = -1;
-    int tail = -1;       // -1: 50 lines, or every line with --since
-    std::string since;   // runtime::parse_since
+    int tail = -1;      // -1: 50 lines, or every line with --since
+    std::string since;  // runtime::parse_since
     bool follow = false;
 };
 struct SmokeOptions {

@@ -20,22 +20,22 @@ struct Diagnostic {
 };
 
 class Diagnostics {
-public:
+  public:
     void error(SourceLocation where, std::string key_path, std::string message, std::string hint = {});
     bool empty() const { return items_.empty(); }
     const std::vector<Diagnostic>& items() const { return items_; }
 
-private:
+  private:
     std::vector<Diagnostic> items_;
 };
 
 // Thrown once, at the end of loading, carrying every diagnostic that was found.
 class ConfigError : public std::runtime_error {
-public:
+  public:
     explicit ConfigError(std::vector<Diagnostic> diagnostics);
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
-private:
+  private:
     std::vector<Diagnostic> diagnostics_;
 };
 

@@ -9,7 +9,7 @@
 namespace pdctl::config {
 
 class FileSource {
-public:
+  public:
     virtual ~FileSource() = default;
     // The file's content, or nullopt if it does not exist / cannot be read.
     virtual std::optional<std::string> read(const std::string& path) const = 0;
@@ -18,17 +18,17 @@ public:
 };
 
 class DiskFileSource : public FileSource {
-public:
+  public:
     std::optional<std::string> read(const std::string& path) const override;
 };
 
 // Files held in memory, keyed by path. Used for the embedded profile and in tests.
 class MemoryFileSource : public FileSource {
-public:
+  public:
     explicit MemoryFileSource(std::map<std::string, std::string> files) : files_(std::move(files)) {}
     std::optional<std::string> read(const std::string& path) const override;
 
-private:
+  private:
     std::map<std::string, std::string> files_;
 };
 

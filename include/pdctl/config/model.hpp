@@ -51,8 +51,8 @@ struct ContainerSettings {
 
 // A readiness gate: an HTTP GET that must return `expect_status` before the next stage starts.
 struct HealthGate {
-    std::string path;      // empty = the role kind's default (/health, /readiness, ...)
-    int port = 0;          // 0 = the role kind's default port
+    std::string path;  // empty = the role kind's default (/health, /readiness, ...)
+    int port = 0;      // 0 = the role kind's default port
     int expect_status = 200;
     Duration deadline{0};  // 0 = the role kind's default
     Duration interval{0};  // 0 = the role kind's default
