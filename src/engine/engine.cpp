@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pdctl/engine/progress_watch.hpp"
+#include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
 
 namespace pdctl::engine {
@@ -15,13 +16,6 @@ namespace {
 std::string first_line(const std::string& text) {
     auto line = text.substr(0, text.find('\n'));
     return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
-
-std::string describe_duration(Duration d) {
-    const auto seconds = d.count() / 1000;
-    if (seconds >= 60) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
-    if (d.count() >= 10000 || d.count() % 1000 == 0) return fmt::format("{}s", seconds);
-    return fmt::format("{:.1f}s", static_cast<double>(d.count()) / 1000.0);
 }
 
 }  // namespace
@@ -232,7 +226,7 @@ Engine::StageResult Engine::wait_for_gate(const plan::Stage& stage, TimePoint be
             const auto& rank0 = stage.units.front();
             result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
             result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
-                                                describe_duration(gate.deadline), last_answer);
+                                                report::format_elapsed(gate.deadline), last_answer);
             result.failure.log_tail = log_tail(rank0);
             result.failure.hint = hint_from_log(result.failure.log_tail);
             return result;
