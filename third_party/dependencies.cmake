@@ -29,7 +29,7 @@ pdctl_require_config(fmt libfmt-dev)
 pdctl_require_config(spdlog libspdlog-dev)
 pdctl_require_config(nlohmann_json nlohmann-json3-dev)
 pdctl_require_pkgconfig(LIBSSH2 libssh2 libssh2-1-dev)
-# OpenSSL's libcrypto (libssh2's crypto backend): SHA-256 host-key fingerprints.
+# OpenSSL's libcrypto (libssh2's crypto backend): SHA-256 host-key fingerprints and the checksums of pushed files.
 pdctl_require_pkgconfig(LIBCRYPTO libcrypto libssl-dev)
 # Debian's cpp-httplib is a compiled library: its pkg-config flags (OpenSSL/zlib/brotli support)
 # define the ABI, so they must reach every translation unit that includes httplib.h.

@@ -86,6 +86,10 @@ int run(int argc, char** argv) {
                      "(2026-11-29 08:12[:03])");
     logs->add_flag("-f,--follow", logs_options.follow, "keep printing new lines until Ctrl-C");
 
+    auto* push = app.add_subcommand(
+        "push",
+        "copy the config's `files:` to their nodes in parallel: sha256-verified, identical files skipped");
+
     SmokeOptions smoke_options;
     auto* smoke = app.add_subcommand(
         "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
@@ -131,6 +135,7 @@ int run(int argc, char** argv) {
         if (*status) code = status_command(global);
         if (*logs) code = logs_command(global, logs_options);
         if (*smoke) code = smoke_command(global, smoke_options);
+        if (*push) code = push_command(global);
         if (*doctor) code = doctor_command(global);
         if (*lock_status) code = lock_status_command(global);
         if (*lock_release) code = lock_release_command(global, lock_release_options);

@@ -3,6 +3,7 @@
 
 #include "pdctl/config/detail/coordinator.hpp"
 #include "pdctl/config/detail/env_parser.hpp"
+#include "pdctl/config/detail/files_loader.hpp"
 #include "pdctl/config/detail/role_loader.hpp"
 #include "pdctl/config/loader.hpp"
 
@@ -161,7 +162,7 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
     std::vector<std::string> allowed = {"cluster",   "executor", "state_dir", "coordinator", "secrets",
-                                        "env_files", "defaults", "nodes",     "roles"};
+                                        "env_files", "defaults", "nodes",     "roles",       "files"};
     for (const auto& entry : top.entries()) {
         if (entry.key.rfind("x-", 0) == 0) allowed.push_back(entry.key);
     }
@@ -174,6 +175,7 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
     cluster.nodes = read_nodes(ctx, top, ssh);
     detail::read_coordinator(ctx, top, cluster);
     read_roles(ctx, top, defaults, cluster);
+    detail::read_files(ctx, top, cluster);
 }
 
 }  // namespace

@@ -180,18 +180,22 @@ CommandResult SshExecutor::run(const config::Node& node, const Command& command)
     return result;
 }
 
-TransferResult SshExecutor::put(const config::Node& node, const std::string& local_path,
-                                const std::string& remote_path, int mode, std::chrono::milliseconds timeout) {
+TransferResult SshExecutor::upload(const config::Node& node, const std::string& local_path,
+                                   const std::string& remote_path, int mode,
+                                   std::chrono::milliseconds timeout) {
     TransferResult result;
     std::shared_ptr<Impl::Node> state;
     try {
         state = impl_->node_for(node);
         result = impl_->with_session(*state, [&](SshSession& session) {
-            return detail::sftp_put(session, local_path, remote_path, mode, Clock::now() + timeout);
+            return detail::sftp_upload(session, local_path, remote_path, mode, Clock::now() + timeout);
         });
         if (!result.ok()) result.error = state->target.describe() + ": " + result.error;
-    } catch (const std::exception& error) {
+    } catch (const SshError& error) {
         result.error = (state ? state->target.describe() : node.name) + ": " + error.what();
+        result.transport_failed = true;
+    } catch (const std::exception& error) {
+        result.error = (state ? state->target.describe() : node.name) + ": internal error: " + error.what();
     }
     return result;
 }

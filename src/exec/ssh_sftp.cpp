@@ -4,24 +4,12 @@
 
 #include <fstream>
 #include <memory>
-#include <random>
 #include <vector>
-
-#include "pdctl/util/shell_quote.hpp"
-#include "ssh_channel_io.hpp"
 
 namespace pdctl::exec::detail {
 namespace {
 
 constexpr std::size_t kChunk = 256 * 1024;  // libssh2 pipelines one write into several SFTP packets
-
-std::string random_suffix() {
-    std::random_device device;
-    std::uniform_int_distribution<unsigned> digit(0, 15);
-    std::string suffix;
-    for (int i = 0; i < 12; ++i) suffix += "0123456789abcdef"[digit(device)];
-    return suffix;
-}
 
 std::string sftp_error(LIBSSH2_SFTP* sftp, SshSession& session) {
     const unsigned long code = libssh2_sftp_last_error(sftp);
@@ -43,8 +31,8 @@ std::string sftp_error(LIBSSH2_SFTP* sftp, SshSession& session) {
 
 }  // namespace
 
-TransferResult sftp_put(SshSession& session, const std::string& local_path, const std::string& remote_path,
-                        int mode, Clock::time_point deadline) {
+TransferResult sftp_upload(SshSession& session, const std::string& local_path, const std::string& remote_path,
+                           int mode, Clock::time_point deadline) {
     TransferResult result;
     std::ifstream in(local_path, std::ios::binary);
     if (!in) {
@@ -70,22 +58,22 @@ TransferResult sftp_put(SshSession& session, const std::string& local_path, cons
     };
     std::unique_ptr<LIBSSH2_SFTP, decltype(shutdown)> sftp_guard(sftp, shutdown);
 
-    const std::string temp = remote_path + ".pdctl-tmp-" + random_suffix();
     LIBSSH2_SFTP_HANDLE* handle = nullptr;
     const auto opened = session.until_done(deadline, [&] {
-        handle = libssh2_sftp_open_ex(sftp, temp.c_str(), static_cast<unsigned>(temp.size()),
+        handle = libssh2_sftp_open_ex(sftp, remote_path.c_str(), static_cast<unsigned>(remote_path.size()),
                                       LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_TRUNC, 0600,
                                       LIBSSH2_SFTP_OPENFILE);
         return handle ? 0 : libssh2_session_last_errno(raw);
     });
     if (!opened) throw timed_out();
     if (!handle) {
-        result.error = "cannot create " + temp + ": " + sftp_error(sftp, session);
+        result.error = "cannot create " + remote_path + ": " + sftp_error(sftp, session);
         return result;
     }
-    auto remove_temp = [&] {
+    auto remove_partial = [&] {
         session.until_done(Clock::now() + std::chrono::seconds(2), [&] {
-            return libssh2_sftp_unlink_ex(sftp, temp.c_str(), static_cast<unsigned>(temp.size()));
+            return libssh2_sftp_unlink_ex(sftp, remote_path.c_str(),
+                                          static_cast<unsigned>(remote_path.size()));
         });
     };
 
@@ -103,7 +91,7 @@ TransferResult sftp_put(SshSession& session, const std::string& local_path, cons
             });
             if (!rc) throw timed_out();
             if (n < 0) {
-                result.error = "cannot write " + temp + ": " + sftp_error(sftp, session);
+                result.error = "cannot write " + remote_path + ": " + sftp_error(sftp, session);
                 failed = true;
                 break;
             }
@@ -123,29 +111,17 @@ TransferResult sftp_put(SshSession& session, const std::string& local_path, cons
             session.until_done(deadline, [&] { return libssh2_sftp_fsetstat(handle, &attributes); });
         if (!rc) throw timed_out();
         if (*rc != 0) {
-            result.error = "cannot set the mode of " + temp + ": " + sftp_error(sftp, session);
+            result.error = "cannot set the mode of " + remote_path + ": " + sftp_error(sftp, session);
             failed = true;
         }
     }
     const auto closed = session.until_done(deadline, [&] { return libssh2_sftp_close_handle(handle); });
     if (!closed) throw timed_out();
     if (!failed && *closed != 0) {
-        result.error = "cannot write " + temp + ": " + sftp_error(sftp, session);
+        result.error = "cannot write " + remote_path + ": " + sftp_error(sftp, session);
         failed = true;
     }
-    if (failed) {
-        remove_temp();
-        return result;
-    }
-
-    const auto moved =
-        run_on_session(session, util::join_command({"mv", "-f", "--", temp, remote_path}), "", deadline);
-    if (!moved.ok()) {
-        remove_temp();
-        result.error = moved.timed_out ? "renaming " + temp + " timed out"
-                                       : "cannot rename " + temp + " to " + remote_path + ": " + moved.err;
-        while (!result.error.empty() && result.error.back() == '\n') result.error.pop_back();
-    }
+    if (failed) remove_partial();
     return result;
 }
 

@@ -188,7 +188,7 @@ TEST_F(SshExecutorTest, CommandPastItsDeadlineTimesOutWithoutHanging) {
     EXPECT_EQ(executor.connections_opened(), 2u);
 }
 
-TEST_F(SshExecutorTest, PutUploadsOverSftpWithModeAndReplacesAtomically) {
+TEST_F(SshExecutorTest, UploadStreamsOverSftpWithModeAndReplacesAnExistingFile) {
     SshExecutor executor(cluster.options());
     std::string data(300 * 1024 + 17, '\0');
     std::mt19937 random(7);
@@ -201,7 +201,8 @@ TEST_F(SshExecutorTest, PutUploadsOverSftpWithModeAndReplacesAtomically) {
     });
 
     for (int round = 0; round < 2; ++round) {  // the second upload replaces the first
-        const auto put = executor.put(cluster.node(2), local_file.string(), remote, 0640);
+        const auto put =
+            executor.upload(cluster.node(2), local_file.string(), remote, 0640, std::chrono::seconds(30));
         ASSERT_TRUE(put.ok()) << put.error;
         EXPECT_EQ(put.bytes, data.size());
     }
@@ -212,15 +213,15 @@ TEST_F(SshExecutorTest, PutUploadsOverSftpWithModeAndReplacesAtomically) {
     ASSERT_TRUE(check.ok()) << check.err;
     EXPECT_EQ(check.out.substr(0, 4), "640\n");
     EXPECT_TRUE(check.out.substr(4, data.size()) == data);
-    EXPECT_EQ(check.out.find(".pdctl-tmp-"), std::string::npos) << "temporary file left behind";
     // Each host has its own /root: host 3 does not see the file.
     const auto other =
         executor.run(cluster.node(3), Command{{"test", "-e", remote}, {}, std::chrono::seconds(10)});
     EXPECT_EQ(other.exit_code, 1);
 
-    const auto missing_dir =
-        executor.put(cluster.node(2), local_file.string(), "/root/no/such/dir/file", 0600);
+    const auto missing_dir = executor.upload(cluster.node(2), local_file.string(), "/root/no/such/dir/file",
+                                             0600, std::chrono::seconds(30));
     EXPECT_FALSE(missing_dir.ok());
+    EXPECT_FALSE(missing_dir.transport_failed);
     EXPECT_NE(missing_dir.error.find("pdt2"), std::string::npos) << missing_dir.error;
 }
 

@@ -104,6 +104,18 @@ struct Role {
     SourceLocation where;
 };
 
+// A file that `pdctl push` distributes to the nodes (the runbook's patch script and wheels).
+struct FileSpec {
+    std::string source;  // on the machine running pdctl; a relative path is resolved against the cluster file
+    std::string dest;    // absolute path on the nodes
+    int mode = 0644;
+    // The nodes that get it: every node of `roles` plus every node in `nodes`; both empty = every node.
+    std::vector<std::string> roles;
+    std::vector<std::string> nodes;
+    SourceLocation where;         // the list entry
+    SourceLocation source_where;  // the `source:` value, for "cannot read" errors
+};
+
 struct Cluster {
     std::string name;
     std::string config_path;  // the cluster file, as given
@@ -114,7 +126,8 @@ struct Cluster {
     // node when the file does not say. Empty only in a Cluster built in code: then the first node.
     std::string coordinator;
     std::vector<Node> nodes;
-    std::vector<Role> roles;  // in file order; plan/ orders them by dependencies
+    std::vector<Role> roles;      // in file order; plan/ orders them by dependencies
+    std::vector<FileSpec> files;  // `files:`, in file order
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

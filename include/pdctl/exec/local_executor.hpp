@@ -14,6 +14,9 @@ class LocalExecutor : public Executor {
     // `extra_path` is prepended to PATH for every command (the directory holding pdctl and pdsim).
     explicit LocalExecutor(const std::string& extra_path = {});
     CommandResult run(const config::Node& node, const Command& command) override;
+    TransferResult upload(const config::Node& node, const std::string& local_path,
+                          const std::string& remote_path, int mode,
+                          std::chrono::milliseconds timeout) override;
 
   private:
     std::vector<std::string> environment_;  // KEY=VALUE for every command

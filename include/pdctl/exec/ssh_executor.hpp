@@ -33,12 +33,6 @@ struct SshOptions {
     static SshOptions from_environment();
 };
 
-struct TransferResult {
-    std::string error;  // empty = the file is in place with its final name and mode
-    std::uint64_t bytes = 0;
-    bool ok() const { return error.empty(); }
-};
-
 class SshExecutor : public Executor {
   public:
     explicit SshExecutor(SshOptions options = SshOptions::from_environment());
@@ -50,11 +44,10 @@ class SshExecutor : public Executor {
     // run in parallel. Never throws: transport failures are in CommandResult::transport_error.
     CommandResult run(const config::Node& node, const Command& command) override;
 
-    // Uploads `local_path` over SFTP in chunks to a temporary name next to `remote_path`, sets `mode`,
-    // then renames it into place, so readers never see a partial file. The remote directory must exist.
-    TransferResult put(const config::Node& node, const std::string& local_path,
-                       const std::string& remote_path, int mode = 0644,
-                       std::chrono::milliseconds timeout = std::chrono::minutes(10));
+    // Over SFTP on the node's connection (see Executor::upload).
+    TransferResult upload(const config::Node& node, const std::string& local_path,
+                          const std::string& remote_path, int mode,
+                          std::chrono::milliseconds timeout) override;
 
     // TCP connections opened so far (one per node unless a connection broke).
     std::size_t connections_opened() const;

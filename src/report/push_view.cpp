@@ -1,0 +1,121 @@
+#include "pdctl/report/push_view.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "pdctl/report/text_reporter.hpp"
+
+namespace pdctl::report {
+namespace {
+
+using nlohmann::json;
+
+std::string rate(std::uint64_t bytes, push::Duration elapsed) {
+    if (elapsed.count() <= 0) return "";
+    const auto per_second = static_cast<std::uint64_t>(static_cast<double>(bytes) * 1000.0 / elapsed.count());
+    return format_bytes(per_second) + "/s";
+}
+
+json file_json(const std::string& node, const push::FileOutcome& file, std::size_t done, std::size_t total) {
+    json out = {{"event", "push_file"}, {"node", node},
+                {"dest", file.dest},    {"status", push::to_string(file.status)},
+                {"bytes", file.bytes},  {"elapsed_ms", file.elapsed.count()},
+                {"done", done},         {"total", total}};
+    if (!file.error.empty()) out["error"] = file.error;
+    return out;
+}
+
+}  // namespace
+
+std::string format_bytes(std::uint64_t bytes) {
+    if (bytes < 1024) return fmt::format("{} B", bytes);
+    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes) / 1024.0;
+    std::size_t unit = 0;
+    while (value >= 1024.0 && unit + 1 < std::size(units)) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+void PushPrinter::emit(const std::string& line) {
+    fmt::print(out_, "{}\n", redactor_.redact(line));
+    std::fflush(out_);
+}
+
+void PushPrinter::begin(std::size_t files, std::size_t nodes, std::uint64_t bytes_at_most) {
+    if (json_) {
+        emit(json{
+            {"event", "push_begin"}, {"files", files}, {"nodes", nodes}, {"bytes_at_most", bytes_at_most}}
+                 .dump());
+        return;
+    }
+    emit(fmt::format("push: {} file{} to {} node{} ({} at most), sha256 checked on every node", files,
+                     files == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", format_bytes(bytes_at_most)));
+}
+
+void PushPrinter::file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,
+                            std::size_t total) {
+    if (json_) {
+        emit(file_json(node, file, done, total).dump());
+        return;
+    }
+    std::string detail;
+    if (file.status == push::FileOutcome::Status::Sent) {
+        detail = fmt::format("  {} in {} ({})", format_bytes(file.bytes), format_elapsed(file.elapsed),
+                             rate(file.bytes, file.elapsed));
+    } else if (!file.error.empty()) {
+        detail = "  " + file.error;
+    }
+    emit(fmt::format("{:<8} {}/{}  {:<10} {}{}", node, done, total, push::to_string(file.status), file.dest,
+                     detail));
+}
+
+void PushPrinter::node_done(const push::NodeOutcome& outcome) {
+    const auto total = outcome.files.size();
+    const auto placed = outcome.in_place();
+    if (json_) {
+        emit(json{{"event", "push_node"},
+                  {"node", outcome.node},
+                  {"in_place", placed},
+                  {"total", total},
+                  {"unreachable", outcome.unreachable},
+                  {"elapsed_ms", outcome.elapsed.count()}}
+                 .dump());
+        return;
+    }
+    emit(fmt::format("{:<8} {}/{} files in place{}", outcome.node, placed, total,
+                     placed == total ? "" : (outcome.unreachable ? "  (unreachable)" : "  (FAILED)")));
+}
+
+void PushPrinter::end(const push::PushResult& result) {
+    std::size_t complete = 0;
+    for (const auto& node : result.nodes) complete += node.in_place() == node.files.size() ? 1 : 0;
+    const auto nodes = result.nodes.size();
+    if (json_) {
+        emit(json{{"event", "push_end"},
+                  {"ok", result.all_in_place()},
+                  {"nodes_complete", complete},
+                  {"nodes", nodes},
+                  {"bytes_sent", result.bytes_sent()},
+                  {"elapsed_ms", result.elapsed.count()}}
+                 .dump());
+        return;
+    }
+    if (result.all_in_place()) {
+        emit(fmt::format("OK    {}/{} nodes hold every file (sha256 verified); sent {} in {}", complete,
+                         nodes, format_bytes(result.bytes_sent()), format_elapsed(result.elapsed)));
+        return;
+    }
+    emit(fmt::format("FAIL  {}/{} nodes hold every file; sent {} in {}", complete, nodes,
+                     format_bytes(result.bytes_sent()), format_elapsed(result.elapsed)));
+    for (const auto& node : result.nodes) {
+        for (const auto& file : node.files) {
+            if (!file.in_place()) emit(fmt::format("  {}: {}: {}", node.node, file.dest, file.error));
+        }
+    }
+}
+
+}  // namespace pdctl::report
