@@ -1,0 +1,223 @@
+// `pdctl push` over real SSH/SFTP to the 8 hosts of the SSH test cluster (tests/cluster/up.sh): a 1 GiB
+// file and a small script to every host, every copy checked with the host's own sha256sum, a second push
+// that sends nothing, a changed copy on one host sent again alone, and the failures an operator meets
+// (a directory in the way, a host that refuses SSH). Every host has its own /root, so the files land
+// there. Only the cluster's own addresses (10.77.0.0/24) are contacted.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRemoteDir = "/root/pdctl-push-test";
+
+struct PushRun {
+    int exit_code = -1;
+    std::string out, err;
+    long long ms = 0;
+    std::vector<json> events(const std::string& name) const {
+        std::vector<json> found;
+        std::istringstream in(out);
+        std::string line;
+        while (std::getline(in, line)) {
+            auto event = json::parse(line, nullptr, false);
+            if (!event.is_discarded() && event.value("event", "") == name) found.push_back(event);
+        }
+        return found;
+    }
+    std::string dump() const {
+        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
+    }
+};
+
+class SshPushTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        executor = std::make_unique<exec::SshExecutor>(cluster.options());
+        on_every_host(std::string("rm -rf ") + kRemoteDir);
+    }
+    void TearDown() override {
+        if (executor) on_every_host(std::string("rm -rf ") + kRemoteDir);
+        SshClusterTest::TearDown();
+    }
+
+    // A profile of the 8 hosts with one role (push needs none running) and the given files.
+    std::filesystem::path write_profile(const std::string& files_yaml) {
+        std::string yaml =
+            "cluster: sshpush\nexecutor: ssh\nstate_dir: /root/pdctl-state\n"
+            "defaults:\n  ssh: {user: root, identity: " +
+            cluster.key + "}\n  runtime: process\nnodes:\n";
+        for (std::size_t i = 0; i < cluster.hosts.size() && i < 8; ++i)
+            yaml += "  - {name: n" + std::to_string(i + 1) + ", address: " + cluster.hosts[i].address + "}\n";
+        yaml +=
+            "roles:\n  app: {kind: generic, nodes: [n1], command: [sleep, '1000']}\nfiles:\n" + files_yaml;
+        const auto path = temp / "pdctl.yaml";
+        spit(path, yaml);
+        return path;
+    }
+
+    PushRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) const {
+        const auto home = temp / "home";
+        std::filesystem::create_directories(home);
+        exec::Command command;
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        PDCTL_BINARY,
+                        "-c",
+                        config.string()};
+        command.argv.insert(command.argv.end(), args.begin(), args.end());
+        command.timeout = std::chrono::minutes(10);
+        exec::LocalExecutor local_executor;
+        const auto started = Clock::now();
+        const auto result = local_executor.run(config::Node{}, command);
+        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
+    }
+
+    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
+        std::vector<std::future<exec::CommandResult>> pending;
+        for (int i = 1; i <= 8; ++i)
+            pending.push_back(std::async(std::launch::async, [this, i, script] {
+                return executor->run(cluster.node(i),
+                                     exec::Command{{"sh", "-c", script}, {}, std::chrono::minutes(2)});
+            }));
+        std::vector<exec::CommandResult> answers;
+        for (auto& answer : pending) answers.push_back(answer.get());
+        return answers;
+    }
+
+    // `size` bytes: a random MiB repeated (SSH does not compress, so it costs what random data costs).
+    std::filesystem::path make_file(const std::string& name, std::size_t size) const {
+        std::string block(1 << 20, '\0');
+        std::mt19937_64 random(42);
+        for (auto& c : block) c = static_cast<char>(random());
+        const auto path = temp / name;
+        std::ofstream out(path, std::ios::binary);
+        for (std::size_t written = 0; written < size; written += block.size())
+            out.write(block.data(), static_cast<std::streamsize>(std::min(block.size(), size - written)));
+        return path;
+    }
+
+    // What the operator's own sha256sum says, independent of pdctl's hashing.
+    static std::string local_sha256(const std::filesystem::path& path) {
+        return local({"sha256sum", path.string()}).out.substr(0, 64);
+    }
+
+    std::unique_ptr<exec::SshExecutor> executor;
+};
+
+TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing) {
+    const auto big = make_file("mooncake-0.3.12.post1.whl", std::size_t(1) << 30);
+    const auto script = temp / "patch_k3_sm120.py";
+    spit(script, "print('patched sm120')\n");
+    const auto config =
+        write_profile(std::string("  - {source: patch_k3_sm120.py, dest: ") + kRemoteDir +
+                      "/tmp/patch_k3_sm120.py, mode: \"0755\"}\n"
+                      "  - {source: mooncake-0.3.12.post1.whl, dest: " +
+                      kRemoteDir + "/data/flashkda_deploy/wheels/mooncake-0.3.12.post1.whl}\n");
+    const auto big_sha = local_sha256(big);
+    const auto script_size = std::filesystem::file_size(script);
+
+    const auto first = pdctl(config, {"--json", "push"});
+    ASSERT_EQ(first.exit_code, 0) << first.dump();
+    const auto end = first.events("push_end");
+    ASSERT_EQ(end.size(), 1u) << first.dump();
+    EXPECT_EQ(end[0]["bytes_sent"], 8 * ((std::uint64_t(1) << 30) + script_size));
+    EXPECT_EQ(end[0]["nodes_complete"], 8);
+    const auto nodes = first.events("push_node");
+    ASSERT_EQ(nodes.size(), 8u);
+    for (const auto& node : nodes) EXPECT_EQ(node["in_place"], 2) << node.dump();
+    std::cout << "[ measured ] push of 1 GiB + 1 script to 8 hosts: " << first.ms << " ms\n";
+
+    // Each host's own sha256sum and stat agree; no temporary file is left anywhere.
+    const auto checks =
+        on_every_host(std::string("cd ") + kRemoteDir +
+                      " && sha256sum data/flashkda_deploy/wheels/mooncake-0.3.12.post1.whl | "
+                      "cut -c1-64 && stat -c %a tmp/patch_k3_sm120.py && find . -name '*.pdctl-tmp-*'");
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        ASSERT_TRUE(checks[i].ok()) << cluster.hosts[i].name << ": " << checks[i].err
+                                    << checks[i].transport_error;
+        EXPECT_EQ(checks[i].out, big_sha + "\n755\n") << cluster.hosts[i].name;
+    }
+
+    const auto second = pdctl(config, {"--json", "push"});
+    ASSERT_EQ(second.exit_code, 0) << second.dump();
+    EXPECT_EQ(second.events("push_end").at(0)["bytes_sent"], 0);
+    for (const auto& file : second.events("push_file")) EXPECT_EQ(file["status"], "identical") << file.dump();
+    std::cout << "[ measured ] second push (all identical, sha256 of 1 GiB on 8 hosts): " << second.ms
+              << " ms\n";
+
+    // One host's copy changed by hand: only that copy travels again.
+    ASSERT_TRUE(executor
+                    ->run(cluster.node(3),
+                          exec::Command{{"sh", "-c",
+                                         std::string("echo x >> ") + kRemoteDir +
+                                             "/data/flashkda_deploy/wheels/mooncake-0.3.12.post1.whl"},
+                                        {},
+                                        std::chrono::seconds(30)})
+                    .ok());
+    const auto third = pdctl(config, {"--json", "push"});
+    ASSERT_EQ(third.exit_code, 0) << third.dump();
+    EXPECT_EQ(third.events("push_end").at(0)["bytes_sent"], std::uint64_t(1) << 30);
+    for (const auto& file : third.events("push_file")) {
+        const bool changed =
+            file["node"] == "n3" && file["dest"].get<std::string>().find(".whl") != std::string::npos;
+        EXPECT_EQ(file["status"], changed ? "sent" : "identical") << file.dump();
+    }
+}
+
+TEST_F(SshPushTest, ADirectoryInTheWayAndARefusingHostAreReportedPerNode) {
+    const auto script = temp / "patch.py";
+    spit(script, "print(1)\n");
+    const auto config =
+        write_profile(std::string("  - {source: patch.py, dest: ") + kRemoteDir + "/patch.py}\n");
+    ASSERT_TRUE(
+        executor
+            ->run(cluster.node(2),
+                  exec::Command{
+                      {"mkdir", "-p", std::string(kRemoteDir) + "/patch.py"}, {}, std::chrono::seconds(10)})
+            .ok());
+    const auto with_directory = pdctl(config, {"push"});
+    EXPECT_EQ(with_directory.exit_code, 4) << with_directory.dump();
+    EXPECT_NE(with_directory.out.find("n2: " + std::string(kRemoteDir) + "/patch.py: " + kRemoteDir +
+                                      "/patch.py exists and is not a regular file"),
+              std::string::npos)
+        << with_directory.dump();
+    EXPECT_NE(with_directory.out.find("FAIL  7/8 nodes hold every file"), std::string::npos)
+        << with_directory.dump();
+
+    // Host 4 refuses SSH: exit 3 (unreachable) naming it, every other host still gets the file.
+    in_host_netns(4, {"nft", "add table inet pdctl_push"});
+    Restore unblock([&] { in_host_netns(4, {"nft", "delete table inet pdctl_push"}); });
+    in_host_netns(4, {"nft", "add chain inet pdctl_push input { type filter hook input priority 0 ; }"});
+    in_host_netns(4, {"nft", "add rule inet pdctl_push input tcp dport 22 reject with tcp reset"});
+    const auto refused = pdctl(config, {"--json", "push"});
+    EXPECT_EQ(refused.exit_code, 3) << refused.dump();
+    for (const auto& node : refused.events("push_node")) {
+        if (node["node"] == "n4") {
+            EXPECT_EQ(node["unreachable"], true);
+        } else if (node["node"] != "n2") {
+            EXPECT_EQ(node["in_place"], 1) << node.dump();
+        }
+    }
+    bool named = false;
+    for (const auto& file : refused.events("push_file"))
+        named =
+            named || (file["node"] == "n4" && file.value("error", "").find("10.77.0.4") != std::string::npos);
+    EXPECT_TRUE(named) << refused.dump();
+}
+
+}  // namespace
+}  // namespace pdctl::testing
