@@ -97,9 +97,27 @@ class Linker {
         for (std::size_t j = 0; j < role.depends_on.size(); ++j) {
             const std::string path = "roles." + role.name + ".depends_on[" + std::to_string(j) + "]";
             const std::string& name = role.depends_on[j];
-            if (!check_known(name, refs_[i].depends_on[j], path)) continue;
-            if (name == role.name) ctx_.error(refs_[i].depends_on[j], path, "a role cannot depend on itself");
+            const Role* target = check_known(name, refs_[i].depends_on[j], path);
+            if (!target) continue;
+            if (name == role.name) {
+                ctx_.error(refs_[i].depends_on[j], path, "a role cannot depend on itself");
+                continue;
+            }
+            check_gate(role, *target, refs_[i].depends_on_gate[j], path);
         }
+    }
+
+    // Only a prefill group runs a bootstrap server (pd-stack-facts 1.4).
+    void check_gate(const Role& role, const Role& target, const SourceLocation& where,
+                    const std::string& path) {
+        if (role.gate_on(target.name) != DependencyGate::Bootstrap || is_sglang(target, SglangMode::Prefill))
+            return;
+        const std::string actual = target.kind == RoleKind::Sglang && target.mode
+                                       ? "sglang " + to_string(*target.mode)
+                                       : to_string(target.kind);
+        ctx_.error(where, path + ".gate",
+                   "gate `bootstrap` needs an sglang prefill role; `" + target.name + "` is " + actual,
+                   "only prefill rank 0 runs a bootstrap server; use gate `ready` or `started`");
     }
 
     // The runbook's order: mooncake-master -> prefill -> decode -> router (P before D is a hard rule).

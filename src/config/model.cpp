@@ -16,6 +16,11 @@ const Role* Cluster::find_role(const std::string& role_name) const {
     return it == roles.end() ? nullptr : &*it;
 }
 
+DependencyGate Role::gate_on(const std::string& dependency) const {
+    const auto it = narrow_gates.find(dependency);
+    return it == narrow_gates.end() ? DependencyGate::Ready : it->second;
+}
+
 // The spellings are the ones the cluster file uses, so messages and `plan` output match it.
 std::string to_string(RoleKind kind) {
     switch (kind) {
@@ -57,6 +62,18 @@ std::string to_string(ExecutorKind kind) {
             return "ssh";
         case ExecutorKind::Local:
             return "local";
+    }
+    return "unknown";
+}
+
+std::string to_string(DependencyGate gate) {
+    switch (gate) {
+        case DependencyGate::Ready:
+            return "ready";
+        case DependencyGate::Bootstrap:
+            return "bootstrap";
+        case DependencyGate::Started:
+            return "started";
     }
     return "unknown";
 }

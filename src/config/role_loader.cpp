@@ -155,14 +155,8 @@ void read_kind_specific(const MapReader& m, Role& role) {
 }
 
 void read_role_refs(const MapReader& m, Role& role, RoleRefs& refs) {
+    read_depends_on(m, role, refs);
     std::vector<Item> items;
-    if (m.items("depends_on", items)) {
-        role.depends_on_explicit = true;
-        for (auto& item : items) {
-            role.depends_on.push_back(item.value);
-            refs.depends_on.push_back(item.where);
-        }
-    }
     if (m.items("prefill", items)) {
         refs.prefill_explicit = true;
         refs.prefill_list = m.find("prefill")->value_where;

@@ -6,9 +6,9 @@
 #include <optional>
 #include <sstream>
 
-#include "pdctl/engine/progress_watch.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "waiting.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -88,16 +88,12 @@ ExitCode Engine::start() {
     if (!stale.empty()) stop_stages(stale, "replace");
 
     std::vector<const plan::Stage*> started;
-    for (std::size_t i = first; i < plan_.stages.size(); ++i) {
-        const auto& stage = plan_.stages[i];
-        started.insert(started.begin(), &stage);  // newest first: the clean-up order
-        const auto result = run_stage(stage);
-        if (result.code == ExitCode::kOk) continue;
-
+    const auto result = start_stages(first, started);
+    if (result.code != ExitCode::kOk) {
         const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
         reporter_.stage_failed(result.failure, elapsed);
         report::RunSummary summary{"start", result.code, "", elapsed, {}};
-        summary.message = fmt::format("{} failed: {}", stage.role, result.failure.reason);
+        summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
         if (!options_.keep_on_failure) {
             stop_stages(started, "cleanup");
             for (const auto* done : started) summary.cleaned_up.push_back(done->role);
@@ -113,14 +109,6 @@ ExitCode Engine::start() {
                        std::chrono::duration_cast<Duration>(clock_.now() - began),
                        {}});
     return ExitCode::kOk;
-}
-
-Engine::StageResult Engine::run_stage(const plan::Stage& stage) {
-    const auto began = clock_.now();
-    reporter_.stage_begin("start", stage);
-    auto launched = launch_units(stage);
-    if (launched.code != ExitCode::kOk) return launched;
-    return wait_for_gate(stage, began);
 }
 
 Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
@@ -182,57 +170,43 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
     return std::nullopt;
 }
 
-Engine::StageResult Engine::wait_for_gate(const plan::Stage& stage, TimePoint began) {
+std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
+    const auto& stage = waiting.stage;
     const auto& gate = stage.gate;
-    const auto deadline = began + gate.deadline;
-    auto tick = std::min(gate.interval, options_.liveness_interval);
-    const bool watch_progress = options_.progress_interval.count() > 0;
-    if (watch_progress) tick = std::min(tick, options_.progress_interval);
-    ProgressWatch progress(plan_, stage, began, options_.progress_tail_lines);
-    TimePoint next_liveness = clock_.now();
-    TimePoint next_probe = clock_.now();
-    TimePoint next_progress = clock_.now();
-    std::string last_answer;
-    while (true) {
-        if (interrupted()) {
-            StageResult result{ExitCode::kInterrupted, {stage.role, gate.node, "", 0, "interrupted", {}, ""}};
-            return result;
-        }
-        const auto now = clock_.now();
-        if (now >= next_liveness) {
-            if (auto dead = check_liveness(stage)) return *dead;
-            next_liveness = now + options_.liveness_interval;
-        }
-        if (now >= next_probe) {
-            const auto probe = prober_.get(gate.url, std::min(options_.probe_timeout, gate.interval));
-            if (probe.ok(gate.expect_status)) {
-                reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - began));
-                return {};
-            }
-            const std::string answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
-            if (answer != last_answer) {
-                reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - began));
-                last_answer = answer;
-            }
-            next_probe = now + gate.interval;
-        }
-        if (watch_progress && now >= next_progress) {
-            progress.poll(executor_, now, reporter_);
-            next_progress = now + options_.progress_interval;
-        }
-        if (clock_.now() >= deadline) {
-            StageResult result;
-            result.code = ExitCode::kGateTimeout;
-            const auto& rank0 = stage.units.front();
-            result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
-            result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
-                                                report::format_elapsed(gate.deadline), last_answer);
-            result.failure.log_tail = log_tail(rank0);
-            result.failure.hint = hint_from_log(result.failure.log_tail);
-            return result;
-        }
-        clock_.sleep_for(tick);
+    const auto now = clock_.now();
+    if (now >= waiting.next_liveness) {
+        if (auto dead = check_liveness(stage)) return dead;
+        waiting.next_liveness = now + options_.liveness_interval;
     }
+    if (now >= waiting.next_probe) {
+        const auto probe = prober_.get(gate.url, std::min(options_.probe_timeout, gate.interval));
+        if (probe.ok(gate.expect_status)) {
+            reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - waiting.began));
+            return StageResult{};
+        }
+        const std::string answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
+        if (answer != waiting.last_answer) {
+            reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - waiting.began));
+            waiting.last_answer = answer;
+        }
+        waiting.next_probe = now + gate.interval;
+    }
+    if (options_.progress_interval.count() > 0 && now >= waiting.next_progress) {
+        waiting.progress.poll(executor_, now, reporter_);
+        waiting.next_progress = now + options_.progress_interval;
+    }
+    if (clock_.now() >= waiting.deadline) {
+        StageResult result;
+        result.code = ExitCode::kGateTimeout;
+        const auto& rank0 = stage.units.front();
+        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
+        result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
+                                            report::format_elapsed(gate.deadline), waiting.last_answer);
+        result.failure.log_tail = log_tail(rank0);
+        result.failure.hint = hint_from_log(result.failure.log_tail);
+        return result;
+    }
+    return std::nullopt;
 }
 
 std::vector<std::string> Engine::log_tail(const plan::Unit& unit) {

@@ -74,7 +74,37 @@ std::string unit_fingerprint(const ProgramSpec& program, const RuntimeSpec& runt
     return util::short_fingerprint(text);
 }
 
+// The dependency is ordered before `role`, so its stage is already in the plan.
+Edge edge_to(const config::Cluster& cluster, const config::Role& role, const config::Role& dependency,
+             const Plan& plan) {
+    Edge edge{dependency.name, role.gate_on(dependency.name), {}};
+    switch (edge.kind) {
+        case GateKind::Ready:
+            edge.gate = plan.find_stage(dependency.name)->gate;
+            break;
+        case GateKind::Bootstrap:
+            edge.gate = bootstrap_gate(cluster, dependency);
+            break;
+        case GateKind::Started:
+            edge.gate.why = "units launched";
+            break;
+    }
+    return edge;
+}
+
 }  // namespace
+
+std::vector<std::string> Stage::after() const {
+    std::vector<std::string> roles;
+    for (const auto& edge : edges) roles.push_back(edge.role);
+    return roles;
+}
+
+GateKind Stage::waits_for(const std::string& dependency) const {
+    for (const auto& edge : edges)
+        if (edge.role == dependency) return edge.kind;
+    return GateKind::Ready;
+}
 
 const Stage* Plan::find_stage(const std::string& role) const {
     for (const auto& stage : stages)
@@ -95,9 +125,10 @@ Plan build_plan(const config::Cluster& cluster) {
         stage.role = role->name;
         stage.kind = role->kind;
         if (role->mode) stage.mode = config::to_string(*role->mode);
-        stage.after = role->depends_on;
         stage.runtime = runtime_for(cluster, *role);
         stage.gate = default_gate(cluster, *role);
+        for (const auto& dependency : role->depends_on)
+            stage.edges.push_back(edge_to(cluster, *role, *cluster.find_role(dependency), plan));
         for (std::size_t rank = 0; rank < role->nodes.size(); ++rank) {
             const auto* node = cluster.find_node(role->nodes[rank]);
             Unit unit;

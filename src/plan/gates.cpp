@@ -50,4 +50,19 @@ Gate default_gate(const config::Cluster& cluster, const config::Role& role) {
     return gate;
 }
 
+Gate bootstrap_gate(const config::Cluster& cluster, const config::Role& prefill) {
+    const auto& rank0 = detail::node_of(cluster, prefill, 0);
+    const int port = prefill.bootstrap_port ? prefill.bootstrap_port : kBootstrapPort;
+    // Bounded by the group's own readiness: a group that passes its gate has long started the
+    // bootstrap server, and one that dies is caught by the liveness watch.
+    const Gate readiness = default_gate(cluster, prefill);
+    Gate gate;
+    gate.url = "http://" + routable_address(prefill, rank0) + ":" + std::to_string(port) + "/health";
+    gate.deadline = readiness.deadline;
+    gate.interval = readiness.interval;
+    gate.node = rank0.name;
+    gate.why = "GET " + routable_address(prefill, rank0) + ":" + std::to_string(port) + "/health == 200";
+    return gate;
+}
+
 }  // namespace pdctl::plan

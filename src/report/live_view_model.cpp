@@ -131,7 +131,7 @@ void LiveViewModel::run_begin(const std::string& verb, const plan::Plan& plan, L
     for (const auto& stage : plan.stages) {
         RoleView role;
         role.role = stage.role;
-        role.after = stage.after;
+        role.after = stage.after();
         role.gate_why = stage.gate.why;
         for (const auto& unit : stage.units)
             role.units.push_back({unit.node, unit.rank, {}, {}, {}, {}, false});

@@ -50,12 +50,36 @@ std::string readable_run(const plan::Unit& unit) {
     return out + line;
 }
 
+// "prefill (bootstrap: GET 10.0.0.1:8998/health == 200)": which gate each dependency edge waits for.
+std::vector<std::string> edge_texts(const plan::Stage& stage) {
+    std::vector<std::string> texts;
+    for (const auto& edge : stage.edges) {
+        const std::string kind = config::to_string(edge.kind);
+        texts.push_back(edge.kind == plan::GateKind::Started
+                            ? fmt::format("{} ({})", edge.role, kind)
+                            : fmt::format("{} ({}: {})", edge.role, kind, edge.gate.why));
+    }
+    return texts;
+}
+
+json edges_json(const plan::Stage& stage) {
+    json edges = json::array();
+    for (const auto& edge : stage.edges) {
+        edges.push_back({{"role", edge.role},
+                         {"gate", config::to_string(edge.kind)},
+                         {"url", edge.gate.url},
+                         {"expect_status", edge.gate.expect_status},
+                         {"why", edge.gate.why}});
+    }
+    return edges;
+}
+
 void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
     const auto& gate = stage.gate;
     const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
     out += fmt::format("stage {}  {}{}", index, stage.role, count);
     if (!stage.mode.empty()) out += " (" + stage.mode + ")";
-    if (!stage.after.empty()) out += "  after " + joined(stage.after, ", ");
+    if (!stage.edges.empty()) out += "  after " + joined(edge_texts(stage), ", ");
     out += "\n";
     out += fmt::format("  gate: {} at {} (deadline {}, every {})\n", gate.why, gate.url,
                        format_elapsed(gate.deadline), format_elapsed(gate.interval));
@@ -103,7 +127,8 @@ json stage_json(const plan::Stage& stage) {
     return json{{"role", stage.role},
                 {"kind", config::to_string(stage.kind)},
                 {"mode", stage.mode},
-                {"after", stage.after},
+                {"after", stage.after()},
+                {"edges", edges_json(stage)},
                 {"runtime",
                  {{"kind", config::to_string(stage.runtime.kind)},
                   {"cli", stage.runtime.cli},

@@ -3,6 +3,7 @@
 // Pure data. Produced by config::load_cluster(); consumed by plan/, lint/ and cli/.
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,13 @@ enum class SglangMode { Prefill, Decode };
 enum class RuntimeKind { Docker, Process };
 enum class ExecutorKind { Ssh, Local };
 
+// What a role waits for from one of its dependencies before it starts (`depends_on` entry `gate:`).
+//   Ready     the dependency's full readiness gate (the default, and every derived dependency)
+//   Bootstrap prefill only: its rank-0 bootstrap server answers GET /health. That server starts
+//             before the weights load, so this lets decode load in parallel with prefill.
+//   Started   the dependency's units were launched; nothing is awaited.
+enum class DependencyGate { Ready, Bootstrap, Started };
+
 struct ContainerSettings {
     std::string cli = "docker";        // docker, podman, or a path
     std::string image;                 // required with the docker runtime
@@ -65,6 +73,8 @@ struct Role {
     std::vector<std::string> nodes;  // node names; index = node rank
     std::vector<std::string> depends_on;
     bool depends_on_explicit = false;  // false: derived from the standard PD order
+    // The depends_on entries that gate on less than full readiness, by role name; absent = Ready.
+    std::map<std::string, DependencyGate> narrow_gates;
 
     // The program prefix; empty = the kind's real program (python3 -m sglang.launch_server, ...).
     // The local profile points this at pdsim so the plans differ only in the program.
@@ -102,6 +112,9 @@ struct Role {
     ContainerSettings container;
     int stop_grace_seconds = 30;
     SourceLocation where;
+
+    // The gate this role waits for from `dependency` (Ready unless depends_on narrowed it).
+    DependencyGate gate_on(const std::string& dependency) const;
 };
 
 // A file that `pdctl push` distributes to the nodes (the runbook's patch script and wheels).
@@ -137,5 +150,6 @@ std::string to_string(RoleKind kind);
 std::string to_string(SglangMode mode);
 std::string to_string(RuntimeKind kind);
 std::string to_string(ExecutorKind kind);
+std::string to_string(DependencyGate gate);
 
 }  // namespace pdctl::config

@@ -1,6 +1,10 @@
 #pragma once
-// Runs a Plan: stages in order, the units of a stage in parallel, a readiness gate between stages,
-// fail-fast when a unit dies while its stage waits, and clean-up in reverse order on failure or Ctrl-C.
+// Runs a Plan: stages in plan order, the units of a stage in parallel, each stage started once the
+// gates of its dependency edges passed (full readiness unless an edge is narrowed), fail-fast when a
+// unit dies while its stage waits for readiness, and clean-up in reverse order on failure or Ctrl-C.
+
+#include <optional>
+#include <vector>
 
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/observer.hpp"
@@ -10,6 +14,8 @@
 #include "pdctl/report/reporter.hpp"
 
 namespace pdctl::engine {
+
+struct WaitingStage;  // a launched stage whose readiness gate has not passed yet (src/engine/waiting.hpp)
 
 struct EngineOptions {
     bool keep_on_failure = false;
@@ -30,7 +36,8 @@ class Engine {
            report::Reporter& reporter, EngineOptions options = {});
 
     // Brings the cluster up. Stages already running from the same config and passing their gate are
-    // left alone; the first stage that is not, and every stage after it, is (re)started.
+    // left alone; the first stage that is not, and every stage after it, is (re)started. A stage
+    // starts when every earlier stage passed the gate its edge to it names (Ready without an edge).
     ExitCode start();
     // Stops every unit of the plan in reverse stage order, then any unit of this cluster found on the
     // nodes that the plan no longer names. Idempotent.
@@ -44,9 +51,13 @@ class Engine {
     };
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
-    StageResult run_stage(const plan::Stage& stage);
+    // Starts stages[first..] as their edges allow (engine_schedule.cpp); `started` collects what was
+    // launched, newest first (the clean-up order). kOk once every stage is ready.
+    StageResult start_stages(std::size_t first, std::vector<const plan::Stage*>& started);
     StageResult launch_units(const plan::Stage& stage);
-    StageResult wait_for_gate(const plan::Stage& stage, TimePoint began);
+    // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
+    // kOk: the gate passed; anything else: the stage failed.
+    std::optional<StageResult> poll_gate(WaitingStage& waiting);
     // Returns a failure if a unit of the stage is not running.
     std::optional<StageResult> check_liveness(const plan::Stage& stage);
     void stop_stages(const std::vector<const plan::Stage*>& stages, const std::string& verb);

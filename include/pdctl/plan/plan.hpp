@@ -62,14 +62,30 @@ struct Gate {
     std::string why;   // one line for the plan: "rank0 /health == 200"
 };
 
+using GateKind = config::DependencyGate;
+
+// One dependency of a stage and what the stage waits for from it before it starts.
+struct Edge {
+    std::string role;  // the stage depended on
+    GateKind kind = GateKind::Ready;
+    // Ready: a copy of that stage's own gate. Bootstrap: GET of its rank-0 bootstrap server's
+    // /health. Started: empty (url ""); nothing is probed.
+    Gate gate;
+};
+
 struct Stage {
     std::string role;
     config::RoleKind kind = config::RoleKind::Generic;
-    std::string mode;                // prefill/decode for sglang, "" otherwise
-    std::vector<std::string> after;  // roles that must be ready first
+    std::string mode;         // prefill/decode for sglang, "" otherwise
+    std::vector<Edge> edges;  // its dependencies, in depends_on order
     RuntimeSpec runtime;
     std::vector<Unit> units;  // ordered by rank
-    Gate gate;
+    Gate gate;                // its own readiness
+
+    std::vector<std::string> after() const;  // the roles of `edges`
+    // What this stage waits for from an earlier stage `role`: its edge's kind, or Ready when there is
+    // no edge (stages without a dependency between them still run one after the other).
+    GateKind waits_for(const std::string& role) const;
 };
 
 struct Plan {

@@ -21,6 +21,9 @@ ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& 
 
 // The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
 Gate default_gate(const config::Cluster& cluster, const config::Role& role);
+// A prefill role's rank-0 bootstrap server answering GET /health: it starts before the weights load
+// (pd-stack-facts 1.4), so it says the group is launching, not that it is ready.
+Gate bootstrap_gate(const config::Cluster& cluster, const config::Role& prefill);
 
 // The address other nodes use to reach `role` on `node`: its --host unless that is a wildcard.
 std::string routable_address(const config::Role& role, const config::Node& node);

@@ -125,8 +125,28 @@ health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::millis
         result.status = 503;
         return result;
     }
+    if (probe_bootstrap(url, result)) return result;
     result.error = "Connection refused";
     return result;
+}
+
+bool FakeCluster::probe_bootstrap(const std::string& url, health::ProbeResult& result) {
+    for (const auto& stage : plan_.stages) {
+        for (const auto& edge : stage.edges) {
+            if (edge.kind != plan::GateKind::Bootstrap || edge.gate.url != url) continue;
+            const auto& rank0 = plan_.find_stage(edge.role)->units.front();
+            auto it = deployed_.find(rank0.name);
+            if (it == deployed_.end() || crashed(it->second)) return false;
+            auto behaviour_it = behaviour.find(rank0.name);
+            const auto after = behaviour_it == behaviour.end() ? FakeUnitBehaviour{}.bootstrap_after
+                                                               : behaviour_it->second.bootstrap_after;
+            if (clock_.now() < it->second.started + after) return false;
+            result.status = 200;
+            events.push_back("bootstrap " + edge.role);
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace pdctl::testing

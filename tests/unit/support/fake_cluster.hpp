@@ -20,6 +20,9 @@ namespace pdctl::testing {
 struct FakeUnitBehaviour {
     engine::Duration ready_after{std::chrono::seconds(5)};  // gate passes this long after start
     engine::Duration crash_after{-1};                       // < 0: never crashes
+    // Prefill rank 0: its bootstrap server answers /health this long after start (before ready_after,
+    // as the real one starts before the weights load).
+    engine::Duration bootstrap_after{std::chrono::seconds(1)};
     // The unit's log as lines that appear this long after its start (answers the logs command);
     // empty: a fixed two-line log that ends in a Mooncake registration failure.
     std::vector<std::pair<engine::Duration, std::string>> log;
@@ -36,7 +39,7 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     std::function<void()> on_probe;
 
     // Every executor call and successful probe, in order: "start pd-demo-prefill-0", "stop ...",
-    // "inspect n1", "logs ...", "ready prefill".
+    // "inspect n1", "logs ...", "ready prefill", "bootstrap prefill" (its bootstrap server answered).
     std::vector<std::string> events;
 
     exec::CommandResult run(const config::Node& node, const exec::Command& command) override;
@@ -57,6 +60,8 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     };
     bool crashed(const Deployed& deployed) const;
     const plan::Unit* find_unit(const std::string& name) const;
+    // Answers a probe of some stage's bootstrap /health; false when `url` is not one.
+    bool probe_bootstrap(const std::string& url, health::ProbeResult& result);
     std::string log_of(const std::string& log_path) const;  // what `tail` prints for that file
 
     const plan::Plan& plan_;

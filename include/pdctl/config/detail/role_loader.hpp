@@ -9,9 +9,10 @@ namespace pdctl::config::detail {
 
 // Where a role names other roles, for the checks that need every role loaded first.
 struct RoleRefs {
-    std::vector<SourceLocation> depends_on;  // one per Role::depends_on entry
-    std::vector<SourceLocation> prefill;     // one per Role::prefill_roles entry
-    std::vector<SourceLocation> decode;      // one per Role::decode_roles entry
+    std::vector<SourceLocation> depends_on;       // one per Role::depends_on entry
+    std::vector<SourceLocation> depends_on_gate;  // its `gate:` value (the entry itself when absent)
+    std::vector<SourceLocation> prefill;          // one per Role::prefill_roles entry
+    std::vector<SourceLocation> decode;           // one per Role::decode_roles entry
     bool prefill_explicit = false;
     bool decode_explicit = false;
     SourceLocation prefill_list;  // the `prefill:` value, when explicit
@@ -21,6 +22,10 @@ struct RoleRefs {
 // Reads one role; every problem goes to the context's diagnostics.
 Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const RoleDefaults& defaults,
                const std::vector<Node>& nodes, RoleRefs& refs);
+
+// `depends_on:` -> Role::depends_on, depends_on_explicit and narrow_gates (names are checked later,
+// by link_roles, once every role is known).
+void read_depends_on(const MapReader& m, Role& role, RoleRefs& refs);
 
 // The role's profile files and `env:` -> env, bootstrap, args (EXTRA_ARGS) and model_path.
 void load_role_environment(const LoadContext& ctx, const MapReader& role_map, Role& role);

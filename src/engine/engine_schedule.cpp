@@ -1,0 +1,143 @@
+// Start scheduling: which stage may start when. Stages launch in plan order; stage i starts once every
+// earlier stage j passed the gate that i's edge to j names — its readiness (`ready`, and the rule for
+// stages without an edge between them), its rank-0 bootstrap server (`bootstrap`), or just its launch
+// (`started`). Every launched stage keeps being watched (liveness, gate, progress) until it is ready,
+// and start succeeds only when all are. With only `ready` edges this is the serial order, one stage
+// waiting at a time, exactly as before narrow gates existed.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/report/text_reporter.hpp"
+#include "waiting.hpp"
+
+namespace pdctl::engine {
+namespace {
+
+enum class State { kPending, kWaiting, kReady };
+
+// A narrow edge whose gate is probed while its dependency is launched but not ready yet.
+struct EdgeWatch {
+    bool passed = false;
+    TimePoint next_probe{};
+};
+
+struct Slot {
+    State state = State::kPending;
+    std::optional<WaitingStage> waiting;  // while kWaiting
+    std::vector<EdgeWatch> edges;         // one per Stage::edges entry
+};
+
+}  // namespace
+
+Engine::StageResult Engine::start_stages(std::size_t first, std::vector<const plan::Stage*>& started) {
+    const auto& stages = plan_.stages;
+    std::vector<Slot> slots(stages.size());
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+        slots[i].edges.resize(stages[i].edges.size());
+        if (i < first) slots[i].state = State::kReady;  // already running with this config and ready
+    }
+    auto index_of = [&](const std::string& role) {
+        for (std::size_t j = 0; j < stages.size(); ++j)
+            if (stages[j].role == role) return j;
+        return stages.size();
+    };
+    auto edge_passed = [&](std::size_t i, std::size_t j) {
+        const auto& stage = stages[i];
+        switch (stage.waits_for(stages[j].role)) {
+            case plan::GateKind::Ready:
+                return slots[j].state == State::kReady;
+            case plan::GateKind::Started:
+                return slots[j].state != State::kPending;
+            case plan::GateKind::Bootstrap:
+                break;
+        }
+        if (slots[j].state == State::kReady) return true;  // the bootstrap server came up before that
+        for (std::size_t e = 0; e < stage.edges.size(); ++e)
+            if (stage.edges[e].role == stages[j].role) return slots[i].edges[e].passed;
+        return false;
+    };
+    auto may_start = [&](std::size_t i) {
+        for (std::size_t j = 0; j < i; ++j)
+            if (!edge_passed(i, j)) return false;
+        return true;
+    };
+    // The stage an interrupt is reported against: the newest one still waiting.
+    auto interrupted_result = [&] {
+        const plan::Stage* stage = started.empty() ? &stages[first] : started.front();
+        for (std::size_t i = stages.size(); i-- > first;)
+            if (slots[i].state == State::kWaiting) {
+                stage = &stages[i];
+                break;
+            }
+        return StageResult{ExitCode::kInterrupted,
+                           {stage->role, stage->gate.node, "", 0, "interrupted", {}, ""}};
+    };
+
+    while (true) {
+        if (interrupted()) return interrupted_result();
+        bool moved = false;
+
+        for (std::size_t i = first; i < stages.size(); ++i) {
+            if (slots[i].state != State::kPending || !may_start(i)) continue;
+            const auto& stage = stages[i];
+            const auto began = clock_.now();
+            started.insert(started.begin(), &stage);
+            reporter_.stage_begin("start", stage);
+            auto launched = launch_units(stage);
+            if (launched.code != ExitCode::kOk) return launched;
+            slots[i].state = State::kWaiting;
+            slots[i].waiting.emplace(plan_, stage, began, clock_.now(), options_.progress_tail_lines);
+            moved = true;
+        }
+        if (std::all_of(slots.begin(), slots.end(), [](const Slot& s) { return s.state == State::kReady; }))
+            return {};
+
+        auto tick = options_.liveness_interval;
+        if (options_.progress_interval.count() > 0) tick = std::min(tick, options_.progress_interval);
+        for (auto& slot : slots) {
+            if (slot.state != State::kWaiting) continue;
+            tick = std::min(tick, slot.waiting->stage.gate.interval);
+            auto result = poll_gate(*slot.waiting);
+            if (!result) continue;
+            if (result->code != ExitCode::kOk) return *result;
+            slot.state = State::kReady;
+            slot.waiting.reset();
+            moved = true;
+        }
+
+        for (std::size_t i = first; i < stages.size(); ++i) {
+            if (slots[i].state != State::kPending) continue;
+            const auto& stage = stages[i];
+            for (std::size_t e = 0; e < stage.edges.size(); ++e) {
+                const auto& edge = stage.edges[e];
+                auto& watch = slots[i].edges[e];
+                const auto j = index_of(edge.role);
+                if (edge.kind != plan::GateKind::Bootstrap || watch.passed || j >= stages.size() ||
+                    slots[j].state != State::kWaiting)
+                    continue;
+                tick = std::min(tick, edge.gate.interval);
+                const auto now = clock_.now();
+                if (now < watch.next_probe) continue;
+                const auto probe =
+                    prober_.get(edge.gate.url, std::min(options_.probe_timeout, edge.gate.interval));
+                if (!probe.ok(edge.gate.expect_status)) {
+                    watch.next_probe = now + edge.gate.interval;
+                    continue;
+                }
+                watch.passed = true;
+                moved = true;
+                const auto since = std::chrono::duration_cast<Duration>(now - slots[j].waiting->began);
+                reporter_.note(fmt::format("{} may start: {} bootstrap gate passed ({}) after {}", stage.role,
+                                           edge.role, edge.gate.why, report::format_elapsed(since)));
+            }
+        }
+
+        if (!moved) clock_.sleep_for(tick);
+    }
+}
+
+}  // namespace pdctl::engine

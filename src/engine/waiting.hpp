@@ -1,0 +1,33 @@
+#pragma once
+// Internal to the engine: the bookkeeping of one launched stage while its readiness gate is polled.
+// Several stages can wait at once when narrow edges let a stage start before its dependency is ready.
+
+#include <string>
+
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/engine/progress_watch.hpp"
+
+namespace pdctl::engine {
+
+struct WaitingStage {
+    WaitingStage(const plan::Plan& plan, const plan::Stage& waiting_stage, TimePoint launched_at,
+                 TimePoint now, int tail_lines)
+        : stage(waiting_stage),
+          began(launched_at),
+          deadline(launched_at + waiting_stage.gate.deadline),
+          next_liveness(now),
+          next_probe(now),
+          next_progress(now),
+          progress(plan, waiting_stage, launched_at, tail_lines) {}
+
+    const plan::Stage& stage;
+    TimePoint began;  // before its units were launched: the gate deadline counts from here
+    TimePoint deadline;
+    TimePoint next_liveness;
+    TimePoint next_probe;
+    TimePoint next_progress;
+    std::string last_answer;  // of the gate probe, reported when it changes
+    ProgressWatch progress;
+};
+
+}  // namespace pdctl::engine
