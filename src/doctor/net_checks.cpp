@@ -38,6 +38,11 @@ std::map<std::string, Selected> selections(const NodeInput& input) {
     return out;
 }
 
+// "NCCL_SOCKET_IFNAME selects" / "NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME select"
+std::string who_selects(const Selected& selected) {
+    return join(selected.spelled, " and ") + (selected.spelled.size() == 1 ? " selects" : " select");
+}
+
 std::string interface_names(const NodeFacts& facts) {
     std::vector<std::string> names;
     for (const auto& nic : facts.interfaces) names.push_back(nic.name);
@@ -51,12 +56,10 @@ bool check_nic_present(const NodeInput& input, lint::FindingSink& sink) {
     for (const auto& [name, selected] : selections(input)) {
         if (!selected.matches.empty()) continue;
         sink.add(lint::Severity::Error, selected.role,
-                 fmt::format("{} selects {}, but {} has no such interface (it has: {})",
-                             join(selected.spelled, " and "), name, input.needs.node.name,
-                             interface_names(input.facts)),
+                 fmt::format("{} {}, but {} has no such interface (it has: {})", who_selects(selected), name,
+                             input.needs.node.name, interface_names(input.facts)),
                  "name the compute-network interface the nodes really have (`ip -br link` on the node), the "
-                 "same on "
-                 "every node");
+                 "same on every node");
     }
     return true;
 }
@@ -74,7 +77,7 @@ bool check_nic_up(const NodeInput& input, lint::FindingSink& sink) {
         if (up) continue;
         sink.add(
             lint::Severity::Error, selected.role,
-            fmt::format("{} selects {}, but it is not up on {} ({})", join(selected.spelled, " and "), name,
+            fmt::format("{} {}, but it is not up on {} ({})", who_selects(selected), name,
                         input.needs.node.name, join(down)),
             "bring the link up (`ip link set DEV up`; for a bond check its slaves and the switch), or point "
             "the variables at an interface that is up");
