@@ -16,6 +16,7 @@ constexpr const char* kExitCodes =
     "Exit codes:\n"
     "  0 success · 1 internal error · 2 usage or config error · 3 node unreachable · 4 stage failed\n"
     "  5 gate timeout · 6 deploy locked · 7 status: degraded · 8 status: stopped · 9 smoke failed\n"
+    "  10 doctor: a node check failed\n"
     "  130 interrupted (SIGINT/SIGTERM)          details: docs/exit-codes.md";
 
 void setup_logging(int verbosity) {
@@ -69,8 +70,12 @@ int run(int argc, char** argv) {
     for (auto* verb : {start, restart})
         verb->add_flag("--skip-doctor", start_options.skip_doctor,
                        "emergencies only: start even though `pdctl doctor` finds errors in the config");
-    auto* doctor = app.add_subcommand(
-        "doctor", "check the config and plan against known PD pitfalls (static rules; touches no node)");
+    DoctorOptions doctor_options;
+    auto* doctor = app.add_subcommand("doctor",
+                                      "check the config and plan against known PD pitfalls, then every node "
+                                      "(GPUs, RDMA, NICs, images, ...)");
+    doctor->add_flag("--static", doctor_options.static_only,
+                     "only the static rules of the config and plan (touches no node; what start runs)");
     auto* status =
         app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
 
@@ -136,7 +141,7 @@ int run(int argc, char** argv) {
         if (*logs) code = logs_command(global, logs_options);
         if (*smoke) code = smoke_command(global, smoke_options);
         if (*push) code = push_command(global);
-        if (*doctor) code = doctor_command(global);
+        if (*doctor) code = doctor_command(global, doctor_options);
         if (*lock_status) code = lock_status_command(global);
         if (*lock_release) code = lock_release_command(global, lock_release_options);
         if (*history) code = history_command(global, history_options);

@@ -36,7 +36,10 @@ ExitCode restart_command(const GlobalOptions& global, const StartOptions& option
 ExitCode status_command(const GlobalOptions& global);
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options);
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options);
-ExitCode doctor_command(const GlobalOptions& global);
+struct DoctorOptions {
+    bool static_only = false;  // --static: no node touched
+};
+ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options);
 ExitCode push_command(const GlobalOptions& global);
 // The static doctor rules before start/restart: prints errors and warnings; kUsage when errors refuse it.
 ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb);

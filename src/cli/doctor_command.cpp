@@ -1,21 +1,47 @@
-// pdctl doctor: the static rules of lint/ over the loaded config and plan (no node touched); and the
-// same rules as the gate in front of start/restart, where errors refuse the start.
+// pdctl doctor: the static rules of lint/ over the loaded config and plan, then (unless --static) the
+// live checks of doctor/ on every node; and the static rules alone as the gate in front of
+// start/restart, where errors refuse the start.
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "commands.hpp"
+#include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/render.hpp"
 #include "pdctl/lint/rules.hpp"
 
 namespace pdctl::cli {
+namespace {
 
-ExitCode doctor_command(const GlobalOptions& global) {
-    const auto context = load_context(global);
-    const auto report = lint::run_static_rules(context.cluster, context.plan);
-    // Rules never put secret values in findings; the redactor is the second line of defence.
+// docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
+// anyway), then an unreachable node, then an error found on a node.
+ExitCode doctor_exit_code(const lint::Report& report, int static_errors) {
+    if (static_errors > 0) return ExitCode::kUsage;
+    if (report.live && report.live->unreachable > 0) return ExitCode::kUnreachable;
+    if (report.errors() > 0) return ExitCode::kNodeCheckFailed;
+    return ExitCode::kOk;
+}
+
+}  // namespace
+
+ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
+    auto context = load_context(global);
+    auto report = lint::run_static_rules(context.cluster, context.plan);
+    const int static_errors = report.errors();
+    if (!options.static_only) {
+        const auto started = std::chrono::steady_clock::now();
+        auto live = doctor::run_live_checks(context.cluster, context.plan, require_executor(context));
+        const auto elapsed = std::chrono::steady_clock::now() - started;
+        for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
+        report.live =
+            lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
+                              std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
+    }
+    // Checks never put secret values in findings; the redactor is the second line of defence.
     const std::string text = global.json ? lint::to_json(report).dump(2) : lint::render_text(report);
     fmt::print("{}{}", context.redactor.redact(text), global.json ? "\n" : "");
-    return report.errors() > 0 ? ExitCode::kUsage : ExitCode::kOk;
+    return doctor_exit_code(report, static_errors);
 }
 
 ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb) {

@@ -25,6 +25,10 @@ std::string where(const Finding& finding) {
     return text;
 }
 
+std::string seconds(long long ms) {
+    return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);
+}
+
 std::string plural(int count, const char* word) {
     return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
@@ -44,13 +48,30 @@ std::string render_text(const Report& report, const TextOptions& options) {
         out += "\n";
     }
     if (!options.show_summary) return out;
-    if (shown == 0) {
-        out += fmt::format("{:<6} all {} static rules passed (no node touched)\n", "OK", report.rules_run);
-        return out;
+    if (!report.live) {
+        if (shown == 0) {
+            out +=
+                fmt::format("{:<6} all {} static rules passed (no node touched)\n", "OK", report.rules_run);
+            return out;
+        }
+        if (report.rules_without_findings > 0)
+            out += fmt::format("{:<6} {} other static rules found nothing (no node touched)\n", "OK",
+                               report.rules_without_findings);
+    } else {
+        const auto& live = *report.live;
+        if (report.rules_without_findings == report.rules_run)
+            out += fmt::format("{:<6} all {} static rules passed\n", "OK", report.rules_run);
+        else if (report.rules_without_findings > 0)
+            out += fmt::format("{:<6} {} other static rules found nothing\n", "OK",
+                               report.rules_without_findings);
+        out += fmt::format("{:<6} {}{} checks on {} passed ({})\n", "OK",
+                           live.checks_without_findings == live.checks ? "all " : "",
+                           live.checks_without_findings == live.checks
+                               ? std::to_string(live.checks)
+                               : std::to_string(live.checks_without_findings) + " other",
+                           plural(live.nodes, "node"), seconds(live.elapsed_ms));
+        if (shown == 0) return out;
     }
-    if (report.rules_without_findings > 0)
-        out += fmt::format("{:<6} {} other static rules found nothing (no node touched)\n", "OK",
-                           report.rules_without_findings);
     out += plural(report.errors(), "error") + ", " + plural(report.warnings(), "warning");
     if (options.show_info) out += ", " + std::to_string(report.count(Severity::Info)) + " info";
     out += "\n";
@@ -71,11 +92,16 @@ nlohmann::json to_json(const Report& report) {
              {"fix", f.fix},
              {"reference", f.reference}});
     }
-    return {{"findings", findings},
-            {"errors", report.errors()},
-            {"warnings", report.warnings()},
-            {"infos", report.count(Severity::Info)},
-            {"rules", report.rules_run}};
+    nlohmann::json live = nullptr;
+    if (report.live)
+        live = {{"nodes", report.live->nodes},
+                {"checks", report.live->checks},
+                {"checks_without_findings", report.live->checks_without_findings},
+                {"unreachable", report.live->unreachable},
+                {"elapsed_ms", report.live->elapsed_ms}};
+    return {{"findings", findings},          {"errors", report.errors()},
+            {"warnings", report.warnings()}, {"infos", report.count(Severity::Info)},
+            {"rules", report.rules_run},     {"live", live}};
 }
 
 }  // namespace pdctl::lint

@@ -24,6 +24,8 @@ const char* describe(ExitCode code) {
             return "stopped";
         case ExitCode::kSmokeFailed:
             return "smoke failed";
+        case ExitCode::kNodeCheckFailed:
+            return "node check failed";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

@@ -114,6 +114,8 @@ PrintLastLog no
 X11Forwarding no
 MaxStartups 100:30:200
 MaxSessions 64
+# Tests deliver PATH and PDCTL_SYSFS_ROOT (fake nvidia-smi, fake sysfs) through ~/.ssh/environment.
+PermitUserEnvironment yes
 Subsystem sftp /usr/lib/openssh/sftp-server
 CFG
 

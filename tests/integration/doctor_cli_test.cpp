@@ -23,6 +23,28 @@ TEST(DoctorCli, CleanLocalProfilePassesWithLoopbackNotes) {
     EXPECT_NE(run.out.find("0 errors, 0 warnings"), std::string::npos) << run.out;
 }
 
+// The live checks on the simulated cluster: every node probed, GPU checks replaced by one info.
+TEST(DoctorCli, LiveChecksOnTheLocalProfileSayItIsSimulated) {
+    SimCluster cluster("doctor-live", kBlock);
+    const auto run = cluster.run({"doctor"});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_NE(run.out.find("INFO   GPU001 n1,n2,n3,n4,n5,n6,n7,n8  8 simulated nodes"), std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("checks on 8 nodes passed ("), std::string::npos) << run.out;
+
+    const auto json_run = cluster.run({"doctor", "--json"});
+    const auto document = nlohmann::json::parse(json_run.out);
+    EXPECT_EQ(document["live"]["nodes"], 8);
+    EXPECT_EQ(document["live"]["unreachable"], 0);
+    EXPECT_EQ(document["errors"], 0);
+    EXPECT_EQ(document["warnings"], 0);
+
+    const auto static_run = cluster.run({"doctor", "--static"});
+    EXPECT_EQ(static_run.exit_code, 0);
+    EXPECT_EQ(static_run.out.find("GPU001"), std::string::npos) << static_run.out;
+    EXPECT_NE(static_run.out.find("(no node touched)"), std::string::npos) << static_run.out;
+}
+
 TEST(DoctorCli, BrokenProfileExitsTwoAndNamesTheRuleAndLine) {
     SimCluster cluster("doctor-broken", kBlock);
     break_prefill(cluster);

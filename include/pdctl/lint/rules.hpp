@@ -3,6 +3,7 @@
 // Each rule is one function in its own file under src/lint/, listed once in the rule table
 // (static_rules()); docs/doctor.md documents every ID with its rationale and source.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,10 +55,20 @@ struct Rule {
 // Every static rule, in ID order.
 const std::vector<Rule>& static_rules();
 
+// The live checks' summary (pdctl doctor without --static; src/doctor/ runs them).
+struct LiveSummary {
+    int nodes = 0;
+    int checks = 0;  // (check, node) pairs evaluated
+    int checks_without_findings = 0;
+    int unreachable = 0;  // nodes that could not be reached or authenticated
+    long long elapsed_ms = 0;
+};
+
 struct Report {
-    std::vector<Finding> findings;  // in rule order, then in the order each rule found them
+    std::vector<Finding> findings;  // static rules in rule order, then live checks by node
     int rules_run = 0;
     int rules_without_findings = 0;
+    std::optional<LiveSummary> live;  // absent: only the static rules ran (no node touched)
 
     int count(Severity severity) const;
     int errors() const { return count(Severity::Error); }

@@ -56,6 +56,27 @@ TEST(LintRender, CleanReport) {
     EXPECT_EQ(render_text(report), "OK     all 13 static rules passed (no node touched)\n");
 }
 
+TEST(LintRender, LiveSummaryLineCountsChecksNodesAndTime) {
+    Report clean;
+    clean.rules_run = clean.rules_without_findings = 13;
+    clean.live = LiveSummary{8, 48, 48, 0, 1234};
+    EXPECT_EQ(render_text(clean),
+              "OK     all 13 static rules passed\n"
+              "OK     all 48 checks on 8 nodes passed (1.2 s)\n");
+    auto report = sample_report();
+    report.live = LiveSummary{8, 48, 46, 0, 950};
+    const auto text = render_text(report);
+    EXPECT_NE(text.find("OK     11 other static rules found nothing\n"
+                        "OK     46 other checks on 8 nodes passed (0.9 s)\n"
+                        "1 error, 1 warning, 1 info\n"),
+              std::string::npos)
+        << text;
+    const auto json = to_json(report);
+    EXPECT_EQ(json["live"]["checks"], 48);
+    EXPECT_EQ(json["live"]["elapsed_ms"], 950);
+    EXPECT_TRUE(to_json(sample_report())["live"].is_null());
+}
+
 TEST(LintRender, JsonDocument) {
     const auto json = to_json(sample_report());
     EXPECT_EQ(json["errors"], 1);

@@ -1,0 +1,78 @@
+// The one place the doctor touches nodes: the probe, then a clock sample, on every node in parallel
+// (a thread per node, at most max_parallel at once; SshExecutor also bounds concurrent handshakes).
+// The clock is sampled with its own tiny command on the warm connection, because the probe's own
+// run time (nvidia-smi, `docker info`) would blur the round trip that bounds the skew's error.
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <thread>
+
+#include "pdctl/doctor/live_checks.hpp"
+#include "text.hpp"
+
+namespace pdctl::doctor {
+namespace {
+
+double seconds_since_epoch(std::chrono::system_clock::time_point at) {
+    return std::chrono::duration<double>(at.time_since_epoch()).count();
+}
+
+ClockSample sample_clock(const config::Node& node, exec::Executor& executor) {
+    const auto before = std::chrono::system_clock::now();
+    const auto answer = executor.run(node, exec::Command{{"date", "+%s.%N"}, {}, std::chrono::seconds(10)});
+    const auto after = std::chrono::system_clock::now();
+    ClockSample sample;
+    if (!answer.ok()) return sample;
+    const auto text = std::string(detail::trim(answer.out));
+    double remote = 0;
+    // from_chars for double is in libstdc++ 11+; a fixed "S.N" is all `date` prints here.
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), remote);
+    if (ec != std::errc() || end != text.data() + text.size()) return sample;
+    const double start = seconds_since_epoch(before), stop = seconds_since_epoch(after);
+    sample.taken = true;
+    sample.offset_seconds = remote - (start + stop) / 2;
+    sample.uncertainty_seconds = (stop - start) / 2;
+    return sample;
+}
+
+NodeProbe probe_node(const NodeNeeds& needs, exec::Executor& executor) {
+    NodeProbe probe;
+    const auto answer = executor.run(needs.node, probe_command(probe_request(needs)));
+    probe.transport_error = answer.transport_error;
+    probe.timed_out = answer.timed_out;
+    probe.exit_code = answer.exit_code;
+    probe.out = answer.out;
+    probe.err = answer.err;
+    if (answer.transport_error.empty()) probe.clock = sample_clock(needs.node, executor);
+    spdlog::debug("doctor: probe of {} exit {}{}", needs.node.name, answer.exit_code,
+                  answer.transport_error.empty() ? "" : ": " + answer.transport_error);
+    return probe;
+}
+
+}  // namespace
+
+std::vector<NodeProbe> probe_nodes(const std::vector<NodeNeeds>& needs, exec::Executor& executor,
+                                   const LiveOptions& options) {
+    std::vector<NodeProbe> probes(needs.size());
+    std::atomic<std::size_t> next{0};
+    const auto worker = [&] {
+        for (auto i = next++; i < needs.size(); i = next++) probes[i] = probe_node(needs[i], executor);
+    };
+    const auto threads = std::min(needs.size(), std::max<std::size_t>(options.max_parallel, 1));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& thread : pool) thread.join();
+    return probes;
+}
+
+LiveResult run_live_checks(const config::Cluster& cluster, const plan::Plan& plan, exec::Executor& executor,
+                           const LiveOptions& options) {
+    const auto needs = node_needs(cluster, plan);
+    return evaluate_live(needs, probe_nodes(needs, executor, options), options);
+}
+
+}  // namespace pdctl::doctor

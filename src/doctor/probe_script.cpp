@@ -1,0 +1,122 @@
+// The doctor's probe: one fixed POSIX sh script (see probe.hpp for its output format). It only reads:
+// sysfs, /proc/modules, ulimit, nvidia-smi queries, `<cli> info`, `<cli> image inspect`, df.
+// Commands that can hang on a sick node (nvidia-smi on a wedged driver, docker info on a stuck daemon)
+// run under `timeout`, so one bad tool costs a fact, not the whole node's answer.
+
+#include "pdctl/doctor/probe.hpp"
+
+namespace pdctl::doctor {
+
+const std::string& probe_script() {
+    static const std::string script = R"PROBE(
+sys=${PDCTL_SYSFS_ROOT:-/sys}
+say() { printf '%s' "$1"; shift; for field in "$@"; do printf '\t%s' "$field"; done; printf '\n'; }
+oneline() { tr '\n\t' '  ' | cut -c1-300; }
+bounded() { if command -v timeout >/dev/null 2>&1; then timeout 15 "$@"; else "$@"; fi; }
+each_line() { kind=$1; printf '%s\n' "$2" | while IFS= read -r line; do say "$kind" "$line"; done; }
+disk() {
+  at=$1
+  while [ ! -e "$at" ] && [ "$at" != / ]; do at=$(dirname "$at"); done
+  df -Pk "$at" 2>/dev/null | awk 'NR == 2 { print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r avail mount; do
+    say df "$1" "$avail" "$mount"
+  done
+}
+say probe 1
+say kernel "$(uname -r)"
+say memlock "$(ulimit -l)"
+if grep -q '^nvidia_peermem ' /proc/modules 2>/dev/null || [ -d "$sys/module/nvidia_peermem" ]; then
+  say peermem 1
+else
+  say peermem 0
+fi
+if [ -d "$sys/class/infiniband" ]; then
+  say ib-class 1
+  for dev in "$sys"/class/infiniband/*; do
+    [ -e "$dev" ] || continue
+    say ib-device "${dev##*/}"
+    for port in "$dev"/ports/*; do
+      [ -r "$port/state" ] && say ib-port "${dev##*/}" "${port##*/}" "$(cat "$port/state")"
+    done
+  done
+else
+  say ib-class 0
+fi
+for nic in "$sys"/class/net/*; do
+  [ -e "$nic" ] || continue
+  say net "${nic##*/}" "$(cat "$nic/operstate" 2>/dev/null)" "$(cat "$nic/flags" 2>/dev/null)"
+done
+while [ $# -gt 0 ]; do
+  case $1 in
+    --gpu)
+      shift
+      if ! command -v nvidia-smi >/dev/null 2>&1; then say gpu-query missing; continue; fi
+      out=$(bounded nvidia-smi --query-gpu=index,memory.used,memory.total --format=csv,noheader,nounits 2>&1)
+      say gpu-query $?
+      each_line gpu "$out"
+      out=$(bounded nvidia-smi --query-compute-apps=pid,process_name,used_gpu_memory --format=csv 2>&1)
+      say apps-query $?
+      each_line app "$out"
+      ;;
+    --cli)
+      cli=$2
+      shift 2
+      if ! command -v "$cli" >/dev/null 2>&1; then say cli "$cli" missing; continue; fi
+      case ${cli##*/} in
+        *podman*) first='{{.Store.GraphRoot}}' second='{{.DockerRootDir}}' ;;
+        *) first='{{.DockerRootDir}}' second='{{.Store.GraphRoot}}' ;;
+      esac
+      if root=$(bounded "$cli" info --format "$first" 2>/dev/null) && [ -n "$root" ]; then :
+      elif root=$(bounded "$cli" info --format "$second" 2>&1) && [ -n "$root" ]; then :
+      else say cli "$cli" failing "$(printf '%s' "$root" | oneline)"; continue
+      fi
+      say cli "$cli" ok "$root"
+      disk "$root"
+      ;;
+    --image)
+      cli=$2 image=$3
+      shift 3
+      command -v "$cli" >/dev/null 2>&1 || continue
+      if id=$(bounded "$cli" image inspect --format '{{.Id}}' "$image" 2>&1); then
+        say image "$cli" "$image" ok "$id"
+      else
+        say image "$cli" "$image" missing "$(printf '%s' "$id" | oneline)"
+      fi
+      ;;
+    --df)
+      disk "$2"
+      shift 2
+      ;;
+    *)
+      say unknown-argument "$1"
+      shift
+      ;;
+  esac
+done
+say end
+)PROBE";
+    return script;
+}
+
+exec::Command probe_command(const ProbeRequest& request) {
+    exec::Command command;
+    command.argv = {"sh", "-c", probe_script(), "pdctl-probe"};
+    if (request.gpu) command.argv.push_back("--gpu");
+    for (const auto& cli : request.clis) {
+        command.argv.push_back("--cli");
+        command.argv.push_back(cli);
+    }
+    for (const auto& image : request.images) {
+        command.argv.push_back("--image");
+        command.argv.push_back(image.cli);
+        command.argv.push_back(image.image);
+    }
+    for (const auto& path : request.disk_paths) {
+        command.argv.push_back("--df");
+        command.argv.push_back(path);
+    }
+    // Each bounded step may take 15 s; a node answering later than this is reported as such.
+    command.timeout = std::chrono::seconds(45);
+    return command;
+}
+
+}  // namespace pdctl::doctor

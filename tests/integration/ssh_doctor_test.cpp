@@ -1,0 +1,234 @@
+// `pdctl doctor` live checks over real SSH on the 8 test hosts (tests/cluster/up.sh), with the podman
+// of every host and fake hardware facts: each host gets a fake sysfs tree and an nvidia-smi stub that
+// prints the recorded H200 outputs (tests/fixtures/), delivered to the SSH session through
+// ~/.ssh/environment (PATH, PDCTL_SYSFS_ROOT; up.sh sets PermitUserEnvironment). Faults, one per host:
+// n2 mlx5_1 DOWN, n3 eth0 down, n6 a busy GPU, n7 no nvidia-smi. Only 10.77.0.0/24 is contacted.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+
+// Fixed script; the host's facts arrive as positional parameters: eth0 state, mlx5_1 state, then the
+// two nvidia-smi answers ("" and "" for no nvidia-smi at all).
+constexpr const char* kFakeFacts = R"SH(
+set -e
+rm -rf /root/fake-sys /root/fake-bin
+mkdir -p /root/fake-sys/class/net/eth0 /root/fake-sys/class/net/lo /root/fake-bin
+printf '%s\n' "$1" >/root/fake-sys/class/net/eth0/operstate
+if [ "$1" = up ]; then echo 0x1003; else echo 0x1002; fi >/root/fake-sys/class/net/eth0/flags
+echo unknown >/root/fake-sys/class/net/lo/operstate
+echo 0x9 >/root/fake-sys/class/net/lo/flags
+for dev in mlx5_0 mlx5_1; do mkdir -p /root/fake-sys/class/infiniband/$dev/ports/1; done
+echo '4: ACTIVE' >/root/fake-sys/class/infiniband/mlx5_0/ports/1/state
+printf '%s\n' "$2" >/root/fake-sys/class/infiniband/mlx5_1/ports/1/state
+if [ -n "$3" ]; then
+  printf '%s' "$3" >/root/fake-bin/query.csv
+  printf '%s' "$4" >/root/fake-bin/apps.csv
+  cat >/root/fake-bin/nvidia-smi <<'STUB'
+#!/bin/sh
+case "$1" in
+  --query-gpu=*) cat /root/fake-bin/query.csv ;;
+  --query-compute-apps=*) cat /root/fake-bin/apps.csv ;;
+  *) echo "nvidia-smi stub: unsupported $*" >&2; exit 2 ;;
+esac
+STUB
+  chmod 0755 /root/fake-bin/nvidia-smi
+fi
+printf '%s\n' 'PATH=/root/fake-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  'PDCTL_SYSFS_ROOT=/root/fake-sys' >/root/.ssh/environment
+)SH";
+
+std::string fixture(const std::string& name) {
+    return slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "fixtures" / name);
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+        text.replace(pos, from.size(), to);
+}
+
+class SshDoctorTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        std::map<std::string, std::string> env;
+        std::istringstream in(slurp(ssh_cluster_env_path()));
+        for (std::string line; std::getline(in, line);)
+            if (const auto eq = line.find('='); eq != std::string::npos)
+                env[line.substr(0, eq)] = line.substr(eq + 1);
+        image = env["PDT_IMAGE"];
+        if (image.empty()) {
+            const char* ci = std::getenv("CI");
+            if (ci && *ci) FAIL() << "CI: the test hosts must have podman and the pdsim image (PDT_IMAGE)";
+            GTEST_SKIP() << "the test hosts have no podman image: run `ctest -L ssh` with podman installed";
+        }
+        executor = std::make_unique<exec::SshExecutor>(cluster.options());
+    }
+    void TearDown() override {
+        if (executor)
+            on_every_host([](int) {
+                return std::vector<std::string>{"rm", "-rf", "/root/fake-sys", "/root/fake-bin",
+                                                "/root/.ssh/environment"};
+            });
+        SshClusterTest::TearDown();
+    }
+
+    std::vector<exec::CommandResult> on_every_host(const std::function<std::vector<std::string>(int)>& argv) {
+        std::vector<std::future<exec::CommandResult>> pending;
+        for (int i = 1; i <= 8; ++i)
+            pending.push_back(std::async(std::launch::async, [this, i, &argv] {
+                return executor->run(cluster.node(i), exec::Command{argv(i), {}, std::chrono::seconds(30)});
+            }));
+        std::vector<exec::CommandResult> results;
+        for (auto& result : pending) results.push_back(result.get());
+        return results;
+    }
+
+    // tests/profiles/ssh-podman with one GPU per node (the fixtures are a 1-GPU H200), two HCAs, and
+    // the memlock ulimit a real RDMA container gets.
+    std::filesystem::path write_profile() {
+        const auto source = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
+        const auto dir = temp / "profile";
+        std::filesystem::create_directories(dir);
+        for (const auto& entry : std::filesystem::directory_iterator(source)) {
+            std::string text = slurp(entry.path());
+            const auto name = entry.path().filename().string();
+            if (name == "pdctl.yaml") {
+                replace_all(text, "cluster: sshpod", "cluster: sshdoctor");
+                replace_all(text, "identity: /tmp/pdctl-test-cluster/client/id_ed25519",
+                            "identity: " + cluster.key);
+                replace_all(text, "image: localhost/pdctl/pdsim:test", "image: " + image);
+                replace_all(text, "gpus_per_node: 8", "gpus_per_node: 1");
+                replace_all(text, "tp_size: 32", "tp_size: 4");
+                replace_all(text, "ep_size: 32", "ep_size: 4");
+                replace_all(text, "--pull, never]", "--pull, never, --ulimit, memlock=-1]");
+            }
+            if (name == "prefill.env" || name == "decode.env") text += "export NCCL_IB_HCA=mlx5_0,mlx5_1\n";
+            spit(dir / name, text);
+        }
+        return dir / "pdctl.yaml";
+    }
+
+    exec::CommandResult pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) {
+        const auto home = temp / "home";
+        std::filesystem::create_directories(home);
+        exec::Command command;
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        PDCTL_BINARY,
+                        "-c",
+                        config.string()};
+        command.argv.insert(command.argv.end(), args.begin(), args.end());
+        command.timeout = std::chrono::minutes(2);
+        return exec::LocalExecutor().run(config::Node{}, command);
+    }
+
+    std::string image;
+    std::unique_ptr<exec::SshExecutor> executor;
+};
+
+TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
+    const auto idle_query = fixture("nvidia-smi-h200-idle.query-gpu.csv");
+    const auto idle_apps = fixture("nvidia-smi-h200-idle.compute-apps.csv");
+    const auto busy_query = fixture("nvidia-smi-h200-busy.query-gpu.csv");
+    const auto busy_apps = fixture("nvidia-smi-h200-busy.compute-apps.csv");
+    const auto setup = on_every_host([&](int i) {
+        std::vector<std::string> argv = {
+            "sh", "-c", kFakeFacts, "fake-facts", i == 3 ? "down" : "up", i == 2 ? "1: DOWN" : "4: ACTIVE"};
+        if (i == 7) {
+            argv.insert(argv.end(), {"", ""});
+        } else {
+            argv.push_back(i == 6 ? busy_query : idle_query);
+            argv.push_back(i == 6 ? busy_apps : idle_apps);
+        }
+        return argv;
+    });
+    for (std::size_t i = 0; i < setup.size(); ++i)
+        ASSERT_TRUE(setup[i].ok()) << "host " << i + 1 << setup[i].err;
+
+    const auto config = write_profile();
+    const auto started = Clock::now();
+    const auto run = pdctl(config, {"doctor", "--json"});
+    const auto wall_ms = elapsed_ms(started);
+    std::cout << "pdctl doctor on 8 SSH hosts: " << wall_ms << " ms wall\n";
+    RecordProperty("doctor_wall_ms", static_cast<int>(wall_ms));
+    ASSERT_EQ(run.exit_code, 10) << "live errors, no config error, every node reachable\n"
+                                 << run.out << run.err;
+    const auto document = json::parse(run.out);
+
+    // Every live finding, as "ID severity node", except SYS002: free disk depends on this machine.
+    std::multiset<std::string> found;
+    for (const auto& f : document["findings"]) {
+        const std::string id = f["id"];
+        if (id.starts_with("PD")) {
+            EXPECT_NE(f["severity"], "error") << f.dump();
+            continue;
+        }
+        if (id == "SYS002") {
+            EXPECT_EQ(f["severity"], "warn") << f.dump();
+            continue;
+        }
+        found.insert(id + " " + f["severity"].get<std::string>() + " " + f["node"].get<std::string>());
+    }
+    const std::multiset<std::string> expected = {"RDMA002 error n2", "NET004 error n3", "GPU003 warn n6",
+                                                 "GPU001 error n7"};
+    EXPECT_EQ(found, expected) << run.out;
+
+    const auto message_of = [&](const std::string& id) {
+        for (const auto& f : document["findings"])
+            if (f["id"] == id) return f["message"].get<std::string>();
+        return std::string();
+    };
+    EXPECT_EQ(message_of("RDMA002"),
+              "RDMA device mlx5_1 (NCCL_IB_HCA of prefill) on n2 is not ACTIVE: port 1 1: DOWN");
+    EXPECT_EQ(message_of("NET004"),
+              "NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME select eth0, but it is not up on n3 (eth0 down)");
+    EXPECT_EQ(message_of("GPU003"),
+              "GPUs on n6 are busy: GPU 0 19601 of 143771 MiB used; compute processes: pid 432 python3 "
+              "(19592 MiB)");
+    EXPECT_EQ(message_of("GPU001"),
+              "n7 is not a GPU node: nvidia-smi is not on PATH, and decode needs 1 GPU");
+
+    const auto& live = document["live"];
+    EXPECT_EQ(live["nodes"], 8);
+    EXPECT_EQ(live["unreachable"], 0);
+    // Container CLI, image and same image id on all 8 hosts, clock: checked and passed.
+    EXPECT_GE(live["checks"].get<int>(), 8 * 6);
+    EXPECT_LT(live["elapsed_ms"].get<int>(), 30000);
+
+    // --static touches no node and finds no error in this config.
+    const auto static_run = pdctl(config, {"doctor", "--static"});
+    EXPECT_EQ(static_run.exit_code, 0) << static_run.out << static_run.err;
+    EXPECT_NE(static_run.out.find("(no node touched)"), std::string::npos) << static_run.out;
+}
+
+TEST_F(SshDoctorTest, UnreachableNodeIsNet001AndExitThree) {
+    auto config = write_profile();
+    // Nothing listens on port 2299 of host 8: connection refused, on an address of the test cluster.
+    std::string text = slurp(config);
+    replace_all(text, "{name: n8, address: 10.77.0.8}", "{name: n8, address: 10.77.0.8, ssh: {port: 2299}}");
+    spit(config, text);
+    const auto run = pdctl(config, {"doctor"});
+    EXPECT_EQ(run.exit_code, 3) << run.out << run.err;
+    EXPECT_NE(run.out.find("ERROR  NET001 n8  n8 (10.77.0.8, ssh root@10.77.0.8:2299) is unreachable: "),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("its other checks were skipped"), std::string::npos);
+    EXPECT_NE(run.out.find("checks on 8 nodes passed"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace pdctl::testing
