@@ -44,10 +44,10 @@ class SshPushTest : public SshClusterTest {
         SshClusterTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         executor = std::make_unique<exec::SshExecutor>(cluster.options());
-        on_every_host(std::string("rm -rf ") + kRemoteDir);
+        on_every_host(std::string("rm -rf /root/pdctl-state ") + kRemoteDir);
     }
     void TearDown() override {
-        if (executor) on_every_host(std::string("rm -rf ") + kRemoteDir);
+        if (executor) on_every_host(std::string("rm -rf /root/pdctl-state ") + kRemoteDir);
         SshClusterTest::TearDown();
     }
 
@@ -60,7 +60,9 @@ class SshPushTest : public SshClusterTest {
         for (std::size_t i = 0; i < cluster.hosts.size() && i < 8; ++i)
             yaml += "  - {name: n" + std::to_string(i + 1) + ", address: " + cluster.hosts[i].address + "}\n";
         yaml +=
-            "roles:\n  app: {kind: generic, nodes: [n1], command: [sleep, '1000']}\nfiles:\n" + files_yaml;
+            "roles:\n  app: {kind: generic, nodes: [n1], command: [sleep, '1000'], health: {path: /, port: "
+            "9}}\nfiles:\n" +
+            files_yaml;
         const auto path = temp / "pdctl.yaml";
         spit(path, yaml);
         return path;
