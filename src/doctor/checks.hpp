@@ -37,6 +37,10 @@ bool check_image_present(const NodeInput& input, lint::FindingSink& sink);  // C
 bool check_memlock(const NodeInput& input, lint::FindingSink& sink);        // SYS001
 bool check_disk_space(const NodeInput& input, lint::FindingSink& sink);     // SYS002
 
+// FILE001: every `files:` entry of the node present with the local source's sha256. Takes the raw
+// probe (push's listing); false when the node needs no file.
+bool check_files(const NodeNeeds& needs, const NodeProbe& probe, lint::FindingSink& sink);
+
 // Cross-node checks: every reachable node's input at once; they count one check per node they read.
 struct CrossNodeInput {
     std::vector<const NodeNeeds*> needs;

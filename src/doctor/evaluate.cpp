@@ -112,6 +112,11 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
                 result.findings[j].node = needs[i].node.name;
             count(start, ran ? 1 : 0);
         }
+        const auto start = result.findings.size();
+        lint::FindingSink sink("FILE001", "runbook step 2 (docs/runbook.md)", result.findings);
+        const bool ran = detail::check_files(needs[i], probes[i], sink);
+        for (auto j = start; j < result.findings.size(); ++j) result.findings[j].node = needs[i].node.name;
+        count(start, ran ? 1 : 0);
     }
     detail::CrossNodeInput cross{{}, {}, {}, options};
     for (std::size_t i = 0; i < needs.size(); ++i) {

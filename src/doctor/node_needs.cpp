@@ -6,6 +6,7 @@
 #include "../lint/rule_support.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/argv.hpp"
+#include "pdctl/push/push_plan.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor {
@@ -140,6 +141,10 @@ std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Pl
     }
     for (auto& needs : all)
         if (needs.roles.empty()) needs.pdsim_processes = false;
+    for (const auto& entry : push::plan_push(cluster)) {
+        auto* needs = find(entry.node.name);
+        for (const auto& file : entry.files) needs->files.push_back({file.source, file.dest, ""});
+    }
     return all;
 }
 

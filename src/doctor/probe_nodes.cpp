@@ -9,9 +9,12 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include "pdctl/doctor/live_checks.hpp"
+#include "pdctl/push/push_plan.hpp"
+#include "pdctl/util/sha256.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor {
@@ -48,6 +51,14 @@ NodeProbe probe_node(const NodeNeeds& needs, exec::Executor& executor) {
     probe.out = answer.out;
     probe.err = answer.err;
     if (answer.transport_error.empty()) probe.clock = sample_clock(needs.node, executor);
+    if (answer.transport_error.empty() && !needs.files.empty()) {
+        // push's own probe: the same mode/sha256 listing that decides what a push would send.
+        std::vector<std::string> dests;
+        for (const auto& file : needs.files) dests.push_back(file.dest);
+        const auto files = executor.run(needs.node, push::probe_command(dests));
+        probe.files_probed = files.ok();
+        probe.files_out = files.out;
+    }
     spdlog::debug("doctor: probe of {} exit {}{}", needs.node.name, answer.exit_code,
                   answer.transport_error.empty() ? "" : ": " + answer.transport_error);
     return probe;
@@ -71,7 +82,16 @@ std::vector<NodeProbe> probe_nodes(const std::vector<NodeNeeds>& needs, exec::Ex
 
 LiveResult run_live_checks(const config::Cluster& cluster, const plan::Plan& plan, exec::Executor& executor,
                            const LiveOptions& options) {
-    const auto needs = node_needs(cluster, plan);
+    auto needs = node_needs(cluster, plan);
+    // Each source hashed once, here, before any node is asked (an unreadable one: presence only).
+    std::map<std::string, std::string> hashes;
+    for (auto& node : needs) {
+        for (auto& file : node.files) {
+            if (!hashes.count(file.source))
+                hashes[file.source] = util::sha256_file_hex(file.source).value_or("");
+            file.sha256 = hashes[file.source];
+        }
+    }
     return evaluate_live(needs, probe_nodes(needs, executor, options), options);
 }
 

@@ -49,6 +49,13 @@ struct ContainerNeed {
     bool never_pull = false;  // `--pull never` in the options: a missing image fails the start
 };
 
+// A file of `files:` that the node must hold (what `pdctl push` puts there).
+struct FileNeed {
+    std::string source;
+    std::string dest;
+    std::string sha256;  // of the local source; "" when it cannot be read here (presence is still checked)
+};
+
 // What the plan asks of one node.
 struct NodeNeeds {
     config::Node node;
@@ -64,6 +71,7 @@ struct NodeNeeds {
     std::vector<IfnameNeed> ifnames;
     std::vector<ContainerNeed> containers;
     std::string state_dir;
+    std::vector<FileNeed> files;
 };
 
 std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Plan& plan);
@@ -84,6 +92,8 @@ struct NodeProbe {
     std::string out;
     std::string err;
     ClockSample clock;
+    bool files_probed = false;  // the node has FileNeeds and answered push's probe
+    std::string files_out;      // that probe's output (push::parse_probe)
 };
 
 // Runs the probe (then the clock sample) on every node in parallel, bounded by max_parallel.
