@@ -281,6 +281,48 @@ TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
     RecordProperty("stop_ms", std::to_string(stop.ms));
 }
 
+TEST_F(SshScenarioTest, TwoStartsAtOnceOneProceedsThenLogsAndHistoryReadTheNodes) {
+    profile = write_profile(temp / "profile", "sshlock");
+    // Two operators (two HOMEs) start the same cluster at the same moment: the deploy lock on n1 lets
+    // exactly one through; the other is refused with exit 6, naming the holder, and touches nothing.
+    auto first = std::async(std::launch::async, [&] { return pdctl(profile, {"start"}, "alice"); });
+    auto second = std::async(std::launch::async, [&] { return pdctl(profile, {"start"}, "bob"); });
+    const auto a = first.get();
+    const auto b = second.get();
+    const auto& won = a.exit_code == 0 ? a : b;
+    const auto& lost = a.exit_code == 0 ? b : a;
+    ASSERT_EQ(won.exit_code, 0) << "first:\n" << a.dump() << "\nsecond:\n" << b.dump();
+    EXPECT_EQ(lost.exit_code, 6) << lost.dump();
+    EXPECT_NE(lost.err.find("deploy lock held by root@"), std::string::npos) << lost.dump();
+    EXPECT_NE(lost.err.find(", start, since "), std::string::npos) << lost.dump();
+    EXPECT_NE(lost.err.find("n1:/root/pdctl-state/sshlock/lock"), std::string::npos) << lost.dump();
+    EXPECT_EQ(lost.out.find("stage"), std::string::npos) << "the refused start must not begin a stage";
+
+    // logs over SSH: one rank, and every unit of a role with node/rank prefixes.
+    const auto rank = pdctl(profile, {"logs", "prefill", "--rank", "2", "--tail", "5"});
+    EXPECT_EQ(rank.exit_code, 0) << rank.dump();
+    EXPECT_FALSE(rank.out.empty()) << rank.dump();
+    const auto all = pdctl(profile, {"logs", "decode", "--tail", "3"});
+    EXPECT_EQ(all.exit_code, 0) << all.dump();
+    for (const char* prefix : {"[n5 rank0]", "[n6 rank1]", "[n7 rank2]", "[n8 rank3]"})
+        EXPECT_NE(all.out.find(prefix), std::string::npos) << prefix << "\n" << all.dump();
+
+    const auto stop = pdctl(profile, {"stop"}, "alice");
+    EXPECT_EQ(stop.exit_code, 0) << stop.dump();
+
+    // history from the coordinator's journal, read by a third HOME that ran nothing itself.
+    const auto history = pdctl(profile, {"--json", "history"}, "carol");
+    ASSERT_EQ(history.exit_code, 0) << history.dump();
+    const auto runs = json::parse(history.out, nullptr, false);
+    ASSERT_TRUE(runs.is_object() || runs.is_array()) << history.dump();
+    const auto& list = runs.is_array() ? runs : runs["runs"];
+    ASSERT_GE(list.size(), 2u) << history.out;
+    EXPECT_EQ(list[0]["verb"], "stop") << history.out;
+    EXPECT_EQ(list[0]["result"], "success") << history.out;
+    EXPECT_EQ(list[1]["verb"], "start") << history.out;
+    EXPECT_EQ(list[1]["result"], "success") << history.out;
+}
+
 TEST_F(SshScenarioTest, CrashOfPrefillRank2FailsTheStartNamingN3AndLeavesNothingRunning) {
     // Loading weights takes 6 s on every rank and rank 2 crashes half-way through. The other ranks
     // notice the loss only after 5 s, as NCCL would after a timeout, so rank 2 is the only unit that
