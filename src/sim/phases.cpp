@@ -75,6 +75,13 @@ Knobs load_knobs() {
     knobs.router_check = Millis{env_long("PDSIM_ROUTER_CHECK_MS").value_or(500)};
     knobs.kv_timeout = Millis{env_long("PDSIM_KV_TIMEOUT_MS").value_or(10000)};
     knobs.hcas = static_cast<int>(env_long("PDSIM_HCAS").value_or(-1));
+    if (const char* fault = std::getenv("PDSIM_HEALTH_FAULT"); fault != nullptr && *fault != '\0') {
+        knobs.health_fault = fault;
+        if (knobs.health_fault != "slow" && knobs.health_fault != "500" && knobs.health_fault != "garbage") {
+            bad_knob("PDSIM_HEALTH_FAULT", knobs.health_fault, "slow|500|garbage");
+        }
+    }
+    knobs.health_delay = Millis{env_long("PDSIM_HEALTH_DELAY_MS").value_or(30000)};
     return knobs;
 }
 

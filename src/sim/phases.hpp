@@ -32,6 +32,11 @@ struct Knobs {
     Millis router_check{500};                     // PDSIM_ROUTER_CHECK_MS: router health polling
     Millis kv_timeout{10000};                     // PDSIM_KV_TIMEOUT_MS: decode waits for prefill's KV
     int hcas = -1;                                // PDSIM_HCAS: HCAs "found"; -1 = one per ib device
+    // PDSIM_HEALTH_FAULT: how the API port misbehaves once the server is up — "slow" (every answer
+    // after PDSIM_HEALTH_DELAY_MS), "500" (/health answers 500), "garbage" (not HTTP at all: an SSH
+    // banner, as when a health check points at the wrong port). "" = healthy.
+    std::string health_fault;
+    Millis health_delay{30000};
 
     Millis duration(Phase phase) const { return durations[static_cast<std::size_t>(phase)]; }
 };

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <thread>
 
 #include "sim/log.hpp"
@@ -22,6 +23,10 @@ void install_signal_handling() {
         while (sigwait(&set, &signo) != 0) {
         }
         log_mainf("Received {}, exiting", signo == SIGTERM ? "SIGTERM" : "SIGINT");
+        // PDSIM_STOP_DELAY_MS: a real server takes a while to free GPU memory and exit; `stop` and
+        // an interrupted stop must cope with that.
+        const char* delay = std::getenv("PDSIM_STOP_DELAY_MS");
+        if (delay != nullptr && *delay != '\0') sleep_ms(Millis{std::atol(delay)});
         exit_now(0);
     }).detach();
 }

@@ -31,7 +31,8 @@ void use_fastapi_not_found(httplib::Server& server) {
     });
 }
 
-ApiServer::ApiServer(GenerateContext context) : context_(context), args_(*context.args) {
+ApiServer::ApiServer(GenerateContext context, std::string health_fault, Millis health_delay)
+    : context_(context), args_(*context.args), health_fault_(std::move(health_fault)), health_delay_(health_delay) {
     setup_routes();
 }
 
@@ -43,7 +44,16 @@ void ApiServer::setup_routes() {
     use_fastapi_not_found(server_);
 
     // Since v0.5.0 /health and /health_generate share one handler: 503 until the warm-up is over.
-    auto health = [this](const httplib::Request&, httplib::Response& res) { res.status = up_ ? 200 : 503; };
+    auto health = [this](const httplib::Request&, httplib::Response& res) {
+        if (!up_) {
+            res.status = 503;
+        } else if (health_fault_ == "500") {
+            reply_text(res, 500, "Internal Server Error");
+        } else {
+            if (health_fault_ == "slow") sleep_ms(health_delay_);
+            res.status = 200;
+        }
+    };
     server_.Get("/health", health);
     server_.Get("/health_generate", health);
     server_.Get("/ping", ok_empty);

@@ -14,7 +14,8 @@ namespace pdsim {
 
 class ApiServer {
   public:
-    explicit ApiServer(GenerateContext context);
+    // `health_fault` and `health_delay`: Knobs::health_fault ("slow" or "500"; "garbage" never gets here).
+    ApiServer(GenerateContext context, std::string health_fault = {}, Millis health_delay = Millis{0});
     ApiServer(const ApiServer&) = delete;
     ApiServer& operator=(const ApiServer&) = delete;
 
@@ -30,7 +31,13 @@ class ApiServer {
     const ServerArgs& args_;
     httplib::Server server_;
     std::atomic<bool> up_{false};
+    std::string health_fault_;
+    Millis health_delay_;
 };
+
+// PDSIM_HEALTH_FAULT=garbage: listens on host:port and answers every connection with an SSH banner
+// instead of HTTP, from a background thread. false (and `error`) when the port cannot be bound.
+bool serve_garbage(const std::string& host, int port, std::string& error);
 
 class DummyHealthServer {
   public:

@@ -153,8 +153,19 @@ class ServerNode {
     }
 
     void serve_api() {
-        api_ = std::make_unique<ApiServer>(GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout});
         std::string error;
+        if (knobs_.health_fault == "garbage") {
+            if (!serve_garbage(args_.host, args_.port, error)) {
+                log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
+                          args_.host, args_.port, error);
+                exit_now(1);
+            }
+            log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host, args_.port);
+            log_main("The server is fired up and ready to roll!");
+            return;
+        }
+        api_ = std::make_unique<ApiServer>(GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout},
+                                           knobs_.health_fault, knobs_.health_delay);
         if (!api_->start(error)) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
                       args_.host, args_.port, error);
