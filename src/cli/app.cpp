@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 
 #include "commands.hpp"
 #include "pdctl/config/diagnostics.hpp"
@@ -37,6 +38,9 @@ int report_failure(const Failure& failure) {
 }  // namespace
 
 int run(int argc, char** argv) {
+    // A closed stdout (`pdctl start | head`) must not kill pdctl half-way through a start with the lock
+    // held: writes fail quietly instead (report/output.hpp), and sockets report EPIPE as errors.
+    std::signal(SIGPIPE, SIG_IGN);
     CLI::App app{
         "pdctl — deploy prefill/decode-disaggregated LLM serving (Mooncake master → prefill → decode → "
         "router) over SSH, with health gates between stages.",

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pdctl/report/output.hpp"
 #include "pdctl/report/text_reporter.hpp"
 
 namespace pdctl::report {
@@ -25,8 +26,7 @@ json event(const char* name) {
 
 void JsonLinesReporter::emit(const std::string& json_text) {
     std::lock_guard lock(mutex_);
-    fmt::print(out_, "{}\n", redactor_.redact(json_text));
-    std::fflush(out_);
+    write_text(out_, redactor_.redact(json_text) + "\n");
 }
 
 void JsonLinesReporter::run_begin(const std::string& verb, const plan::Plan& plan) {

@@ -4,6 +4,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "pdctl/report/output.hpp"
+
 namespace pdctl::report {
 namespace {
 
@@ -33,15 +35,13 @@ void LiveViewReporter::draw_locked(bool final) {
     if (drawn_ > 0) text += fmt::format("\r\x1b[{}A", drawn_);  // back to the block's first line
     for (const auto& line : lines) text += fit_width(redactor_.redact(line), width) + "\x1b[K\n";
     text += "\x1b[J";  // the block may have shrunk
-    std::fwrite(text.data(), 1, text.size(), out_);
-    std::fflush(out_);
+    write_text(out_, text);
     drawn_ = final ? 0 : lines.size();
 }
 
 void LiveViewReporter::erase_locked() {
     if (drawn_ == 0) return;
-    fmt::print(out_, "\r\x1b[{}A\x1b[J", drawn_);
-    std::fflush(out_);
+    write_text(out_, fmt::format("\r\x1b[{}A\x1b[J", drawn_));
     drawn_ = 0;
 }
 

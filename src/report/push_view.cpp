@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pdctl/report/output.hpp"
 #include "pdctl/report/text_reporter.hpp"
 
 namespace pdctl::report {
@@ -41,8 +42,7 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 void PushPrinter::emit(const std::string& line) {
-    fmt::print(out_, "{}\n", redactor_.redact(line));
-    std::fflush(out_);
+    write_text(out_, redactor_.redact(line) + "\n");
 }
 
 void PushPrinter::begin(std::size_t files, std::size_t nodes, std::uint64_t bytes_at_most) {

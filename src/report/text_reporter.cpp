@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "pdctl/report/output.hpp"
+
 namespace pdctl::report {
 
 std::string format_elapsed(Duration elapsed) {
@@ -34,8 +36,7 @@ void TextReporter::line(const std::string& text) {
             ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ",
                           fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)))
             : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::chrono::system_clock::to_time_t(now)));
-    fmt::print(out_, "{}{}\n", stamp, redactor_.redact(text));
-    std::fflush(out_);
+    write_text(out_, stamp + redactor_.redact(text) + "\n");
 }
 
 void TextReporter::run_begin(const std::string& verb, const plan::Plan& plan) {
@@ -95,10 +96,9 @@ void TextReporter::stage_failed(const StageFailure& failure, Duration elapsed) {
     line(text);
     if (!failure.log_tail.empty()) {
         std::lock_guard lock(mutex_);
-        fmt::print(out_, "  last lines from {}:\n", failure.node);
+        write_text(out_, fmt::format("  last lines from {}:\n", failure.node));
         for (const auto& log_line : failure.log_tail)
-            fmt::print(out_, "    {}\n", redactor_.redact(log_line));
-        std::fflush(out_);
+            write_text(out_, "    " + redactor_.redact(log_line) + "\n");
     }
     if (!failure.hint.empty()) line("  hint: " + failure.hint);
 }

@@ -32,7 +32,10 @@ void use_fastapi_not_found(httplib::Server& server) {
 }
 
 ApiServer::ApiServer(GenerateContext context, std::string health_fault, Millis health_delay)
-    : context_(context), args_(*context.args), health_fault_(std::move(health_fault)), health_delay_(health_delay) {
+    : context_(context),
+      args_(*context.args),
+      health_fault_(std::move(health_fault)),
+      health_delay_(health_delay) {
     setup_routes();
 }
 

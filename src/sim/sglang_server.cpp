@@ -160,7 +160,8 @@ class ServerNode {
                           args_.host, args_.port, error);
                 exit_now(1);
             }
-            log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host, args_.port);
+            log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host,
+                      args_.port);
             log_main("The server is fired up and ready to roll!");
             return;
         }
