@@ -160,7 +160,8 @@ class SshPullTest : public SshClusterTest {
         for (std::size_t i = 0; i < 8; ++i)
             yaml += "  - {name: n" + std::to_string(i + 1) + ", address: " + cluster.hosts[i].address + "}\n";
         yaml +=
-            "roles:\n  app: {kind: generic, nodes: [n1, n2, n3, n4, n5, n6, n7, n8], command: [pdsim]}\n" +
+            "roles:\n  app: {kind: generic, nodes: [n1, n2, n3, n4, n5, n6, n7, n8], command: [pdsim], "
+            "health: {path: /health, port: 30000}}\n" +
             extra_roles;
         const auto path = temp / "pdctl.yaml";
         spit(path, yaml);
@@ -265,8 +266,9 @@ TEST_F(SshPullTest, AHostWithoutTheInsecureRegistryAndAMissingTagAreNamedWithThe
             .ok());
     // Role `extra` on n8 names a tag the registry does not have.
     const auto config = write_profile(
-        "  extra: {kind: generic, nodes: [n8], command: [pdsim], container: {image: " + registry +
-        "/pdctl/pdsim:nope}}\n");
+        "  extra: {kind: generic, nodes: [n8], command: [pdsim], health: {path: /health, port: 30001}, "
+        "container: {image: " +
+        registry + "/pdctl/pdsim:nope}}\n");
     const auto run = pdctl(config, {"pull"});
     EXPECT_EQ(run.exit_code, 4) << run.dump();
     EXPECT_NE(run.out.find(
