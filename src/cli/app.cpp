@@ -99,6 +99,15 @@ int run(int argc, char** argv) {
         "push",
         "copy the config's `files:` to their nodes in parallel: sha256-verified, identical files skipped");
 
+    PullOptions pull_options;
+    auto* pull = app.add_subcommand(
+        "pull",
+        "pull the docker-runtime roles' images on their nodes in parallel, then require one image ID "
+        "per image on every node");
+    pull->add_option("--role", pull_options.roles, "only this role's image (repeatable)");
+    pull->add_option("--node", pull_options.nodes, "only on this node (repeatable)");
+    pull->add_option("--timeout", pull_options.timeout, "per pull: 90s, 25m, 2h")->capture_default_str();
+
     SmokeOptions smoke_options;
     auto* smoke = app.add_subcommand(
         "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
@@ -145,6 +154,7 @@ int run(int argc, char** argv) {
         if (*logs) code = logs_command(global, logs_options);
         if (*smoke) code = smoke_command(global, smoke_options);
         if (*push) code = push_command(global);
+        if (*pull) code = pull_command(global, pull_options);
         if (*doctor) code = doctor_command(global, doctor_options);
         if (*lock_status) code = lock_status_command(global);
         if (*lock_release) code = lock_release_command(global, lock_release_options);

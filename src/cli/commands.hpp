@@ -2,6 +2,7 @@
 // One function per verb; each returns the process exit code. app.cpp wires them to CLI11.
 
 #include <string>
+#include <vector>
 
 #include "context.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -41,6 +42,12 @@ struct DoctorOptions {
 };
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options);
 ExitCode push_command(const GlobalOptions& global);
+struct PullOptions {
+    std::vector<std::string> roles;  // --role: only these roles' images (on their nodes)
+    std::vector<std::string> nodes;  // --node: only on these nodes
+    std::string timeout = "60m";     // one `<cli> pull`; images of 30+ GB take many minutes
+};
+ExitCode pull_command(const GlobalOptions& global, const PullOptions& options);
 // The static doctor rules before start/restart: prints errors and warnings; kUsage when errors refuse it.
 ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb);
 

@@ -79,7 +79,10 @@ pdt_in_host() {
 # "setrlimit ... Operation not permitted"; pids_limit 0 because this kernel cannot limit pids (podman
 # would warn on every run); no journald, so logs and events go to files; the CNI network config (and
 # its lock file) in the host's own /etc/containers, not in the shared /etc/cni/net.d. No registry is
-# searched for short names and every image is accepted (the test image is loaded from an archive).
+# searched for short names and every image is accepted (the test image is loaded from an archive). The
+# one registry a test may run, $PDT_REGISTRY on the bridge (tests/integration/ssh_pull_test.cpp), speaks
+# plain HTTP, so it is marked insecure.
+PDT_REGISTRY=${PDT_BRIDGE_ADDRESS}:5000
 pdt_write_podman_config() {
   mkdir -p "$1"
   cat >"$1/containers.conf" <<'CONF'
@@ -98,10 +101,15 @@ events_logger = "file"
 network_config_dir = "/etc/containers/networks"
 CONF
   echo '{"default": [{"type": "insecureAcceptAnything"}]}' >"$1/policy.json"
-  cat >"$1/registries.conf" <<'CONF'
-# Written by tests/cluster/up.sh: no registry is searched; images are loaded from archives.
+  cat >"$1/registries.conf" <<CONF
+# Written by tests/cluster/up.sh: no registry is searched; images are loaded from archives, or pulled
+# by fully qualified name from the test registry on the bridge (plain HTTP).
 unqualified-search-registries = []
 short-name-mode = "enforcing"
+
+[[registry]]
+location = "$PDT_REGISTRY"
+insecure = true
 CONF
   chmod 0644 "$1"/*
   chmod 0755 "$1"

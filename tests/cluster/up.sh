@@ -176,6 +176,7 @@ done
   echo "PDT_WRONG_KEY=$client/id_wrong"
   echo "PDT_KNOWN_HOSTS=$PDT_DIR/known_hosts"
   echo "PDT_PODMAN=$podman"
+  echo "PDT_REGISTRY=$PDT_REGISTRY"  # insecure in every host's registries.conf; no registry runs by default
   printf '%s\n' "${env_lines[@]}"
 } >"$PDT_ENV_FILE.tmp"
 chmod 0644 "$PDT_ENV_FILE.tmp"

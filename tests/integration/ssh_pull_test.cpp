@@ -1,0 +1,295 @@
+// `pdctl pull` for real: Debian's docker-registry (distribution 2.8) runs on the test bridge
+// ($PDT_REGISTRY, 10.77.0.254:5000, plain HTTP, storage in the test's temporary directory), host 1 pushes
+// the pdsim test image into it, and the real pdctl pulls it over SSH on the 8 hosts of the SSH test
+// cluster (tests/cluster/up.sh; every host's registries.conf marks the registry insecure). Only the
+// cluster's own addresses (10.77.0.0/24) are contacted, and only fully qualified image names are pulled.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+
+struct PullRun {
+    int exit_code = -1;
+    std::string out, err;
+    long long ms = 0;
+    std::vector<json> events(const std::string& name) const {
+        std::vector<json> found;
+        std::istringstream in(out);
+        std::string line;
+        while (std::getline(in, line)) {
+            auto event = json::parse(line, nullptr, false);
+            if (!event.is_discarded() && event.value("event", "") == name) found.push_back(event);
+        }
+        return found;
+    }
+    std::string dump() const {
+        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
+    }
+};
+
+std::map<std::string, std::string> read_env(const std::filesystem::path& path) {
+    std::map<std::string, std::string> env;
+    std::istringstream in(slurp(path));
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto eq = line.find('=');
+        if (!line.empty() && line[0] != '#' && eq != std::string::npos)
+            env[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return env;
+}
+
+class SshPullTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        const auto env = read_env(ssh_cluster_env_path());
+        const char* ci = std::getenv("CI");
+        const bool in_ci = ci && *ci;
+        local_image = env.count("PDT_IMAGE") ? env.at("PDT_IMAGE") : "";
+        registry = env.count("PDT_REGISTRY") ? env.at("PDT_REGISTRY") : "";
+        if (local_image.empty() || registry.empty()) {
+            if (in_ci)
+                FAIL()
+                    << "CI must have podman on the test hosts and the pdsim image (PDT_IMAGE, PDT_REGISTRY)";
+            GTEST_SKIP() << "the test hosts have no podman image, or an older up.sh wrote no PDT_REGISTRY";
+        }
+        if (::access("/usr/bin/docker-registry", X_OK) != 0) {
+            if (in_ci) FAIL() << "CI must have Debian's docker-registry (.ci/install-deps)";
+            GTEST_SKIP() << "no /usr/bin/docker-registry: apt-get install docker-registry (.ci/install-deps)";
+        }
+        image = registry + "/pdctl/pdsim:test";
+        executor = std::make_unique<exec::SshExecutor>(cluster.options());
+        start_registry();
+        if (HasFatalFailure()) return;
+
+        // Host 1 (where podman works, in its own namespaces) pushes the image it already holds.
+        const auto pushed =
+            on_host(1, {"podman", "push", "--quiet", "--tls-verify=false", local_image, image});
+        ASSERT_TRUE(pushed.ok()) << "podman push: " << pushed.err << pushed.transport_error;
+        const auto id = on_host(1, {"podman", "image", "inspect", "--format", "{{.Id}}", local_image});
+        ASSERT_TRUE(id.ok()) << id.err;
+        expected_id = id.out.substr(0, id.out.find('\n'));
+        ASSERT_EQ(expected_id.size(), 64u) << id.out;
+        // Nothing of the registry's name on any host before the test (the pushed tag lives in the registry).
+        on_every_host("podman rmi --ignore " + image + " " + registry +
+                      "/pdctl/pdsim:nope >/dev/null 2>&1; true");
+    }
+
+    void TearDown() override {
+        // Untag what the test pulled (the image stays under its localhost/ name for the other tests), then
+        // stop the registry, whatever the test did; its storage goes with the temporary directory.
+        if (executor && !image.empty()) {
+            for (const auto& answer : on_every_host("podman rmi --ignore " + image +
+                                                    " >/dev/null; podman images "
+                                                    "--format '{{.Repository}}' | grep -c '^" +
+                                                    registry + "/' || true"))
+                EXPECT_EQ(answer.out, "0\n") << "an image from the test registry is left: " << answer.err;
+        }
+        stop_registry();
+        SshClusterTest::TearDown();
+    }
+
+    // docker-registry in the root namespace on the bridge address. PR_SET_PDEATHSIG: if this test
+    // process dies before TearDown, the kernel kills the registry too.
+    void start_registry() {
+        const auto config = temp / "registry.yml";
+        spit(config, "version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: " +
+                         (temp / "registry").string() + "\nhttp:\n  addr: " + registry + "\n");
+        const auto log = (temp / "registry.log").string();
+        const pid_t parent = ::getpid();
+        registry_pid = ::fork();
+        ASSERT_GE(registry_pid, 0) << "fork failed";
+        if (registry_pid == 0) {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(127);
+            const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd >= 0) {
+                ::dup2(fd, 1);
+                ::dup2(fd, 2);
+            }
+            ::execl("/usr/bin/docker-registry", "docker-registry", "serve", config.c_str(),
+                    static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Ready when GET /v2/ answers 200; bounded, and it fails at once if the registry exited.
+        const auto colon = registry.rfind(':');
+        httplib::Client client(registry.substr(0, colon), std::stoi(registry.substr(colon + 1)));
+        client.set_connection_timeout(std::chrono::milliseconds(200));
+        const auto deadline = Clock::now() + std::chrono::seconds(15);
+        while (Clock::now() < deadline) {
+            if (auto answer = client.Get("/v2/"); answer && answer->status == 200) return;
+            int status = 0;
+            if (::waitpid(registry_pid, &status, WNOHANG) == registry_pid) {
+                registry_pid = -1;
+                FAIL() << "docker-registry exited at start: " << slurp(log);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        FAIL() << "docker-registry did not answer on " << registry << " within 15 s: " << slurp(log);
+    }
+
+    void stop_registry() {
+        if (registry_pid <= 0) return;
+        stop_process(registry_pid);  // SIGTERM, bounded wait, SIGKILL
+        ::waitpid(registry_pid, nullptr, 0);
+        registry_pid = -1;
+    }
+
+    // 8 nodes, role `app` on all of them in the registry's image (and `extra` when given).
+    std::filesystem::path write_profile(const std::string& extra_roles = {}) {
+        std::string yaml =
+            "cluster: sshpull\nexecutor: ssh\nstate_dir: /root/pdctl-state\n"
+            "defaults:\n  ssh: {user: root, identity: " +
+            cluster.key + "}\n  runtime: docker\n  container: {cli: podman, image: " + image + "}\nnodes:\n";
+        for (std::size_t i = 0; i < 8; ++i)
+            yaml += "  - {name: n" + std::to_string(i + 1) + ", address: " + cluster.hosts[i].address + "}\n";
+        yaml +=
+            "roles:\n  app: {kind: generic, nodes: [n1, n2, n3, n4, n5, n6, n7, n8], command: [pdsim], "
+            "health: {path: /health, port: 30000}}\n" +
+            extra_roles;
+        const auto path = temp / "pdctl.yaml";
+        spit(path, yaml);
+        return path;
+    }
+
+    PullRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) const {
+        const auto home = temp / "home";
+        std::filesystem::create_directories(home);
+        exec::Command command;
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        PDCTL_BINARY,
+                        "-c",
+                        config.string()};
+        command.argv.insert(command.argv.end(), args.begin(), args.end());
+        command.timeout = std::chrono::minutes(5);
+        exec::LocalExecutor local_executor;
+        const auto started = Clock::now();
+        const auto result = local_executor.run(config::Node{}, command);
+        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
+    }
+
+    exec::CommandResult on_host(int i, const std::vector<std::string>& argv) const {
+        return executor->run(cluster.node(i), exec::Command{argv, {}, std::chrono::minutes(2)});
+    }
+
+    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
+        std::vector<std::future<exec::CommandResult>> pending;
+        for (int i = 1; i <= 8; ++i)
+            pending.push_back(std::async(std::launch::async, [this, i, script] {
+                return on_host(i, {"sh", "-c", script});
+            }));
+        std::vector<exec::CommandResult> answers;
+        for (auto& answer : pending) answers.push_back(answer.get());
+        return answers;
+    }
+
+    std::unique_ptr<exec::SshExecutor> executor;
+    std::string local_image, registry, image, expected_id;
+    pid_t registry_pid = -1;
+};
+
+TEST_F(SshPullTest, FirstPullReachesEveryHostWithOneImageIdAndASecondFindsItPresent) {
+    const auto config = write_profile();
+    const auto first = pdctl(config, {"--json", "pull"});
+    ASSERT_EQ(first.exit_code, 0) << first.dump();
+    const auto images = first.events("pull_image");
+    ASSERT_EQ(images.size(), 8u) << first.dump();
+    for (const auto& event : images) {
+        EXPECT_EQ(event["status"], "pulled") << event.dump();
+        EXPECT_EQ(event["id"], expected_id) << event.dump();
+    }
+    const auto end = first.events("pull_end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0]["ok"], true);
+    EXPECT_EQ(end[0]["nodes_complete"], 8);
+    EXPECT_EQ(end[0]["ids"][image], expected_id);
+    std::cout << "[ measured ] first pull on 8 hosts: " << first.ms << " ms\n";
+
+    // Each host's own podman agrees, independently of pdctl.
+    const auto ids = on_every_host("podman image inspect --format '{{.Id}}' " + image);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        ASSERT_TRUE(ids[i].ok()) << cluster.hosts[i].name << ": " << ids[i].err << ids[i].transport_error;
+        EXPECT_EQ(ids[i].out, expected_id + "\n") << cluster.hosts[i].name;
+    }
+
+    const auto second = pdctl(config, {"pull"});
+    ASSERT_EQ(second.exit_code, 0) << second.dump();
+    for (int i = 1; i <= 8; ++i)
+        EXPECT_NE(second.out.find("n" + std::to_string(i) + "       1/1  already present " + image + "  id " +
+                                  expected_id.substr(0, 12)),
+                  std::string::npos)
+            << second.dump();
+    EXPECT_NE(
+        second.out.find("OK    8/8 nodes hold every image with the same ID; pulled 0, already present 8"),
+        std::string::npos)
+        << second.dump();
+    std::cout << "[ measured ] second pull on 8 hosts (already present): " << second.ms << " ms\n";
+
+    // Both runs are in the journal.
+    const auto history = pdctl(config, {"--json", "history"});
+    ASSERT_EQ(history.exit_code, 0) << history.dump();
+    const auto runs = json::parse(history.out);
+    int pulls = 0;
+    for (const auto& run : runs["runs"]) pulls += run["verb"] == "pull" ? 1 : 0;
+    EXPECT_EQ(pulls, 2) << history.out;
+}
+
+TEST_F(SshPullTest, AHostWithoutTheInsecureRegistryAndAMissingTagAreNamedWithTheirErrors) {
+    // Host 3 forgets that the registry speaks plain HTTP; restored whatever happens.
+    const std::string conf = "/etc/containers/registries.conf";
+    ASSERT_TRUE(on_host(3, {"cp", conf, conf + ".pdctl-test"}).ok());
+    Restore restore([&] { on_host(3, {"mv", conf + ".pdctl-test", conf}); });
+    ASSERT_TRUE(
+        on_host(
+            3, {"sh", "-c",
+                "printf 'unqualified-search-registries = []\\nshort-name-mode = \"enforcing\"\\n' > " + conf})
+            .ok());
+    // Role `extra` on n8 names a tag the registry does not have.
+    const auto config = write_profile(
+        "  extra: {kind: generic, nodes: [n8], command: [pdsim], health: {path: /health, port: 30001}, "
+        "container: {image: " +
+        registry + "/pdctl/pdsim:nope}}\n");
+    const auto run = pdctl(config, {"pull"});
+    EXPECT_EQ(run.exit_code, 4) << run.dump();
+    EXPECT_NE(run.out.find(
+                  "FAIL  6/8 nodes hold every image with the same ID; pulled 7, already present 0, failed 2"),
+              std::string::npos)
+        << run.dump();
+    const auto line_of = [&](const std::string& prefix) {
+        const auto at = run.out.find(prefix);
+        return at == std::string::npos ? std::string() : run.out.substr(at, run.out.find('\n', at) - at);
+    };
+    const auto n3 = line_of("  n3: " + image + ": ");
+    EXPECT_NE(n3.find("HTTP response to HTTPS client"), std::string::npos) << run.dump();
+    const auto n8 = line_of("  n8: " + registry + "/pdctl/pdsim:nope: ");
+    EXPECT_NE(n8.find("manifest unknown"), std::string::npos) << run.dump();
+    std::cout << "[ errors ]\n" << n3 << "\n" << n8 << "\n";
+
+    // --node narrows the run to the healthy host: exit 0.
+    const auto only_n1 = pdctl(config, {"pull", "--node", "n1"});
+    EXPECT_EQ(only_n1.exit_code, 0) << only_n1.dump();
+    EXPECT_NE(only_n1.out.find("OK    1/1 nodes"), std::string::npos) << only_n1.dump();
+}
+
+}  // namespace
+}  // namespace pdctl::testing
