@@ -102,6 +102,7 @@ void run_mooncake_master(std::span<const std::string> argv) {
         log_glog('F', kFile, "Check failed: master service start: pdsim injected crash at init");
         exit_now(1);
     }
+    if (knobs.hang.hits(Phase::kInit, 0)) idle_forever();  // never binds: the gate must time out
 
     std::string error;
     static Socket rpc;  // lives as long as the process; accepted connections are closed at once

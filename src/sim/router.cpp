@@ -44,6 +44,7 @@ class Router {
             log_main("Error: router failed to start: pdsim injected crash at init");
             exit_now(1);
         }
+        if (knobs_.hang.hits(Phase::kInit, 0)) idle_forever();  // never binds: the gate must time out
         std::string error;
         if (!serve_in_background(server_, args_.host, args_.port, error)) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",

@@ -1,0 +1,241 @@
+#pragma once
+// The fault-injection matrix (issue 5): every case injects one fault into a real run of pdctl and
+// then checks the same invariant — `status` tells the truth about every unit, `stop` leaves nothing
+// running, and a fresh `start` without the fault converges to healthy. Each case appends one row
+// (case, fault, expected, result) to $PDCTL_FAULT_REPORT; the report test renders the rows as the
+// matrix in docs/reliability.md (tests/faults/update-docs.sh).
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/file.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../integration/pdctl_harness.hpp"
+#include "../integration/pdctl_process.hpp"
+
+namespace pdctl::testing::faults {
+
+using nlohmann::json;
+
+// One row of the matrix.
+struct Row {
+    std::string group;     // "crash", "hang", "signal", ...
+    std::string id;        // stable, e.g. crash-prefill-rank2-weights
+    std::string fault;     // what was injected
+    std::string expected;  // what pdctl must do
+    std::string result;    // what it did ("pass" or the first failed expectation)
+    long long ms = 0;      // the case's wall time, invariant included
+};
+
+inline std::filesystem::path report_path() {
+    const char* path = std::getenv("PDCTL_FAULT_REPORT");
+    return path && *path ? std::filesystem::path(path) : std::filesystem::path();
+}
+
+// Appends the row under an exclusive lock: CTest runs cases in parallel processes.
+inline void record(const Row& row) {
+    const auto path = report_path();
+    if (path.empty()) return;
+    std::filesystem::create_directories(path.parent_path());
+    const json line = {{"group", row.group},       {"id", row.id},         {"fault", row.fault},
+                       {"expected", row.expected}, {"result", row.result}, {"ms", row.ms}};
+    const auto text = line.dump() + "\n";
+    std::FILE* out = std::fopen(path.c_str(), "a");
+    if (!out) return;
+    ::flock(::fileno(out), LOCK_EX);
+    std::fwrite(text.data(), 1, text.size(), out);
+    std::fflush(out);
+    ::flock(::fileno(out), LOCK_UN);
+    std::fclose(out);
+}
+
+// Live pdsim processes whose command line holds `marker` (an address prefix), by process group (= the
+// pid pdctl records for a unit: the process runtime starts each unit as a session leader). The SSH test
+// hosts share this machine's PID namespace, so this sees their units too.
+inline std::map<int, int> live_pdsim_groups(const std::string& marker) {
+    std::map<int, int> groups;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline = read_text(entry.path() / "cmdline");
+        if (cmdline.rfind("pdsim", 0) != 0) continue;
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(marker) == std::string::npos) continue;
+        const std::string stat = read_text(entry.path() / "stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream fields(stat.substr(close + 2));
+        std::string state;
+        int ppid = 0, pgrp = 0;
+        fields >> state >> ppid >> pgrp;
+        if (state == "Z") continue;
+        ++groups[pgrp];
+    }
+    return groups;
+}
+
+// Waits until `output` holds a JSON line with stage_begin for `role` (and `verb`).
+inline bool stage_began(const std::filesystem::path& output, const std::string& verb,
+                        const std::string& role) {
+    return eventually([&] {
+        std::istringstream in(read_text(output));
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto event = json::parse(line, nullptr, false);
+            if (event.is_object() && event.value("event", "") == "stage_begin" &&
+                event.value("verb", "") == verb && event.value("role", "") == role)
+                return true;
+        }
+        return false;
+    });
+}
+
+// A case: a copy of profiles/local on its own loopback block, fast start-up phases, and the files as
+// they were before the fault was injected (restore() puts them back for the convergence start).
+class FaultCase {
+  public:
+    // `adapt` rewrites the copied profile before anything else (the SSH cases move it onto the test
+    // hosts); `marker` is the address prefix that finds the case's processes.
+    FaultCase(std::string group, std::string id, int block,
+              const std::function<void(SimCluster&)>& adapt = {}, std::string marker = {})
+        : cluster_(short_name(id), block),
+          block_(block),
+          marker_(marker.empty() ? "127.0." + std::to_string(block) + "." : std::move(marker)),
+          began_(std::chrono::steady_clock::now()) {
+        row_.group = std::move(group);
+        row_.id = std::move(id);
+        if (adapt) adapt(cluster_);
+        // Every phase 150 ms: a whole start takes ~2 s, so a case with its invariant takes seconds.
+        for (const char* file : {"prefill.env", "decode.env"})
+            cluster_.append(file, "\nPDSIM_PHASE_MS=150\n");
+        for (const char* file : {"pdctl.yaml", "prefill.env", "decode.env", "config.env"})
+            original_[file] = read_text(cluster_.config().parent_path() / file);
+    }
+    ~FaultCase() {
+        row_.ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began_)
+                .count();
+        if (row_.result.empty()) {
+            const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+            row_.result = info && info->result()->Failed() ? "FAILED: " + first_failure_ : "pass";
+        }
+        record(row_);
+    }
+
+    void describe(std::string fault, std::string expected) {
+        row_.fault = std::move(fault);
+        row_.expected = std::move(expected);
+    }
+    SimCluster& cluster() { return cluster_; }
+    int block() const { return block_; }
+    std::map<int, int> live() const { return live_pdsim_groups(marker_); }
+    void note_failure(const std::string& what) {
+        if (first_failure_.empty()) first_failure_ = what;
+    }
+
+    void append(const std::string& file, const std::string& text) { cluster_.append(file, text); }
+    void replace(const std::string& file, const std::string& from, const std::string& to) {
+        auto text = read_text(cluster_.config().parent_path() / file);
+        replace_all(text, from, to);
+        write_text(cluster_.config().parent_path() / file, text);
+    }
+    void restore() {
+        for (const auto& [file, text] : original_) write_text(cluster_.config().parent_path() / file, text);
+    }
+
+    // The stage_failed event of a JSON Lines run, or null.
+    static json failure(const PdctlRun& run) {
+        for (const auto& event : run.events())
+            if (event.value("event", "") == "stage_failed") return event;
+        return nullptr;
+    }
+
+    // status must tell the truth: a unit it calls running has live pdsim processes in its group, every
+    // other unit has none, and no live pdsim of this cluster is outside the units it lists.
+    void expect_status_truthful(const std::string& when) {
+        const auto status = cluster_.run({"--json", "status"});
+        const auto doc = json::parse(status.out, nullptr, false);
+        if (!doc.is_object()) {
+            fail(when + ": status --json is not a document: " + status.out + status.err);
+            return;
+        }
+        const auto live = this->live();
+        std::set<int> listed;
+        int running = 0;
+        for (const auto& role : doc["roles"]) {
+            for (const auto& unit : role["units"]) {
+                const int pid = unit.value("pid", 0);
+                const bool said_running = unit.value("state", "") == "running";
+                const bool is_live = pid > 0 && live.count(pid) > 0;
+                if (pid > 0) listed.insert(pid);
+                running += said_running ? 1 : 0;
+                if (said_running != is_live)
+                    fail(when + ": status says " + unit["unit"].get<std::string>() + " is " +
+                         unit.value("state", "?") + " but its processes are " + (is_live ? "alive" : "gone"));
+            }
+        }
+        for (const auto& [group, count] : live)
+            if (!listed.count(group))
+                fail(when + ": a live pdsim group " + std::to_string(group) + " is not in status");
+        const int expected_code = running == 0 ? 8 : (doc.value("state", "") == "running" ? 0 : 7);
+        if (status.exit_code != expected_code)
+            fail(when + ": status exit " + std::to_string(status.exit_code) + " with " +
+                 std::to_string(running) + " units running (state " + doc.value("state", "?") + ")");
+    }
+
+    // The invariant every case ends with.
+    void expect_invariant() {
+        expect_status_truthful("after the fault");
+        const auto stop = cluster_.run({"stop"});
+        if (stop.exit_code != 0) fail("stop exit " + std::to_string(stop.exit_code) + ": " + stop.err);
+        if (!eventually([&] { return live().empty(); }, std::chrono::seconds(10)))
+            fail("processes still running after stop");
+        expect_status_truthful("after stop");
+        restore();
+        const auto start = cluster_.run({"start"});
+        if (start.exit_code != 0)
+            fail("fresh start exit " + std::to_string(start.exit_code) + ": " + start.err);
+        const auto status = cluster_.run({"status"});
+        if (status.exit_code != 0)
+            fail("status after the fresh start: exit " + std::to_string(status.exit_code));
+        const auto last = cluster_.run({"stop"});
+        if (last.exit_code != 0 || !live().empty()) fail("final stop left processes");
+    }
+
+    void fail(const std::string& what) {
+        note_failure(what);
+        ADD_FAILURE() << row_.id << ": " << what;
+    }
+    void expect(bool condition, const std::string& what) {
+        if (!condition) fail(what);
+    }
+
+  private:
+    static std::string short_name(const std::string& id) {
+        std::string name = "f";
+        for (const char c : id)
+            if (std::isalnum(static_cast<unsigned char>(c)))
+                name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return name.substr(0, 24);
+    }
+
+    SimCluster cluster_;
+    int block_;
+    std::string marker_;
+    std::chrono::steady_clock::time_point began_;
+    Row row_;
+    std::string first_failure_;
+    std::map<std::string, std::string> original_;
+};
+
+}  // namespace pdctl::testing::faults

@@ -1,0 +1,132 @@
+// The network rows of the fault matrix, on the SSH test cluster (tests/cluster/up.sh: real sshd in
+// network namespaces): a node unreachable before start, a link going down while a stage waits, and
+// sshd refusing in the middle of a run. The units are pdsim processes on the hosts (process runtime),
+// so the invariant can see them in /proc: the hosts share this machine's PID namespace.
+#include "../integration/ssh_cluster.hpp"
+#include "fault_matrix.hpp"
+
+namespace pdctl::testing::faults {
+namespace {
+
+constexpr const char* kMarker = "10.77.0.";
+
+class SshFault : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        // pdctl runs with the cluster's known_hosts, no agent, and a HOME without ssh config.
+        ::setenv("PDCTL_KNOWN_HOSTS", cluster.known_hosts.c_str(), 1);
+        ::setenv("HOME", temp.c_str(), 1);
+        ::unsetenv("SSH_AUTH_SOCK");
+    }
+
+    // profiles/local moved onto hosts 1-8: same roles and ports, SSH instead of local, pdsim by path.
+    std::function<void(SimCluster&)> on_ssh_hosts(int block) const {
+        return [this, block](SimCluster& sim) {
+            const auto dir = sim.config().parent_path();
+            for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+                if (!entry.is_regular_file()) continue;
+                auto text = read_text(entry.path());
+                replace_all(text, "127.0." + std::to_string(block) + ".", kMarker);
+                if (entry.path().filename() == "pdctl.yaml") {
+                    replace_all(text, "executor: local", "executor: ssh");
+                    replace_all(text, "defaults:\n",
+                                "defaults:\n  ssh: {user: root, identity: " + cluster.key + "}\n");
+                    replace_all(text, "[pdsim, ", std::string("[") + PDSIM_BINARY + ", ");
+                }
+                write_text(entry.path(), text);
+            }
+        };
+    }
+
+    void block_ssh(int host) {
+        in_host_netns(host, {"nft", "add table inet pdctl_fault"});
+        in_host_netns(host,
+                      {"nft", "add chain inet pdctl_fault input { type filter hook input priority 0 ; }"});
+        in_host_netns(host, {"nft", "add rule inet pdctl_fault input tcp dport 22 reject with tcp reset"});
+    }
+    void unblock_ssh(int host) { in_host_netns(host, {"nft", "delete table inet pdctl_fault"}); }
+};
+
+TEST_F(SshFault, ANodeUnreachableBeforeStartIsNamedAndNothingStarts) {
+    FaultCase c("network", "unreachable-before-start", 150, on_ssh_hosts(150), kMarker);
+    c.describe("host n3 refuses SSH before `start`",
+               "exit 3 naming n3 before any unit starts; status exit 3 listing n3 unreachable");
+    block_ssh(3);
+    bool blocked = true;
+    Restore unblock([&] {
+        if (blocked) unblock_ssh(3);
+    });
+    const auto start = c.cluster().run({"start"});
+    c.expect(start.exit_code == 3,
+             "start exit " + std::to_string(start.exit_code) + ", expected 3: " + start.err);
+    c.expect(start.err.find("n3") != std::string::npos, "the error does not name n3: " + start.err);
+    c.expect(c.live().empty(), "units started although n3 was unreachable");
+    const auto status = c.cluster().run({"--json", "status"});
+    const auto doc = json::parse(status.out, nullptr, false);
+    c.expect(status.exit_code == 3, "status exit " + std::to_string(status.exit_code) + ", expected 3");
+    c.expect(doc.is_object() && doc["unreachable"].dump().find("n3") != std::string::npos,
+             "status does not list n3 as unreachable: " + status.out);
+    unblock_ssh(3);
+    blocked = false;
+    c.expect_invariant();
+}
+
+// A host's link or sshd fails while the prefill stage waits on its gate: pdctl must not hang, must name
+// the node, and must stop what it can reach; once the host is back, status and stop deal with the unit
+// it could not stop.
+void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage,
+                    const std::function<void()>& inject) {
+    for (const char* file : {"prefill.env", "decode.env"}) c.append(file, "PDSIM_PHASE_MS=800\n");
+    const auto output = c.cluster().config().parent_path() / "pdctl.out";
+    auto run = run_pdctl_to_file(c.cluster(), output, {"--json", "start"});
+    const bool began = stage_began(output, "start", stage);
+    c.expect(began, "the " + stage + " stage never began: " + read_text(output));
+    inject();
+    const auto result = run.get();
+    c.expect(result.exit_code == 3 || result.exit_code == 4,
+             "start exit " + std::to_string(result.exit_code) + ", expected 3 or 4:\n" + read_text(output));
+    (void)test;
+}
+
+TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
+    FaultCase c("network", "link-down-mid-stage", 151, on_ssh_hosts(151), kMarker);
+    c.describe(
+        "host n3's link goes down while prefill loads (its unit keeps running, unreachable)",
+        "start fails (exit 3/4) naming n3 within the SSH timeouts; reachable units stopped; after the link "
+        "returns status shows n3's unit, stop removes it");
+    bool down = false;
+    Restore link_up([&] {
+        if (down) local({"ip", "link", "set", host(3).veth, "up"});
+    });
+    fail_mid_stage(*this, c, "prefill", [&] {
+        local({"ip", "link", "set", host(3).veth, "down"});
+        down = true;
+    });
+    local({"ip", "link", "set", host(3).veth, "up"});
+    down = false;
+    c.expect_invariant();
+}
+
+TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
+    FaultCase c("network", "sshd-refusing-mid-run", 152, on_ssh_hosts(152), kMarker);
+    c.describe(
+        "host n6 starts refusing SSH (TCP reset) while decode loads",
+        "start fails (exit 3/4) naming n6; reachable units stopped; once sshd answers again, status is "
+        "truthful and stop cleans up");
+    bool blocked = false;
+    Restore unblock([&] {
+        if (blocked) unblock_ssh(6);
+    });
+    fail_mid_stage(*this, c, "decode", [&] {
+        block_ssh(6);
+        blocked = true;
+    });
+    unblock_ssh(6);
+    blocked = false;
+    c.expect_invariant();
+}
+
+}  // namespace
+}  // namespace pdctl::testing::faults
