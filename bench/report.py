@@ -56,8 +56,9 @@ def render(r, json_path):
            f"- {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, {m['os']}, kernel {m['kernel']}",
            f"- load average when the run began: {' '.join(m['loadavg_at_start'])} (the machine is shared; "
            "interleaving spreads that noise over every tool alike)",
-           "- hosts: real OpenSSH `sshd` in network namespaces on one bridge (`tests/cluster/up.sh`, "
-           "renamed `pdb*`/10.78.0.0/24), so client and servers share these CPUs", "",
+           "- hosts: real OpenSSH `sshd` in network namespaces on one bridge (`tests/cluster/up.sh` with "
+           + ", ".join(f"{k}={v}" for k, v in r.get("hosts", {}).items())
+           + "), so the clients and all the servers share these CPUs", "",
            "| software | version |", "|---|---|"]
     out += [f"| {k} | {val} |" for k, val in v.items()] + [""]
 
