@@ -61,7 +61,7 @@ fi
 # 3. Network: namespaces (their eth0 goes with them), veths, the bridge.
 for ns in "${namespaces[@]}"; do
   [ -e "/run/netns/$ns" ] && ip netns del "$ns"
-  veth="pdtv${ns#"$PDT_PREFIX"}"
+  veth="$PDT_VETH_PREFIX${ns#"$PDT_PREFIX"}"
   ip link del "$veth" 2>/dev/null  # usually gone with its namespace already
 done
 ip link show "$PDT_BRIDGE" >/dev/null 2>&1 && ip link del "$PDT_BRIDGE"

@@ -1,15 +1,26 @@
 # Shared settings of the SSH test cluster scripts (sourced by up.sh and down.sh).
 # Host i (1..N) is network namespace ${PDT_PREFIX}i with eth0 = 10.77.0.i, plugged into bridge pdtbr0
 # (10.77.0.254/24) in the root namespace through veth pdtv<i>. Only these addresses are ever used.
+# A second cluster (bench/run uses pdb, pdbbr0, 10.78.0) can run next to the test cluster without its
+# lock by setting PDCTL_TEST_PREFIX, PDCTL_TEST_BRIDGE, PDCTL_TEST_SUBNET (a /24, first three octets)
+# and PDCTL_TEST_CLUSTER_DIR; the defaults are the test cluster's.
 
 PDT_DIR=${PDCTL_TEST_CLUSTER_DIR:-/tmp/pdctl-test-cluster}
-PDT_PREFIX=pdt
-PDT_BRIDGE=pdtbr0
-PDT_SUBNET=10.77.0
+PDT_PREFIX=${PDCTL_TEST_PREFIX:-pdt}
+PDT_BRIDGE=${PDCTL_TEST_BRIDGE:-pdtbr0}
+PDT_SUBNET=${PDCTL_TEST_SUBNET:-10.77.0}
+PDT_VETH_PREFIX=${PDT_PREFIX}v
 PDT_BRIDGE_ADDRESS=${PDT_SUBNET}.254
 PDT_ENV_FILE=$PDT_DIR/cluster.env
 
 pdt_log() { echo "tests/cluster: $*" >&2; }
+
+# Names end up in interface names (15 characters at most) and in grep patterns: keep them plain.
+if ! [[ "$PDT_PREFIX" =~ ^[a-z][a-z0-9]{0,5}$ && "$PDT_BRIDGE" =~ ^[a-z][a-z0-9]{0,14}$ &&
+  "$PDT_SUBNET" =~ ^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]]; then
+  pdt_log "bad PDCTL_TEST_PREFIX/BRIDGE/SUBNET: '$PDT_PREFIX' '$PDT_BRIDGE' '$PDT_SUBNET'"
+  exit 2
+fi
 
 # True when $1 is a live sshd started by these scripts: its command line names our sshd_config.
 pdt_is_our_sshd() {

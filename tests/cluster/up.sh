@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the SSH test cluster: N hosts (default 8, $PDCTL_TEST_HOSTS), each a network namespace
-# ${PDT_PREFIX}<i> with address 10.77.0.<i> on bridge pdtbr0 (10.77.0.254/24), its own hostname and /root
+# ${PDT_PREFIX}<i> with address 10.77.0.<i> on bridge pdtbr0 (10.77.0.254/24; see lib.sh for other names), its own hostname and /root
 # (unshare --uts --mount + bind mount) and its own real OpenSSH sshd (ed25519 + ECDSA host keys,
 # ports 22 and 2222). Generates client keys and a known_hosts file, then writes $PDT_DIR/cluster.env
 # (addresses, key paths, recorded pids) for the tests. tests/cluster/down.sh removes everything.
@@ -77,7 +77,7 @@ ip link set "$PDT_BRIDGE" up
 env_lines=()
 for i in $(seq 1 "$hosts"); do
   ns=${PDT_PREFIX}$i
-  veth=pdtv$i
+  veth=$PDT_VETH_PREFIX$i
   address=$PDT_SUBNET.$i
   hostdir=$PDT_DIR/host$i
   mkdir -p "$hostdir/root/.ssh"
