@@ -1,5 +1,7 @@
 #include "pdctl/health/http_prober.hpp"
 
+#include <fmt/format.h>
+
 #include <httplib.h>
 
 namespace pdctl::health {
@@ -45,9 +47,23 @@ ProbeResult RealHttpProber::get(const std::string& url, std::chrono::millisecond
         result.status = response->status;
         result.body = response->body.substr(0, 512);
     } else {
-        // httplib says just "Connection" for refused/unreachable, which reads like a truncated message.
-        result.error = response.error() == httplib::Error::Connection ? "connection refused or unreachable"
-                                                                      : httplib::to_string(response.error());
+        // httplib names its errors in one word ("Connection", "Read"), which reads like a truncated
+        // message in a gate-timeout report; say what the operator needs to know instead.
+        switch (response.error()) {
+            case httplib::Error::Connection:
+                result.error = "connection refused or unreachable";
+                break;
+            case httplib::Error::Read:
+                // A read timeout and bytes that are not HTTP (a wrong port) look the same to httplib.
+                result.error = fmt::format("no valid HTTP response within {} ms (timed out, or not HTTP)",
+                                           timeout.count());
+                break;
+            case httplib::Error::ConnectionTimeout:
+                result.error = fmt::format("no connection within {} ms", timeout.count());
+                break;
+            default:
+                result.error = httplib::to_string(response.error());
+        }
     }
     return result;
 }

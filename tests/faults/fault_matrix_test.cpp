@@ -318,9 +318,9 @@ TEST_P(Health, AGateThatNeverSeesA200TimesOutSayingWhatItGot) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FaultMatrix, Health,
-                         ::testing::Values(HealthParam{"slow", "timed out", 144},
+                         ::testing::Values(HealthParam{"slow", "no valid HTTP response", 144},
                                            HealthParam{"500", "HTTP 500", 145},
-                                           HealthParam{"garbage", "", 146}),
+                                           HealthParam{"garbage", "no valid HTTP response", 146}),
                          [](const auto& info) { return "health_" + info.param.fault; });
 
 }  // namespace
