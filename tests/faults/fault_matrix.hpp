@@ -68,7 +68,9 @@ inline std::map<int, int> live_pdsim_groups(const std::string& marker) {
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::string cmdline = read_text(entry.path() / "cmdline");
-        if (cmdline.rfind("pdsim", 0) != 0) continue;
+        // argv[0] is "pdsim" (local: found on PATH) or its absolute path (over SSH).
+        const std::string argv0 = cmdline.substr(0, cmdline.find('\0'));
+        if (std::filesystem::path(argv0).filename() != "pdsim") continue;
         std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
         if (cmdline.find(marker) == std::string::npos) continue;
         const std::string stat = read_text(entry.path() / "stat");
@@ -172,6 +174,7 @@ class FaultCase {
         const auto live = this->live();
         std::set<int> listed;
         int running = 0;
+        int leftovers = 0;  // units neither running nor gone: exited, unknown
         for (const auto& role : doc["roles"]) {
             for (const auto& unit : role["units"]) {
                 const int pid = unit.value("pid", 0);
@@ -179,15 +182,24 @@ class FaultCase {
                 const bool is_live = pid > 0 && live.count(pid) > 0;
                 if (pid > 0) listed.insert(pid);
                 running += said_running ? 1 : 0;
+                const auto state = unit.value("state", "");
+                leftovers += (state != "running" && state != "stopped" && state != "absent") ? 1 : 0;
                 if (said_running != is_live)
                     fail(when + ": status says " + unit["unit"].get<std::string>() + " is " +
-                         unit.value("state", "?") + " but its processes are " + (is_live ? "alive" : "gone"));
+                         unit.value("state", "?") + " but its processes are " + (is_live ? "alive" : "gone") +
+                         " (pid " + std::to_string(pid) + ": " +
+                         read_text("/proc/" + std::to_string(pid) + "/cmdline").substr(0, 120) + ")");
             }
         }
         for (const auto& [group, count] : live)
             if (!listed.count(group))
                 fail(when + ": a live pdsim group " + std::to_string(group) + " is not in status");
-        const int expected_code = running == 0 ? 8 : (doc.value("state", "") == "running" ? 0 : 7);
+        // Nothing at all (every unit stopped or absent) is "stopped" (8); a node that cannot be asked, or a
+        // unit that exited without being stopped (its state files remain for the operator), is "degraded"
+        // (7).
+        const bool blind = doc.contains("unreachable") && !doc["unreachable"].empty();
+        const int expected_code =
+            running == 0 && !blind && leftovers == 0 ? 8 : (doc.value("state", "") == "running" ? 0 : 7);
         if (status.exit_code != expected_code)
             fail(when + ": status exit " + std::to_string(status.exit_code) + " with " +
                  std::to_string(running) + " units running (state " + doc.value("state", "?") + ")");
