@@ -4,7 +4,8 @@
 #   tests/analysis/clang-tidy.sh [build-dir] [dir-regex]
 # Defaults: build dir `build` (configure is enough: cmake --preset ci), and every directory of src/ but
 # sim/ (pdsim, the simulator, is test tooling). CI passes a narrower regex to stay in its time budget
-# (.ci/analysis). The embedded-profile source is generated and not checked.
+# (.ci/analysis), the directories that run clean; cli, doctor, exec, lint and report still have findings.
+# The embedded-profile source is generated and not checked.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
