@@ -62,6 +62,6 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options);
 
 // The executor of a loaded context, or a clear usage error when this build cannot drive that kind.
-exec::Executor& require_executor(Context& context);
+exec::Executor& require_executor(const Context& context);
 
 }  // namespace pdctl::cli

@@ -31,7 +31,7 @@ ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, c
 
 }  // namespace
 
-exec::Executor& require_executor(Context& context) {
+exec::Executor& require_executor(const Context& context) {
     if (!context.executor) {
         throw Failure(ExitCode::kUsage,
                       "executor '" + config::to_string(context.cluster.executor) + "' of " +

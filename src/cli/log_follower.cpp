@@ -75,7 +75,7 @@ void poll(Followed& followed, exec::Executor& executor, const runtime::LogReques
 
 }  // namespace
 
-ExitCode follow_logs(Context& context, exec::Executor& executor, const std::vector<FollowTarget>& targets,
+ExitCode follow_logs(const Context& context, exec::Executor& executor, const std::vector<FollowTarget>& targets,
                      runtime::LogRequest first_read, std::chrono::milliseconds poll_interval) {
     first_read.with_cursor = true;
     engine::install_interrupt_handlers();

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "pdctl/engine/observer.hpp"
+#include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
 
 namespace pdctl::cli {
@@ -88,13 +89,9 @@ Check generate(const plan::Stage& router, const SmokeOptions& options) {
         return check;
     }
     check.status = response->status;
-    const auto parsed = json::parse(response->body, nullptr, false);
-    if (!parsed.is_discarded() && parsed.is_object() && parsed.contains("text") && parsed["text"].is_string())
-        check.text = parsed["text"].get<std::string>();
-    if (response->status != 200)
-        check.error = fmt::format("HTTP {}: {}", response->status, response->body.substr(0, 300));
-    else if (check.text.empty())
-        check.error = "the answer has no text: " + response->body.substr(0, 300);
+    auto answer = health::read_generate_answer(response->status, response->body);
+    check.text = std::move(answer.text);
+    check.error = std::move(answer.error);
     return check;
 }
 

@@ -32,7 +32,7 @@ std::string describe(const YAML::Node& node) {
     switch (node.Type()) {
         case YAML::NodeType::Scalar: {
             std::string text = node.Scalar();
-            if (text.size() > kShownScalarLength) text = text.substr(0, kShownScalarLength) + "...";
+            if (text.size() > kShownScalarLength) text.replace(kShownScalarLength, std::string::npos, "...");
             return "`" + text + "`";
         }
         case YAML::NodeType::Sequence:

@@ -3,9 +3,11 @@
 // (certificate authorities, security-key types) does not hide the lines after it.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "pdctl/exec/known_hosts.hpp"
@@ -40,23 +42,26 @@ const KeyType* key_type_of(int hostkey_type) {
     return nullptr;
 }
 
-struct KnownHostsDeleter {
-    void operator()(LIBSSH2_KNOWNHOSTS* hosts) const { libssh2_knownhost_free(hosts); }
-};
-using KnownHostsPtr = std::unique_ptr<LIBSSH2_KNOWNHOSTS, KnownHostsDeleter>;
-
-struct LoadedKnownHosts {
-    KnownHostsPtr hosts;
-    std::set<std::string> revoked;  // base64 key blobs of @revoked lines
-};
-
 LoadedKnownHosts load(LIBSSH2_SESSION* session, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();  // a missing file reads as empty: every host is unknown
+    return parse_known_hosts(session, text.str(), path);
+}
+
+}  // namespace
+
+LoadedKnownHosts parse_known_hosts(LIBSSH2_SESSION* session, std::string_view text,
+                                   const std::string& source) {
     LoadedKnownHosts loaded{KnownHostsPtr(libssh2_knownhost_init(session)), {}};
     if (!loaded.hosts) throw SshError("cannot allocate the known-hosts table");
-    std::ifstream in(path);
-    std::string line;
     int number = 0;
-    while (std::getline(in, line)) {
+    std::size_t start = 0;
+    // Line by line like std::getline: a last line without '\n' counts, an empty tail does not.
+    while (start < text.size()) {
+        const auto end = std::min(text.find('\n', start), text.size());
+        const std::string line(text.substr(start, end - start));
+        start = end + 1;
         ++number;
         const auto first = line.find_first_not_of(" \t");
         if (first == std::string::npos || line[first] == '#') continue;
@@ -65,11 +70,11 @@ LoadedKnownHosts load(LIBSSH2_SESSION* session, const std::string& path) {
             std::vector<std::string> fields;
             std::size_t pos = first;
             while (pos < line.size() && fields.size() < 4) {
-                const auto start = line.find_first_not_of(" \t", pos);
-                if (start == std::string::npos) break;
-                pos = line.find_first_of(" \t", start);
+                const auto field = line.find_first_not_of(" \t", pos);
+                if (field == std::string::npos) break;
+                pos = line.find_first_of(" \t", field);
                 fields.push_back(
-                    line.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+                    line.substr(field, pos == std::string::npos ? std::string::npos : pos - field));
             }
             if (fields.size() == 4) loaded.revoked.insert(fields[3]);
             continue;
@@ -77,13 +82,11 @@ LoadedKnownHosts load(LIBSSH2_SESSION* session, const std::string& path) {
         if (line[first] == '@') continue;  // @cert-authority: certificates are not supported
         if (libssh2_knownhost_readline(loaded.hosts.get(), line.c_str() + first, line.size() - first,
                                        LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0) {
-            spdlog::debug("{}:{}: known_hosts line not understood by libssh2; skipped", path, number);
+            spdlog::debug("{}:{}: known_hosts line not understood by libssh2; skipped", source, number);
         }
     }
     return loaded;
 }
-
-}  // namespace
 
 std::string supported_subset(LIBSSH2_SESSION* session, int method_type, const std::string& wanted) {
     const char** algorithms = nullptr;

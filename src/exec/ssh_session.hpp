@@ -5,9 +5,12 @@
 #include <libssh2.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "pdctl/exec/ssh_executor.hpp"
 #include "pdctl/exec/ssh_target.hpp"
@@ -75,6 +78,21 @@ class SshSession {
     bool host_key_methods_restricted_ = false;
     std::string host_key_methods_;
 };
+
+// A known_hosts file as libssh2's matcher plus the keys marked @revoked (which libssh2 does not read).
+struct KnownHostsDeleter {
+    void operator()(LIBSSH2_KNOWNHOSTS* hosts) const { libssh2_knownhost_free(hosts); }
+};
+using KnownHostsPtr = std::unique_ptr<LIBSSH2_KNOWNHOSTS, KnownHostsDeleter>;
+struct LoadedKnownHosts {
+    KnownHostsPtr hosts;
+    std::set<std::string> revoked;  // base64 key blobs of @revoked lines
+};
+// Reads known_hosts `text` (from `source`, for messages) line by line, so that one line libssh2 cannot
+// parse (certificate authorities, security-key types) does not hide the lines after it. The text is
+// whatever is on disk: tests/fuzz/known_hosts_fuzz.cpp feeds it arbitrary bytes.
+LoadedKnownHosts parse_known_hosts(LIBSSH2_SESSION* session, std::string_view text,
+                                   const std::string& source);
 
 // Host keys (ssh_host_key.cpp): the method preference from known_hosts, and the check after the
 // handshake. Throws SshError for an unknown (unless accept_new) or changed key.

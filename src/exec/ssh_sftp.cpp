@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::size_t kChunk = 256 * 1024;  // libssh2 pipelines one write into several SFTP packets
 
-std::string sftp_error(LIBSSH2_SFTP* sftp, SshSession& session) {
+std::string sftp_error(LIBSSH2_SFTP* sftp, const SshSession& session) {
     const unsigned long code = libssh2_sftp_last_error(sftp);
     switch (code) {
         case LIBSSH2_FX_NO_SUCH_FILE:

@@ -21,7 +21,8 @@ inline void append(std::vector<std::string>& argv, const std::vector<std::string
 }
 
 // The role's program override, or the real program.
-inline std::vector<std::string> program_prefix(const config::Role& role, std::vector<std::string> real) {
+inline std::vector<std::string> program_prefix(const config::Role& role,
+                                               const std::vector<std::string>& real) {
     return role.program.empty() ? real : role.program;
 }
 

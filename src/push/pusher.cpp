@@ -104,6 +104,7 @@ class NodeWorker {
         if (to_send.empty()) return;
 
         std::vector<std::string> send_dests;
+        send_dests.reserve(to_send.size());
         for (const auto i : to_send) send_dests.push_back(plan_.files[i].dest);
         const auto made = executor_.run(plan_.node, make_directories_command(send_dests));
         if (!made.ok()) {

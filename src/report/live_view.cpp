@@ -66,6 +66,8 @@ void LiveViewReporter::run_begin(const std::string& verb, const plan::Plan& plan
         std::unique_lock ticker_lock(mutex_);
         while (ticking_) {
             wake_.wait_for(ticker_lock, std::chrono::seconds(1));
+            // ticking_ may have been cleared by run_end() on another thread while this one waited.
+            // cppcheck-suppress knownConditionTrueFalse
             if (ticking_ && model_.active()) draw_locked(false);
         }
     });

@@ -122,12 +122,24 @@ bool applies(Only only, config::RoleKind kind) {
     return true;
 }
 
+// libstdc++'s std::regex matches recursively, a few stack frames per character a `.*` or `\d+` spans:
+// a 30 KB log line holding "Capture ... cuda graph" overflowed the 8 MB stack and killed pdctl
+// (found by tests/fuzz/log_phases_fuzz.cpp). The lines the rules look for are short and start with
+// what they match (server_args=ServerArgs( is the one long line, matched at its start), so the regexes
+// only see a line's first kMaxMatchedLength characters; 4 KiB recurses well within any thread's stack.
+constexpr std::size_t kMaxMatchedLength = 4096;
+
+bool search(const std::string& line, const std::regex& regex) {
+    const auto length = static_cast<std::ptrdiff_t>(std::min(line.size(), kMaxMatchedLength));
+    return std::regex_search(line.begin(), line.begin() + length, regex);
+}
+
 std::optional<Phase> match_phase(const std::string& line, const std::string& lower, config::RoleKind kind) {
     const auto& regexes = compiled().rules;
     for (std::size_t i = 0; i < kRules.size(); ++i) {
         const auto& rule = kRules[i];
         if (lower.find(rule.needle) == std::string::npos || !applies(rule.only, kind)) continue;
-        if (std::regex_search(line, regexes[i])) return rule.phase;
+        if (search(line, regexes[i])) return rule.phase;
     }
     return std::nullopt;
 }
@@ -270,7 +282,7 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
         const std::string lower = lower_case(line);
         for (std::size_t i = 0; i < kWarnings.size(); ++i) {
             if (lower.find(kWarnings[i].needle) == std::string::npos) continue;
-            if (!std::regex_search(line, warning_regexes[i])) continue;
+            if (!search(line, warning_regexes[i])) continue;
             const std::string message = kWarnings[i].message;
             if (std::find(result.warnings.begin(), result.warnings.end(), message) == result.warnings.end())
                 result.warnings.push_back(message);

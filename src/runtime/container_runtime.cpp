@@ -85,7 +85,7 @@ exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
     const std::string env_file = dir_ + "/" + unit.name + ".env";
     command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
     command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});
-    if (!options_set_init(spec_.options)) command.argv.push_back("--init");
+    if (!options_set_init(spec_.options)) command.argv.emplace_back("--init");
     command.argv.insert(command.argv.end(), {"--name", unit.name});
     for (const auto& [key, value] : unit_labels(unit))
         command.argv.insert(command.argv.end(), {"--label", key + "=" + value});

@@ -88,7 +88,7 @@ bool is_container(const plan::RuntimeSpec& runtime) {
 // "2026-11-29T08:12:03.123456789Z text" -> the stamp, or "" for a line without one.
 std::string leading_timestamp(const std::string& line) {
     const auto space = line.find(' ');
-    const std::string word = line.substr(0, space);
+    std::string word = line.substr(0, space);  // not const: returned by move
     if (word.size() < 20 || word[4] != '-' || word[10] != 'T' || word.back() != 'Z') return "";
     return word;
 }
@@ -120,9 +120,9 @@ exec::Command read_log_command(const plan::RuntimeSpec& runtime, const std::stri
     if (is_container(runtime)) {
         std::vector<std::string> argv = {"sh",        "-c", kContainerLogsScript,           "pdctl-logs",
                                          runtime.cli, unit, request.with_cursor ? "1" : "0"};
-        if (request.with_cursor) argv.push_back("--timestamps");
+        if (request.with_cursor) argv.emplace_back("--timestamps");
         if (request.since) {
-            argv.push_back("--since");
+            argv.emplace_back("--since");
             // docker reads a time without a zone in the local zone of the machine running docker: the node.
             std::string at = request.since->local_time;
             if (!at.empty()) at[10] = 'T';

@@ -29,7 +29,7 @@ struct Reply {
 
 class Router {
   public:
-    Router(RouterArgs args, Knobs knobs) : args_(std::move(args)), knobs_(knobs), pool_(args_) {
+    Router(RouterArgs args, const Knobs& knobs) : args_(std::move(args)), knobs_(knobs), pool_(args_) {
         setup_routes();
     }
 

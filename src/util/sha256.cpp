@@ -18,7 +18,7 @@ using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
 std::string to_hex(const unsigned char* digest, unsigned length) {
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string hex;
-    hex.reserve(length * 2);
+    hex.reserve(std::size_t{length} * 2);
     for (unsigned i = 0; i < length; ++i) {
         hex += kDigits[digest[i] >> 4];
         hex += kDigits[digest[i] & 0xf];

@@ -83,9 +83,9 @@ struct Stage {
     Gate gate;                // its own readiness
 
     std::vector<std::string> after() const;  // the roles of `edges`
-    // What this stage waits for from an earlier stage `role`: its edge's kind, or Ready when there is
-    // no edge (stages without a dependency between them still run one after the other).
-    GateKind waits_for(const std::string& role) const;
+    // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or
+    // Ready when there is no edge (stages without a dependency between them still run one after the other).
+    GateKind waits_for(const std::string& dependency) const;
 };
 
 struct Plan {

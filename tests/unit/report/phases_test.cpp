@@ -314,5 +314,20 @@ TEST(Phases, PdsimRankOneDecodeWithoutHcasMasterRoutersAndCrash) {
     EXPECT_EQ(crash.phase, Phase::kFailed);
 }
 
+// Regression (tests/fuzz/log_phases_fuzz.cpp): std::regex recursed once per character of the `.*` in
+// "Capture .*cuda graph" and a 30 KB line overflowed the stack (SIGSEGV in status/start). Long lines are
+// matched on their first 4 KiB: a phase line of normal length still counts, the rest cannot crash.
+TEST(Phases, VeryLongLinesDoNotOverflowTheStack) {
+    const std::string filler(200000, 'x');
+    const auto capture =
+        classify({"[2025-03-12 08:57:12 DP0 TP0] Capture " + filler + " cuda graph begin",
+                  "F0312 08:52:39.123456 4242 x.cpp:9] " + filler + " Check failed",
+                  "[2025-03-12 08:57:12] Rank " + std::string(200000, '7') + " scheduler is dead",
+                  "Found 0 HCAs " + filler + " MC_FORCE_TCP is set"});
+    EXPECT_EQ(capture.phase, Phase::kStarting);
+    EXPECT_EQ(classify({"[2025-03-12 08:57:12 DP0 TP0] Capture cuda graph begin. " + filler}).phase,
+              Phase::kCudaGraphs);
+}
+
 }  // namespace
 }  // namespace pdctl::report

@@ -1,0 +1,17 @@
+#pragma once
+// What the router's answer to `POST /generate` says: the generated text, or why the smoke check failed.
+// Pure, so the bytes a router (or anything listening on its port) sends back can be tested and fuzzed
+// without a server (tests/fuzz/http_answer_fuzz.cpp).
+
+#include <string>
+
+namespace pdctl::health {
+
+struct GenerateAnswer {
+    std::string text;   // the "text" field of a JSON object body, if any
+    std::string error;  // empty = the check passed (HTTP 200 and non-empty text)
+};
+
+GenerateAnswer read_generate_answer(int status, const std::string& body);
+
+}  // namespace pdctl::health

@@ -1,0 +1,24 @@
+#include "pdctl/health/generate_answer.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace pdctl::health {
+
+GenerateAnswer read_generate_answer(int status, const std::string& body) {
+    GenerateAnswer answer;
+    // No exceptions: a router answering garbage is a failed check, not a crash of the verb.
+    const auto parsed = nlohmann::json::parse(body, nullptr, false);
+    if (!parsed.is_discarded() && parsed.is_object()) {
+        const auto text = parsed.find("text");
+        if (text != parsed.end() && text->is_string()) answer.text = text->get<std::string>();
+    }
+    if (status != 200)
+        answer.error = fmt::format("HTTP {}: {}", status, body.substr(0, 300));
+    else if (answer.text.empty())
+        answer.error = "the answer has no text: " + body.substr(0, 300);
+    return answer;
+}
+
+}  // namespace pdctl::health
