@@ -6,14 +6,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <map>
-#include <thread>
 
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/push/push_plan.hpp"
+#include "pdctl/util/parallel.hpp"
 #include "pdctl/util/sha256.hpp"
 #include "text.hpp"
 
@@ -69,14 +68,8 @@ NodeProbe probe_node(const NodeNeeds& needs, exec::Executor& executor) {
 std::vector<NodeProbe> probe_nodes(const std::vector<NodeNeeds>& needs, exec::Executor& executor,
                                    const LiveOptions& options) {
     std::vector<NodeProbe> probes(needs.size());
-    std::atomic<std::size_t> next{0};
-    const auto worker = [&] {
-        for (auto i = next++; i < needs.size(); i = next++) probes[i] = probe_node(needs[i], executor);
-    };
-    const auto threads = std::min(needs.size(), std::max<std::size_t>(options.max_parallel, 1));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& thread : pool) thread.join();
+    util::for_each_parallel(needs.size(), options.max_parallel,
+                            [&](std::size_t i) { probes[i] = probe_node(needs[i], executor); });
     return probes;
 }
 

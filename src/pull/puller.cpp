@@ -8,6 +8,8 @@
 #include <optional>
 #include <thread>
 
+#include "pdctl/util/parallel.hpp"
+
 namespace pdctl::pull {
 namespace {
 
@@ -209,24 +211,17 @@ PullResult run_pull(exec::Executor& executor, const std::vector<NodeImages>& pla
         }
     });
 
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < plan.size(); i = next++) {
-            const std::function<void(const ImageOutcome&, std::size_t)> settled =
-                [&](const ImageOutcome& image, std::size_t done) {
-                    std::lock_guard lock(observer_mutex);
-                    observer.image_done(plan[i].node.name, image, done, plan[i].images.size());
-                };
-            NodeWorker worker(executor, plan[i], options, in_flight, settled);
-            result.nodes[i] = worker.run();
+    util::for_each_parallel(plan.size(), options.max_parallel_nodes, [&](std::size_t i) {
+        const std::function<void(const ImageOutcome&, std::size_t)> settled = [&](const ImageOutcome& image,
+                                                                                  std::size_t done) {
             std::lock_guard lock(observer_mutex);
-            observer.node_done(result.nodes[i]);
-        }
-    };
-    const auto workers = std::min(plan.size(), std::max<std::size_t>(1, options.max_parallel_nodes));
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(work);
-    for (auto& thread : threads) thread.join();
+            observer.image_done(plan[i].node.name, image, done, plan[i].images.size());
+        };
+        NodeWorker worker(executor, plan[i], options, in_flight, settled);
+        result.nodes[i] = worker.run();
+        std::lock_guard lock(observer_mutex);
+        observer.node_done(result.nodes[i]);
+    });
     {
         std::lock_guard lock(ticker_mutex);
         finished = true;

@@ -1,10 +1,10 @@
 #include "pdctl/push/pusher.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <random>
-#include <thread>
+
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::push {
 namespace {
@@ -219,24 +219,17 @@ PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan
     PushResult result;
     result.nodes.resize(plan.size());
     std::mutex observer_mutex;
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < plan.size(); i = next++) {
-            const std::function<void(const FileOutcome&, std::size_t)> settled = [&](const FileOutcome& file,
-                                                                                     std::size_t done) {
-                std::lock_guard lock(observer_mutex);
-                observer.file_done(plan[i].node.name, file, done, plan[i].files.size());
-            };
-            NodeWorker worker(executor, plan[i], local, options, settled);
-            result.nodes[i] = worker.run();
+    util::for_each_parallel(plan.size(), options.max_parallel_nodes, [&](std::size_t i) {
+        const std::function<void(const FileOutcome&, std::size_t)> settled = [&](const FileOutcome& file,
+                                                                                 std::size_t done) {
             std::lock_guard lock(observer_mutex);
-            observer.node_done(result.nodes[i]);
-        }
-    };
-    const auto workers = std::min(plan.size(), std::max<std::size_t>(1, options.max_parallel_nodes));
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(work);
-    for (auto& thread : threads) thread.join();
+            observer.file_done(plan[i].node.name, file, done, plan[i].files.size());
+        };
+        NodeWorker worker(executor, plan[i], local, options, settled);
+        result.nodes[i] = worker.run();
+        std::lock_guard lock(observer_mutex);
+        observer.node_done(result.nodes[i]);
+    });
     result.elapsed = since(began);
     return result;
 }

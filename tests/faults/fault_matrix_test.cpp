@@ -60,8 +60,9 @@ std::vector<CrashParam> crash_params() {
     return params;
 }
 
-INSTANTIATE_TEST_SUITE_P(FaultMatrix, Crash, ::testing::ValuesIn(crash_params()), [](const auto& info) {
-    auto name = info.param.role + "Rank" + std::to_string(info.param.rank) + "_" + info.param.phase;
+INSTANTIATE_TEST_SUITE_P(FaultMatrix, Crash, ::testing::ValuesIn(crash_params()), [](const auto& param_info) {
+    auto name =
+        param_info.param.role + "Rank" + std::to_string(param_info.param.rank) + "_" + param_info.param.phase;
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
 });
@@ -110,8 +111,9 @@ INSTANTIATE_TEST_SUITE_P(
                       HangParam{"prefill", 0, "kv", 122}, HangParam{"prefill", 0, "cuda-graph", 123},
                       HangParam{"prefill", 0, "warmup", 124}, HangParam{"decode", 0, "kv", 125},
                       HangParam{"mooncake-master", 0, "init", 126}, HangParam{"router", 0, "init", 127}),
-    [](const auto& info) {
-        auto name = info.param.role + "Rank" + std::to_string(info.param.rank) + "_" + info.param.phase;
+    [](const auto& param_info) {
+        auto name = param_info.param.role + "Rank" + std::to_string(param_info.param.rank) + "_" +
+                    param_info.param.phase;
         for (auto& ch : name)
             if (ch == '-') ch = '_';
         return name;
@@ -179,8 +181,8 @@ INSTANTIATE_TEST_SUITE_P(
                       SignalParam{SIGTERM, "mooncake-master", 134}, SignalParam{SIGTERM, "prefill", 135},
                       SignalParam{SIGTERM, "decode", 136}, SignalParam{SIGTERM, "router", 137},
                       SignalParam{SIGINT, "stop", 138}, SignalParam{SIGTERM, "stop", 139}),
-    [](const auto& info) {
-        auto name = signal_name(info.param.signal) + "_" + info.param.stage;
+    [](const auto& param_info) {
+        auto name = signal_name(param_info.param.signal) + "_" + param_info.param.stage;
         for (auto& ch : name)
             if (ch == '-') ch = '_';
         return name;
@@ -321,7 +323,7 @@ INSTANTIATE_TEST_SUITE_P(FaultMatrix, Health,
                          ::testing::Values(HealthParam{"slow", "no valid HTTP response", 144},
                                            HealthParam{"500", "HTTP 500", 145},
                                            HealthParam{"garbage", "no valid HTTP response", 146}),
-                         [](const auto& info) { return "health_" + info.param.fault; });
+                         [](const auto& param_info) { return "health_" + param_info.param.fault; });
 
 }  // namespace
 }  // namespace pdctl::testing::faults
