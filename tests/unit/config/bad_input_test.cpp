@@ -81,7 +81,7 @@ TEST(BadConfigInput, BinaryGarbageIsAConfigError) {
     std::string garbage =
         "\x7f"
         "ELF\x02\x01\x01";
-    garbage += std::string("\0\0\xff\xfe\x89PNG\r\n\x1a\n", 14);
+    garbage += std::string("\0\0\xff\xfe\x89PNG\r\n\x1a\n", 12);  // 12 bytes: NULs are data here
     const auto error = load_error(garbage);
     EXPECT_THAT(error, HasSubstr("/c/pdctl.yaml"));
 }
@@ -105,9 +105,10 @@ std::map<std::string, std::string> local_profile() {
     return files;
 }
 
-// Loads or throws ConfigError: anything else (another exception, a crash, a hang) fails the test.
+// Loads or throws ConfigError: anything else (another exception, a crash) fails the test, and a hang
+// runs into CTest's timeout. No wall-clock bound here: speed is for benchmarks, and the same cases take
+// 3x longer under ASan.
 void expect_loads_or_config_error(const std::map<std::string, std::string>& files, const std::string& what) {
-    const auto started = std::chrono::steady_clock::now();
     try {
         load_cluster("/p/pdctl.yaml", MemoryFileSource(files));
     } catch (const ConfigError& error) {
@@ -117,7 +118,6 @@ void expect_loads_or_config_error(const std::map<std::string, std::string>& file
     } catch (...) {
         ADD_FAILURE() << what << ": a non-std exception";
     }
-    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << what;
 }
 
 TEST(ConfigFuzz, TruncationAtEveryByteOfTheClusterFileAndAProfile) {
