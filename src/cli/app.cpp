@@ -129,8 +129,9 @@ int run(int argc, char** argv) {
     lock_release->fallthrough();
 
     HistoryOptions history_options;
-    auto* history =
-        app.add_subcommand("history", "past runs of every verb that changed the cluster (start, stop, restart, push, pull), from the coordinator's journal");
+    auto* history = app.add_subcommand("history",
+                                       "past runs of every verb that changed the cluster (start, stop, "
+                                       "restart, push, pull), from the coordinator's journal");
     history->add_option("--limit", history_options.limit, "newest runs to show (0: all)")
         ->capture_default_str();
 

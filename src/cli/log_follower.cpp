@@ -75,8 +75,9 @@ void poll(Followed& followed, exec::Executor& executor, const runtime::LogReques
 
 }  // namespace
 
-ExitCode follow_logs(const Context& context, exec::Executor& executor, const std::vector<FollowTarget>& targets,
-                     runtime::LogRequest first_read, std::chrono::milliseconds poll_interval) {
+ExitCode follow_logs(const Context& context, exec::Executor& executor,
+                     const std::vector<FollowTarget>& targets, runtime::LogRequest first_read,
+                     std::chrono::milliseconds poll_interval) {
     first_read.with_cursor = true;
     engine::install_interrupt_handlers();
     std::vector<Followed> followed(targets.size());

@@ -22,8 +22,8 @@ struct FollowTarget {
 
 // Prints the request's lines (with cursors), then follows until SIGINT/SIGTERM. Exit code 0 when
 // stopped by Ctrl-C, 3 if a node could not be read at the start.
-ExitCode follow_logs(const Context& context, exec::Executor& executor, const std::vector<FollowTarget>& targets,
-                     runtime::LogRequest first_read,
+ExitCode follow_logs(const Context& context, exec::Executor& executor,
+                     const std::vector<FollowTarget>& targets, runtime::LogRequest first_read,
                      std::chrono::milliseconds poll_interval = std::chrono::milliseconds(500));
 
 }  // namespace pdctl::cli

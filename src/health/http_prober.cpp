@@ -1,7 +1,6 @@
 #include "pdctl/health/http_prober.hpp"
 
 #include <fmt/format.h>
-
 #include <httplib.h>
 
 namespace pdctl::health {

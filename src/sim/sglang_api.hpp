@@ -15,7 +15,8 @@ namespace pdsim {
 class ApiServer {
   public:
     // `health_fault` and `health_delay`: Knobs::health_fault ("slow" or "500"; "garbage" never gets here).
-    explicit ApiServer(GenerateContext context, std::string health_fault = {}, Millis health_delay = Millis{0});
+    explicit ApiServer(GenerateContext context, std::string health_fault = {},
+                       Millis health_delay = Millis{0});
     ApiServer(const ApiServer&) = delete;
     ApiServer& operator=(const ApiServer&) = delete;
 

@@ -23,7 +23,8 @@ using Clock = std::chrono::steady_clock;
 
 class ServerNode {
   public:
-    ServerNode(ServerArgs args, const Knobs& knobs) : args_(std::move(args)), knobs_(knobs), tp_(args_.tp_rank()) {}
+    ServerNode(ServerArgs args, const Knobs& knobs)
+        : args_(std::move(args)), knobs_(knobs), tp_(args_.tp_rank()) {}
 
     [[noreturn]] void run() {
         if (args_.prefill() && args_.node_rank == 0) {
