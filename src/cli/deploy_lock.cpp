@@ -9,15 +9,11 @@
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::cli {
-namespace {
-
 long long epoch_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
-
-}  // namespace
 
 std::string lock_directory(const config::Cluster& cluster) {
     return engine::lock::lock_path(engine::cluster_state_dir(cluster.state_dir, cluster.name));

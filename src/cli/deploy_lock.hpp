@@ -15,6 +15,8 @@ namespace pdctl::cli {
 // "n1:/var/lib/pdctl/kimi3/lock"
 std::string lock_location(const config::Cluster& cluster);
 std::string lock_directory(const config::Cluster& cluster);
+// Seconds since the epoch, the unit lock holders record their start in.
+long long epoch_now();
 
 class DeployLock {
   public:

@@ -22,12 +22,6 @@ using engine::lock::Observed;
 using engine::lock::State;
 using nlohmann::json;
 
-long long epoch_now() {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 Observed read_lock(exec::Executor& executor, const config::Cluster& cluster) {
     const auto& coordinator = engine::coordinator_node(cluster);
     const auto answer = executor.run(coordinator, engine::lock::status_command(lock_directory(cluster)));

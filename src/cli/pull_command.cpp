@@ -24,9 +24,9 @@ std::string journal_line(const std::string& node, const pull::ImageOutcome& imag
 }
 
 // Prints and journals each outcome.
-class JournaledPrinter : public pull::PullObserver {
+class JournaledPullPrinter : public pull::PullObserver {
   public:
-    JournaledPrinter(report::PullPrinter& printer, report::Reporter& journal)
+    JournaledPullPrinter(report::PullPrinter& printer, report::Reporter& journal)
         : printer_(printer), journal_(journal) {}
     void image_done(const std::string& node, const pull::ImageOutcome& image, std::size_t done,
                     std::size_t total) override {
@@ -82,7 +82,7 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
     return run_mutating_verb(context, executor, silent, "pull", [&](report::Reporter& journal) {
         journal.run_begin("pull", context.plan);
         printer.begin(plan);
-        JournaledPrinter observer(printer, journal);
+        JournaledPullPrinter observer(printer, journal);
         pull_options.interrupted = [] { return engine::interrupted(); };
         const auto result = pull::run_pull(executor, plan, observer, pull_options);
         printer.end(result);

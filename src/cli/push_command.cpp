@@ -49,9 +49,9 @@ std::string journal_line(const std::string& node, const push::FileOutcome& file)
 }
 
 // Prints and journals each outcome.
-class JournaledPrinter : public push::PushObserver {
+class JournaledPushPrinter : public push::PushObserver {
   public:
-    JournaledPrinter(report::PushPrinter& printer, report::Reporter& journal)
+    JournaledPushPrinter(report::PushPrinter& printer, report::Reporter& journal)
         : printer_(printer), journal_(journal) {}
     void file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,
                    std::size_t total) override {
@@ -87,7 +87,7 @@ ExitCode push_command(const GlobalOptions& global) {
     return run_mutating_verb(context, executor, silent, "push", [&](report::Reporter& journal) {
         journal.run_begin("push", context.plan);
         printer.begin(context.cluster.files.size(), plan.size(), at_most);
-        JournaledPrinter observer(printer, journal);
+        JournaledPushPrinter observer(printer, journal);
         push::PushOptions options;
         options.interrupted = [] { return engine::interrupted(); };
         const auto result = push::run_push(executor, plan, local, observer, options);

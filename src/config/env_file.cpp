@@ -22,11 +22,6 @@ bool is_valid_env_key(std::string_view key) {
 
 namespace {
 
-// '\r' counts as a blank so files with CRLF line ends parse like LF ones.
-bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 constexpr const char* kNoSpacesHint = "write KEY=value with no spaces, as bash requires";
 
 }  // namespace

@@ -8,9 +8,6 @@ namespace pdctl::config::detail {
 
 namespace {
 
-bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
 // Inside double quotes a backslash escapes only these, as in bash; before anything else it stays.
 bool is_dq_escapable(char c) {
     return c == '"' || c == '\\' || c == '$' || c == '`';

@@ -4,7 +4,7 @@ namespace pdctl::config {
 
 namespace {
 
-bool is_blank(char c) {
+bool is_word_separator(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
@@ -22,7 +22,7 @@ ShellWords split_shell_words(std::string_view text) {
     std::size_t i = 0;
     while (i < text.size()) {
         const char c = text[i];
-        if (is_blank(c)) {
+        if (is_word_separator(c)) {
             if (in_word) result.words.push_back(std::move(word));
             word.clear();
             in_word = false;

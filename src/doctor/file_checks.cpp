@@ -15,7 +15,7 @@ bool check_files(const NodeNeeds& needs, const NodeProbe& probe, lint::FindingSi
         probe.files_probed ? push::parse_probe(probe.files_out, needs.files.size()) : std::nullopt;
     if (!listing) {
         sink.add(lint::Severity::Warn, "", "cannot list the files of `files:` on the node",
-                 "run `pdctl -vv doctor`; the node needs sh, stat and sha256sum");
+                 "run `pdctl -vv doctor`; the node needs sh, stat and sha256sum or openssl");
         return true;
     }
     std::vector<std::string> missing;

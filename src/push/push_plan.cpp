@@ -17,10 +17,18 @@ bool wants(const config::Cluster& cluster, const config::FileSpec& file, const s
 
 // The scripts are constant text; everything that varies arrives as "$1", "$2", ... (argv[0] of
 // `sh -c` is the label that shows in `ps`).
+//
+// digest FILE prints the SHA-256 as its first word. OpenSSL's assembly uses the CPU's SHA extensions
+// and hashes about 4x faster than coreutils' sha256sum (Debian builds it without OpenSSL), which is
+// most of a push of model-sized files; nodes without the openssl CLI fall back to sha256sum.
+constexpr const char* kDigestFunction =
+    R"(digest() { openssl dgst -sha256 -r <"$1" 2>/dev/null || sha256sum <"$1"; }
+)";
+
 constexpr const char* kProbeScript = R"(for f do
   if [ -f "$f" ]; then
     m=$(stat -c %a -- "$f") || m=-
-    h=$(sha256sum <"$f") || h=-
+    h=$(digest "$f") || h=-
     printf 'file %s %s\n' "$m" "${h%% *}"
   elif [ -e "$f" ]; then
     echo other
@@ -29,7 +37,7 @@ constexpr const char* kProbeScript = R"(for f do
   fi
 done)";
 
-constexpr const char* kVerifyScript = R"(h=$(sha256sum <"$1") || { rm -f -- "$1"; exit 1; }
+constexpr const char* kVerifyScript = R"(h=$(digest "$1") || { rm -f -- "$1"; exit 1; }
 h=${h%% *}
 if [ "$h" != "$2" ]; then rm -f -- "$1"; printf '%s\n' "$h" >&2; exit 3; fi
 exec mv -f -- "$1" "$3")";
@@ -72,7 +80,7 @@ std::vector<NodeFiles> plan_push(const config::Cluster& cluster) {
 
 exec::Command probe_command(const std::vector<std::string>& paths) {
     exec::Command command;
-    command.argv = {"sh", "-c", kProbeScript, "pdctl-push-probe"};
+    command.argv = {"sh", "-c", std::string(kDigestFunction) + kProbeScript, "pdctl-push-probe"};
     command.argv.insert(command.argv.end(), paths.begin(), paths.end());
     // Hashing a multi-GiB file already in place takes seconds.
     command.timeout = std::chrono::minutes(5);
@@ -127,7 +135,8 @@ exec::Command make_directories_command(const std::vector<std::string>& dests) {
 exec::Command verify_and_rename_command(const std::string& temp, const std::string& sha256,
                                         const std::string& dest) {
     exec::Command command;
-    command.argv = {"sh", "-c", kVerifyScript, "pdctl-push-verify", temp, sha256, dest};
+    command.argv = {"sh",   "-c", std::string(kDigestFunction) + kVerifyScript, "pdctl-push-verify", temp,
+                    sha256, dest};
     command.timeout = std::chrono::minutes(5);
     return command;
 }

@@ -16,7 +16,7 @@ std::string where_it_failed(const RunRecord& run) {
     std::string where = run.failed_role;
     if (!run.failed_node.empty()) where += " " + run.failed_node;
     if (run.failed_rank >= 0 && !run.failed_node.empty()) where += fmt::format(" rank{}", run.failed_rank);
-    const std::string why = !run.failed_reason.empty() ? run.failed_reason : run.message;
+    std::string why = !run.failed_reason.empty() ? run.failed_reason : run.message;
     if (where.empty()) return why;
     return why.empty() ? where : where + ": " + why;
 }

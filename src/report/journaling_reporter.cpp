@@ -53,7 +53,7 @@ void JournalingReporter::record(const char* event, json fields) {
         {"epoch_ms", epoch_ms},
         {"verb", redactor_.redact(run_.verb)},
         {"event", event}};
-    for (auto& [key, value] : fields.items()) line[key] = std::move(value);
+    for (const auto& [key, value] : fields.items()) line[key] = value;  // json -> ordered_json: a copy
     lines_ += line.dump() + "\n";
 }
 

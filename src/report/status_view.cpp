@@ -39,7 +39,7 @@ std::string render_status_text(const engine::ClusterStatus& status) {
     for (const auto& stray : status.strays)
         out += fmt::format(kRow, stray.role, stray.node, "", "", state_text(stray), "-", "-", stray.config);
     for (const auto& role : status.roles) {
-        if (!role.ready && role.gate_answer.size() && role.units.size() &&
+        if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
             out += fmt::format("{}: {} answers {}\n", role.role, role.gate_url, role.gate_answer);
     }

@@ -9,7 +9,7 @@ namespace {
 
 // The env file reaches the node on stdin (mode 0600), then `--env-file` hands it to the container:
 // secrets never appear in argv. A leftover container of the same name (exited) is removed first.
-constexpr const char* kStartScript =
+constexpr const char* kContainerStartScript =
     "dir=$1 unit=$2 cli=$3; shift 3\n"
     "mkdir -p \"$dir\" || exit 1\n"
     "umask 077\n"
@@ -17,7 +17,7 @@ constexpr const char* kStartScript =
     "\"$cli\" rm -f \"$unit\" >/dev/null 2>&1\n"
     "exec \"$@\"\n";
 
-constexpr const char* kStopScript =
+constexpr const char* kContainerStopScript =
     "dir=$1 unit=$2 cli=$3 grace=$4\n"
     "if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
     "  \"$cli\" stop -t \"$grace\" \"$unit\" >/dev/null 2>&1\n"
@@ -31,7 +31,7 @@ constexpr const char* kStopScript =
 // One line per unit, as key=value blocks like the process runtime prints, so one parser reads both.
 // Fields docker and podman both have. They differ in .Name (docker's starts with '/', removed below)
 // and in the format of .State.StartedAt (parse_utc_timestamp reads both).
-constexpr const char* kInspectScript =
+constexpr const char* kContainerInspectScript =
     "cli=$1 cluster=$2\n"
     "ids=$(\"$cli\" ps -aq --filter \"label=pdctl.cluster=$cluster\") || exit 1\n"
     "[ -n \"$ids\" ] || exit 0\n"
@@ -52,7 +52,7 @@ constexpr const char* kInspectScript =
     "  case $line in pdctl.config=*) printf 'now=%s\\n\\n' \"$now\";; esac\n"
     "done\n";
 
-std::vector<std::string> script(const char* body, const char* name) {
+std::vector<std::string> container_script(const char* body, const char* name) {
     return {"sh", "-c", body, name};
 }
 
@@ -81,7 +81,7 @@ bool options_set_init(const std::vector<std::string>& options) {
 
 exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
     exec::Command command;
-    command.argv = script(kStartScript, "pdctl-start");
+    command.argv = container_script(kContainerStartScript, "pdctl-start");
     const std::string env_file = dir_ + "/" + unit.name + ".env";
     command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
     command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});
@@ -101,7 +101,7 @@ exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
 
 exec::Command ContainerRuntime::stop(const std::string& unit_name) const {
     exec::Command command;
-    command.argv = script(kStopScript, "pdctl-stop");
+    command.argv = container_script(kContainerStopScript, "pdctl-stop");
     command.argv.insert(command.argv.end(),
                         {dir_, unit_name, spec_.cli, std::to_string(spec_.stop_grace_seconds)});
     command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + 60);
@@ -122,7 +122,7 @@ exec::Command ContainerRuntime::logs(const std::string& unit_name, int tail_line
 
 exec::Command ContainerRuntime::inspect(const std::string& cluster) const {
     exec::Command command;
-    command.argv = script(kInspectScript, "pdctl-inspect");
+    command.argv = container_script(kContainerInspectScript, "pdctl-inspect");
     command.argv.insert(command.argv.end(), {spec_.cli, cluster});
     command.timeout = std::chrono::seconds(30);
     return command;

@@ -17,7 +17,7 @@ constexpr const char* kAliveFunction =
     "group_alive() { awk -v g=\"$1\" '{ sub(/.*\\) /, \"\"); if ($3 == g && $1 != \"Z\") f = 1 } "
     "END { exit !f }' /proc/[0-9]*/stat 2>/dev/null; }\n";
 
-constexpr const char* kStartScript =
+constexpr const char* kProcessStartScript =
     "dir=$1 unit=$2 labels=$3; shift 3\n"
     "mkdir -p \"$dir\" || exit 1\n"
     "umask 077\n"
@@ -36,7 +36,7 @@ constexpr const char* kStartScript =
     "echo $! > \"$dir/$unit.pid\"\n"
     "echo \"started $unit pid $!\"\n";
 
-constexpr const char* kStopScript =
+constexpr const char* kProcessStopScript =
     "dir=$1 unit=$2 grace=$3\n"
     "pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
     "if [ -n \"$pid\" ] && alive \"$pid\"; then\n"
@@ -54,7 +54,7 @@ constexpr const char* kStopScript =
     "fi\n"
     "rm -f \"$dir/$unit.pid\" \"$dir/$unit.state\" \"$dir/$unit.env\" \"$dir/$unit.exit\"\n";
 
-constexpr const char* kInspectScript =
+constexpr const char* kProcessInspectScript =
     "dir=$1\n"
     "now=$(date +%s)\n"
     "for f in \"$dir\"/*.state; do\n"
@@ -78,7 +78,7 @@ std::string labels_text(const std::map<std::string, std::string>& labels) {
     return out;
 }
 
-std::vector<std::string> script(const char* body, const char* name) {
+std::vector<std::string> process_script(const char* body, const char* name) {
     return {"sh", "-c", std::string(kAliveFunction) + body, name};
 }
 
@@ -99,7 +99,7 @@ std::vector<std::string> launch_argv(const plan::ProgramSpec& program) {
 
 exec::Command ProcessRuntime::start(const plan::Unit& unit) const {
     exec::Command command;
-    command.argv = script(kStartScript, "pdctl-start");
+    command.argv = process_script(kProcessStartScript, "pdctl-start");
     command.argv.insert(command.argv.end(), {dir_, unit.name, labels_text(unit_labels(unit))});
     const auto launch = launch_argv(unit.program);
     command.argv.insert(command.argv.end(), launch.begin(), launch.end());
@@ -110,7 +110,7 @@ exec::Command ProcessRuntime::start(const plan::Unit& unit) const {
 
 exec::Command ProcessRuntime::stop(const std::string& unit_name) const {
     exec::Command command;
-    command.argv = script(kStopScript, "pdctl-stop");
+    command.argv = process_script(kProcessStopScript, "pdctl-stop");
     command.argv.insert(command.argv.end(), {dir_, unit_name, std::to_string(spec_.stop_grace_seconds)});
     command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + 30);
     return command;
@@ -130,7 +130,7 @@ exec::Command ProcessRuntime::logs(const std::string& unit_name, int tail_lines)
 
 exec::Command ProcessRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
     exec::Command command;
-    command.argv = script(kInspectScript, "pdctl-inspect");
+    command.argv = process_script(kProcessInspectScript, "pdctl-inspect");
     command.argv.push_back(dir_);
     command.timeout = std::chrono::seconds(20);
     return command;

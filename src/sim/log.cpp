@@ -18,15 +18,15 @@ std::mutex& log_mutex() {
     return mutex;
 }
 
-struct Clock {
+struct WallTime {
     std::tm local{};
     long micros = 0;
 };
 
-Clock now() {
+WallTime now() {
     timeval tv{};
     gettimeofday(&tv, nullptr);
-    Clock clock;
+    WallTime clock;
     time_t seconds = tv.tv_sec;
     localtime_r(&seconds, &clock.local);
     clock.micros = static_cast<long>(tv.tv_usec);
@@ -40,7 +40,7 @@ void write_line(const std::string& line) {
 }
 
 std::string sglang_stamp() {
-    Clock clock = now();
+    WallTime clock = now();
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &clock.local);
     return buf;
@@ -57,7 +57,7 @@ void log_sched(int tp_rank, std::string_view msg) {
 }
 
 void log_glog(char severity, std::string_view file, std::string_view msg) {
-    Clock clock = now();
+    WallTime clock = now();
     char buf[32];
     std::strftime(buf, sizeof buf, "%m%d %H:%M:%S", &clock.local);
     write_line(fmt::format("{}{}.{:06d} {} {}:0] {}\n", severity, buf, clock.micros, getpid(), file, msg));

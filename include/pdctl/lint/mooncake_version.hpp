@@ -20,7 +20,7 @@ struct Version {
     std::string text;  // as written
 };
 
-std::optional<Version> parse_version(std::string_view text);
+std::optional<Version> parse_version(std::string_view input);
 // <0, 0, >0 like strcmp.
 int compare(const Version& a, const Version& b);
 

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,17 @@
 #include "pdctl/exec/local_executor.hpp"
 
 namespace pdctl::testing {
+
+// The absolute path of a program found on this process's PATH, "" when there is none.
+inline std::filesystem::path which(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const auto candidate = std::filesystem::path(dir) / program;
+        if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return {};
+}
 
 class ScriptSandbox {
   public:

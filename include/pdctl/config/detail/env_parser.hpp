@@ -74,6 +74,10 @@ class EnvParser {
     int quiet_ = 0;              // > 0 while parsing a ${VAR:-default} whose default is not used
 };
 
+// A blank between words of an env line; '\r' counts so files with CRLF line ends parse like LF ones.
+inline bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
 bool is_name_start(char c);
 bool is_name_char(char c);
 bool is_valid_env_key(std::string_view key);
