@@ -8,7 +8,9 @@
 #include <csignal>
 
 #include "commands.hpp"
+#include "log_file.hpp"
 #include "pdctl/config/diagnostics.hpp"
+#include "pdctl/report/output.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -23,15 +25,25 @@ constexpr const char* kExitCodes =
 void setup_logging(int verbosity) {
     auto logger = spdlog::stderr_color_mt("pdctl");
     logger->set_pattern("pdctl: %^%l%$: %v");
-    logger->set_level(verbosity >= 2   ? spdlog::level::debug
-                      : verbosity == 1 ? spdlog::level::info
-                                       : spdlog::level::warn);
+    const auto level = verbosity >= 2   ? spdlog::level::debug
+                       : verbosity == 1 ? spdlog::level::info
+                                        : spdlog::level::warn;
+    // The level lives on the terminal's sink: --log-file adds a debug-level sink of its own.
+    logger->sinks().front()->set_level(level);
+    logger->set_level(level);
     spdlog::set_default_logger(logger);
 }
 
+// An error for the operator: on stderr, and in the log file when there is one.
+void print_error(const std::string& text) {
+    report::write_text(stderr, text);
+    log_file::write(text);
+}
+
 int report_failure(const Failure& failure) {
-    fmt::print(stderr, "pdctl: error: {}\n", failure.what());
-    if (!failure.hint().empty()) fmt::print(stderr, "  hint: {}\n", failure.hint());
+    std::string text = fmt::format("pdctl: error: {}\n", failure.what());
+    if (!failure.hint().empty()) text += fmt::format("  hint: {}\n", failure.hint());
+    print_error(text);
     return to_int(failure.code());
 }
 
@@ -54,6 +66,12 @@ int run(int argc, char** argv) {
     app.add_flag("--json", global.json,
                  "machine-readable output: one JSON document, or JSON Lines for progress");
     app.add_flag("-v,--verbose", global.verbosity, "more diagnostics on stderr (-vv for debug)");
+    std::string log_path;
+    app.add_option("--log-file", log_path,
+                   "also append this run's record to FILE: progress, debug diagnostics, errors, exit "
+                   "code (secrets redacted)")
+        ->envname("PDCTL_LOG_FILE")
+        ->option_text("FILE");
     app.add_flag("--accept-new-host-keys", global.accept_new_host_keys,
                  "SSH: trust the key of a host missing from known_hosts and record it (a changed key is "
                  "always refused)");
@@ -144,32 +162,45 @@ int run(int argc, char** argv) {
         return code == 0 ? 0 : to_int(ExitCode::kUsage);
     }
     setup_logging(global.verbosity);
-
-    try {
-        ExitCode code = ExitCode::kOk;
-        if (*plan) code = plan_command(global, plan_options);
-        if (*start) code = start_command(global, start_options);
-        if (*stop) code = stop_command(global);
-        if (*restart) code = restart_command(global, start_options);
-        if (*status) code = status_command(global);
-        if (*logs) code = logs_command(global, logs_options);
-        if (*smoke) code = smoke_command(global, smoke_options);
-        if (*push) code = push_command(global);
-        if (*pull) code = pull_command(global, pull_options);
-        if (*doctor) code = doctor_command(global, doctor_options);
-        if (*lock_status) code = lock_status_command(global);
-        if (*lock_release) code = lock_release_command(global, lock_release_options);
-        if (*history) code = history_command(global, history_options);
-        return to_int(code);
-    } catch (const config::ConfigError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return to_int(ExitCode::kUsage);
-    } catch (const Failure& failure) {
-        return report_failure(failure);
-    } catch (const std::exception& error) {
-        fmt::print(stderr, "pdctl: internal error: {}\n", error.what());
-        return to_int(ExitCode::kInternal);
+    if (!log_path.empty()) {
+        try {
+            log_file::open(log_path, argc, argv);
+        } catch (const Failure& failure) {
+            return report_failure(failure);
+        }
     }
+
+    // Every verb ends here, so the log file gets its exit code whatever happened.
+    const auto run_selected_verb = [&]() -> int {
+        try {
+            ExitCode code = ExitCode::kOk;
+            if (*plan) code = plan_command(global, plan_options);
+            if (*start) code = start_command(global, start_options);
+            if (*stop) code = stop_command(global);
+            if (*restart) code = restart_command(global, start_options);
+            if (*status) code = status_command(global);
+            if (*logs) code = logs_command(global, logs_options);
+            if (*smoke) code = smoke_command(global, smoke_options);
+            if (*push) code = push_command(global);
+            if (*pull) code = pull_command(global, pull_options);
+            if (*doctor) code = doctor_command(global, doctor_options);
+            if (*lock_status) code = lock_status_command(global);
+            if (*lock_release) code = lock_release_command(global, lock_release_options);
+            if (*history) code = history_command(global, history_options);
+            return to_int(code);
+        } catch (const config::ConfigError& error) {
+            print_error(fmt::format("{}\n", error.what()));
+            return to_int(ExitCode::kUsage);
+        } catch (const Failure& failure) {
+            return report_failure(failure);
+        } catch (const std::exception& error) {
+            print_error(fmt::format("pdctl: internal error: {}\n", error.what()));
+            return to_int(ExitCode::kInternal);
+        }
+    };
+    const int code = run_selected_verb();
+    log_file::finish(code);
+    return code;
 }
 
 }  // namespace pdctl::cli

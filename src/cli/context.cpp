@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "log_file.hpp"
 #include "pdctl/config/embedded_profile.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
@@ -15,6 +16,7 @@
 #include "pdctl/exec/ssh_executor.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/live_view.hpp"
+#include "pdctl/report/tee_reporter.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -73,6 +75,7 @@ Context load_context(const GlobalOptions& options) {
     // Never used by the local executor, but an error or debug line may still quote the environment.
     if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
         context.redactor.add_secret(passphrase);
+    log_file::redact_with(context.redactor);
     if (context.cluster.executor == config::ExecutorKind::Local) {
         // pdsim sits next to pdctl in the build and install trees.
         context.executor = std::make_unique<exec::LocalExecutor>(exec::executable_dir());
@@ -84,8 +87,10 @@ Context load_context(const GlobalOptions& options) {
     return context;
 }
 
-std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
-                                                const util::Redactor& redactor) {
+namespace {
+
+std::unique_ptr<report::Reporter> make_screen_reporter(const GlobalOptions& options,
+                                                       const util::Redactor& redactor) {
     if (options.json) return std::make_unique<report::JsonLinesReporter>(stdout, redactor);
     const bool ci = std::getenv("CI") != nullptr;
     // A terminal that can move the cursor gets the live view; CI logs and pipes get one line per change.
@@ -97,6 +102,17 @@ std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
                                                           report::LiveStyle{!(no_color && *no_color)});
     }
     return std::make_unique<report::TextReporter>(stdout, redactor, ci || !::isatty(STDOUT_FILENO));
+}
+
+}  // namespace
+
+std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
+                                                const util::Redactor& redactor) {
+    auto screen = make_screen_reporter(options, redactor);
+    if (!log_file::stream()) return screen;
+    // The log file gets the plain, UTC-stamped lines a CI log would show, whatever the screen shows.
+    return std::make_unique<report::TeeReporter>(
+        std::move(screen), std::make_unique<report::TextReporter>(log_file::stream(), redactor, true));
 }
 
 }  // namespace pdctl::cli

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <vector>
 
@@ -36,6 +38,32 @@ struct Pipe {
 void close_fd(int& fd) {
     if (fd >= 0) ::close(fd);
     fd = -1;
+}
+
+// A command that exits without reading all of its stdin (a lock script that finds the lock taken)
+// closes the pipe under the write. The write must then fail with EPIPE, not kill the process that
+// runs the executor with SIGPIPE: pdctl ignores SIGPIPE, but a test binary or any other embedder may
+// not. So SIGPIPE is blocked for this thread around the write, and the one the write raised is taken
+// off the pending set again (unless one was pending already) before the old mask comes back.
+ssize_t write_without_sigpipe(int fd, const char* data, std::size_t size) {
+    sigset_t sigpipe_only;
+    sigset_t old_mask;
+    sigset_t pending;
+    ::sigemptyset(&sigpipe_only);
+    ::sigaddset(&sigpipe_only, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &sigpipe_only, &old_mask);
+    ::sigpending(&pending);
+    const bool was_pending = ::sigismember(&pending, SIGPIPE) == 1;
+    const ssize_t written = ::write(fd, data, size);
+    const int write_errno = errno;
+    if (written < 0 && write_errno == EPIPE && !was_pending) {
+        const timespec no_wait{};
+        while (::sigtimedwait(&sigpipe_only, nullptr, &no_wait) < 0 && errno == EINTR) {
+        }
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    errno = write_errno;
+    return written;
 }
 
 std::string signal_name(int sig) {
@@ -131,7 +159,7 @@ CommandResult LocalExecutor::run(const config::Node& /*node*/, const Command& co
             int& fd = *owners[i];
             if (&fd == &in.write_end) {
                 const auto rest = command.stdin_data.size() - stdin_written;
-                const ssize_t n = ::write(fd, command.stdin_data.data() + stdin_written, rest);
+                const ssize_t n = write_without_sigpipe(fd, command.stdin_data.data() + stdin_written, rest);
                 if (n > 0) stdin_written += static_cast<std::size_t>(n);
                 if (n < 0 && errno != EAGAIN) close_fd(fd);
                 if (stdin_written == command.stdin_data.size()) close_fd(fd);

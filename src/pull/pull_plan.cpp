@@ -10,7 +10,7 @@ bool selected(const std::vector<std::string>& filter, const std::string& name) {
     return filter.empty() || std::find(filter.begin(), filter.end(), name) != filter.end();
 }
 
-std::string trim(std::string text) {
+std::string trim(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) return "";
     const auto last = text.find_last_not_of(" \t\r\n");

@@ -3,7 +3,7 @@
 // the profiles, an `--api-key` value in a role's args, the unit's own log (BOOTSTRAP echoes the token), and
 // PDCTL_SSH_PASSPHRASE — then every output mode is searched for them: plan, doctor, start (text, --json,
 // -vv, under a pseudo-terminal), status, logs, smoke, history, lock, a failing start, config errors, stop,
-// and both journals. Zero hits. Simulated cluster on 127.0.76.x.
+// both journals and the --log-file every run also appends to. Zero hits. Simulated cluster on 127.0.76.x.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -34,9 +34,13 @@ class SecretsTest : public ::testing::Test {
         // Inherited by every pdctl the harness runs (LocalExecutor copies the environment per run).
         ::setenv("XDG_STATE_HOME", xdg_.c_str(), 1);
         ::setenv("PDCTL_SSH_PASSPHRASE", kSecrets.at("PDCTL_SSH_PASSPHRASE").c_str(), 1);
+        // Every run below also appends its record to one --log-file (PDCTL_LOG_FILE is the same option).
+        ::setenv("PDCTL_LOG_FILE", log_file().c_str(), 1);
     }
+    std::filesystem::path log_file() const { return xdg_ / "pdctl.log"; }
     void TearDown() override {
         ::unsetenv("PDCTL_SSH_PASSPHRASE");
+        ::unsetenv("PDCTL_LOG_FILE");
         ::unsetenv("XDG_STATE_HOME");
         std::filesystem::remove_all(xdg_);
     }
@@ -156,6 +160,11 @@ TEST_F(SecretsTest, NoOutputModeEverShowsASecretValue) {
     write_text(cluster.config().parent_path() / "prefill.env", prefill_env);
 
     record_journals(cluster);
+    const std::string log = read_text(log_file());
+    // Not vacuous: the log file has the failing start's report, its log tail redacted, and -vv detail.
+    EXPECT_NE(log.find("failing with [REDACTED]"), std::string::npos) << log;
+    EXPECT_NE(log.find("debug: "), std::string::npos) << log;
+    outputs_["--log-file"] = log;
     EXPECT_GE(outputs_.size(), 40u);
     expect_no_secret_anywhere();
 }

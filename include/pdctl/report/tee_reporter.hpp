@@ -1,0 +1,32 @@
+#pragma once
+// Every event to two reporters, in order: what the operator watches (text, JSON Lines or the live
+// view) and a plain-text copy for `--log-file`.
+
+#include <memory>
+
+#include "pdctl/report/reporter.hpp"
+
+namespace pdctl::report {
+
+class TeeReporter : public Reporter {
+  public:
+    TeeReporter(std::unique_ptr<Reporter> primary, std::unique_ptr<Reporter> copy)
+        : primary_(std::move(primary)), copy_(std::move(copy)) {}
+    void run_begin(const std::string& verb, const plan::Plan& plan) override;
+    void stage_begin(const std::string& verb, const plan::Stage& stage) override;
+    void stage_skipped(const plan::Stage& stage, const std::string& why) override;
+    void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
+    void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                       const UnitProgress& progress) override;
+    void stage_ready(const plan::Stage& stage, Duration elapsed) override;
+    void stage_failed(const StageFailure& failure, Duration elapsed) override;
+    void note(const std::string& message) override;
+    void run_end(const RunSummary& summary) override;
+
+  private:
+    std::unique_ptr<Reporter> primary_;
+    std::unique_ptr<Reporter> copy_;
+};
+
+}  // namespace pdctl::report

@@ -1,0 +1,45 @@
+// exec/local_executor: the parts of running a local command that the scripts' own tests do not reach.
+#include "pdctl/exec/local_executor.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <csignal>
+#include <string>
+
+namespace pdctl::exec {
+namespace {
+
+// Restores the SIGPIPE disposition the test binary had, whatever the test set.
+class SigpipeDisposition {
+  public:
+    explicit SigpipeDisposition(void (*handler)(int)) { saved_ = std::signal(SIGPIPE, handler); }
+    ~SigpipeDisposition() { std::signal(SIGPIPE, saved_); }
+    SigpipeDisposition(const SigpipeDisposition&) = delete;
+    SigpipeDisposition& operator=(const SigpipeDisposition&) = delete;
+
+  private:
+    void (*saved_)(int) = SIG_DFL;
+};
+
+// Found under ThreadSanitizer, whose slower parent lost the race: a lock script that exits without
+// reading its stdin killed the whole test binary with SIGPIPE. With SIGPIPE at its default action
+// (deadly), a command that closes its stdin at once while the executor still has 1 MiB to write
+// must simply finish. The child writes 8 MiB afterwards, so the executor keeps polling (and tries
+// the closed stdin) long after the close, whatever the scheduling.
+TEST(LocalExecutor, ACommandThatClosesItsStdinEarlyDoesNotKillTheCallerWithSigpipe) {
+    const SigpipeDisposition deadly(SIG_DFL);
+    LocalExecutor executor;
+    Command command;
+    command.argv = {"sh", "-c", "exec 0<&-; head -c 8388608 /dev/zero"};
+    command.stdin_data = std::string(1 << 20, 'x');
+    const auto result = executor.run(config::Node{"local", "127.0.0.1", {}, {}}, command);
+    EXPECT_TRUE(result.ok()) << result.err << result.transport_error;
+    EXPECT_EQ(result.out.size(), 8388608U);
+    sigset_t pending;
+    ::sigpending(&pending);
+    EXPECT_EQ(::sigismember(&pending, SIGPIPE), 0) << "the SIGPIPE the write raised must not stay pending";
+}
+
+}  // namespace
+}  // namespace pdctl::exec
