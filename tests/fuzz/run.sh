@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of the ASan build for a bounded time and prints a summary.
 #
-#   tests/fuzz/run.sh [seconds-per-target]        (default 30; CI runs 30)
+#   tests/fuzz/run.sh [seconds-per-target]        (default 30; CI runs 20: .ci/analysis)
 #
 # Env: PDCTL_FUZZ_BUILD (default build-asan), PDCTL_FUZZ_TARGETS (space-separated subset),
 #      PDCTL_FUZZ_JSON (also write the summary there as JSON).

@@ -15,7 +15,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -100,6 +103,35 @@ inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
     }
     return cluster;
 }
+
+using Clock = std::chrono::steady_clock;
+
+inline long long elapsed_ms(Clock::time_point since) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+}
+
+// What one run of the pdctl binary printed, and how long it took.
+struct ClusterRun {
+    int exit_code = -1;
+    std::string out, err;
+    long long ms = 0;
+    // The JSON Lines of --json progress output, all of them or only the events named `name`.
+    std::vector<nlohmann::json> events(const std::string& name = {}) const {
+        std::vector<nlohmann::json> found;
+        std::istringstream in(out);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.empty() || line[0] != '{') continue;
+            auto event = nlohmann::json::parse(line, nullptr, false);
+            if (name.empty() || (!event.is_discarded() && event.value("event", "") == name))
+                found.push_back(std::move(event));
+        }
+        return found;
+    }
+    std::string dump() const {
+        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
+    }
+};
 
 // Runs `fn` when the scope ends: every injected fault is undone by the test that injected it.
 class Restore {
@@ -187,10 +219,59 @@ class SshClusterTest : public ::testing::Test {
     std::filesystem::path temp;
 };
 
-using Clock = std::chrono::steady_clock;
+// For the tests that drive the pdctl binary against the cluster and look at the hosts themselves
+// over an SSH executor of their own (push, pull, doctor, the scenarios).
+class SshPdctlTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        executor = std::make_unique<exec::SshExecutor>(cluster.options());
+    }
 
-inline long long elapsed_ms(Clock::time_point since) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
-}
+    // The real pdctl binary as an operator runs it against this cluster: a private HOME under `temp`
+    // (no ssh config, no default keys), no ssh-agent, and the cluster's known_hosts.
+    // Each home_name is another operator (e.g. two starts at once).
+    ClusterRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args,
+                     const std::string& home_name = "home",
+                     std::chrono::seconds timeout = std::chrono::minutes(3)) const {
+        const auto home = temp / home_name;
+        std::filesystem::create_directories(home);
+        exec::Command command;
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        PDCTL_BINARY,
+                        "-c",
+                        config.string()};
+        command.argv.insert(command.argv.end(), args.begin(), args.end());
+        command.timeout = timeout;
+        const auto started = Clock::now();
+        const auto result = exec::LocalExecutor().run(config::Node{}, command);
+        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
+    }
+
+    // command(i) on hosts 1..8 at once, over `executor` (which the fixture's SetUp creates); the
+    // answers in host order.
+    std::vector<exec::CommandResult> on_every_host(const std::function<exec::Command(int)>& command) const {
+        std::vector<std::future<exec::CommandResult>> pending;
+        for (int i = 1; i <= 8; ++i)
+            pending.push_back(std::async(std::launch::async, [this, i, &command] {
+                return executor->run(cluster.node(i), command(i));
+            }));
+        std::vector<exec::CommandResult> answers;
+        for (auto& answer : pending) answers.push_back(answer.get());
+        return answers;
+    }
+    // The same `sh -c` script on every host.
+    std::vector<exec::CommandResult> on_every_host(
+        const std::string& script, std::chrono::seconds timeout = std::chrono::minutes(2)) const {
+        return on_every_host([&](int) { return exec::Command{{"sh", "-c", script}, {}, timeout}; });
+    }
+
+    std::unique_ptr<exec::SshExecutor> executor;
+};
 
 }  // namespace pdctl::testing

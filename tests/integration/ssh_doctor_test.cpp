@@ -56,10 +56,13 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
         text.replace(pos, from.size(), to);
 }
 
-class SshDoctorTest : public SshClusterTest {
+// Setting up or clearing the fake facts on a host takes a few shell commands.
+constexpr std::chrono::seconds kHostCommandBound{30};
+
+class SshDoctorTest : public SshPdctlTest {
   protected:
     void SetUp() override {
-        SshClusterTest::SetUp();
+        SshPdctlTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         std::map<std::string, std::string> env;
         std::istringstream in(slurp(ssh_cluster_env_path()));
@@ -72,26 +75,16 @@ class SshDoctorTest : public SshClusterTest {
             if (ci && *ci) FAIL() << "CI: the test hosts must have podman and the pdsim image (PDT_IMAGE)";
             GTEST_SKIP() << "the test hosts have no podman image: run `ctest -L ssh` with podman installed";
         }
-        executor = std::make_unique<exec::SshExecutor>(cluster.options());
     }
     void TearDown() override {
         if (executor)
             on_every_host([](int) {
-                return std::vector<std::string>{"rm", "-rf", "/root/fake-sys", "/root/fake-bin",
-                                                "/root/.ssh/environment"};
+                return exec::Command{
+                    {"rm", "-rf", "/root/fake-sys", "/root/fake-bin", "/root/.ssh/environment"},
+                    {},
+                    kHostCommandBound};
             });
-        SshClusterTest::TearDown();
-    }
-
-    std::vector<exec::CommandResult> on_every_host(const std::function<std::vector<std::string>(int)>& argv) {
-        std::vector<std::future<exec::CommandResult>> pending;
-        for (int i = 1; i <= 8; ++i)
-            pending.push_back(std::async(std::launch::async, [this, i, &argv] {
-                return executor->run(cluster.node(i), exec::Command{argv(i), {}, std::chrono::seconds(30)});
-            }));
-        std::vector<exec::CommandResult> results;
-        for (auto& result : pending) results.push_back(result.get());
-        return results;
+        SshPdctlTest::TearDown();
     }
 
     // tests/profiles/ssh-podman with one GPU per node (the fixtures are a 1-GPU H200), two HCAs, and
@@ -119,25 +112,7 @@ class SshDoctorTest : public SshClusterTest {
         return dir / "pdctl.yaml";
     }
 
-    exec::CommandResult pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) {
-        const auto home = temp / "home";
-        std::filesystem::create_directories(home);
-        exec::Command command;
-        command.argv = {"env",
-                        "-u",
-                        "SSH_AUTH_SOCK",
-                        "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                        PDCTL_BINARY,
-                        "-c",
-                        config.string()};
-        command.argv.insert(command.argv.end(), args.begin(), args.end());
-        command.timeout = std::chrono::minutes(2);
-        return exec::LocalExecutor().run(config::Node{}, command);
-    }
-
     std::string image;
-    std::unique_ptr<exec::SshExecutor> executor;
 };
 
 TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
@@ -154,7 +129,7 @@ TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
             argv.push_back(i == 6 ? busy_query : idle_query);
             argv.push_back(i == 6 ? busy_apps : idle_apps);
         }
-        return argv;
+        return exec::Command{argv, {}, kHostCommandBound};
     });
     for (std::size_t i = 0; i < setup.size(); ++i)
         ASSERT_TRUE(setup[i].ok()) << "host " << i + 1 << setup[i].err;

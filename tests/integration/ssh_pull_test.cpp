@@ -22,25 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-struct PullRun {
-    int exit_code = -1;
-    std::string out, err;
-    long long ms = 0;
-    std::vector<json> events(const std::string& name) const {
-        std::vector<json> found;
-        std::istringstream in(out);
-        std::string line;
-        while (std::getline(in, line)) {
-            auto event = json::parse(line, nullptr, false);
-            if (!event.is_discarded() && event.value("event", "") == name) found.push_back(event);
-        }
-        return found;
-    }
-    std::string dump() const {
-        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
-    }
-};
-
 std::map<std::string, std::string> read_env(const std::filesystem::path& path) {
     std::map<std::string, std::string> env;
     std::istringstream in(slurp(path));
@@ -53,10 +34,10 @@ std::map<std::string, std::string> read_env(const std::filesystem::path& path) {
     return env;
 }
 
-class SshPullTest : public SshClusterTest {
+class SshPullTest : public SshPdctlTest {
   protected:
     void SetUp() override {
-        SshClusterTest::SetUp();
+        SshPdctlTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         const auto env = read_env(ssh_cluster_env_path());
         const char* ci = std::getenv("CI");
@@ -74,7 +55,6 @@ class SshPullTest : public SshClusterTest {
             GTEST_SKIP() << "no /usr/bin/docker-registry: apt-get install docker-registry (.ci/install-deps)";
         }
         image = registry + "/pdctl/pdsim:test";
-        executor = std::make_unique<exec::SshExecutor>(cluster.options());
         start_registry();
         if (HasFatalFailure()) return;
 
@@ -102,7 +82,7 @@ class SshPullTest : public SshClusterTest {
                 EXPECT_EQ(answer.out, "0\n") << "an image from the test registry is left: " << answer.err;
         }
         stop_registry();
-        SshClusterTest::TearDown();
+        SshPdctlTest::TearDown();
     }
 
     // docker-registry in the root namespace on the bridge address. PR_SET_PDEATHSIG: if this test
@@ -168,42 +148,10 @@ class SshPullTest : public SshClusterTest {
         return path;
     }
 
-    PullRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) const {
-        const auto home = temp / "home";
-        std::filesystem::create_directories(home);
-        exec::Command command;
-        command.argv = {"env",
-                        "-u",
-                        "SSH_AUTH_SOCK",
-                        "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                        PDCTL_BINARY,
-                        "-c",
-                        config.string()};
-        command.argv.insert(command.argv.end(), args.begin(), args.end());
-        command.timeout = std::chrono::minutes(5);
-        exec::LocalExecutor local_executor;
-        const auto started = Clock::now();
-        const auto result = local_executor.run(config::Node{}, command);
-        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
-    }
-
     exec::CommandResult on_host(int i, const std::vector<std::string>& argv) const {
         return executor->run(cluster.node(i), exec::Command{argv, {}, std::chrono::minutes(2)});
     }
 
-    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
-        std::vector<std::future<exec::CommandResult>> pending;
-        for (int i = 1; i <= 8; ++i)
-            pending.push_back(std::async(std::launch::async, [this, i, script] {
-                return on_host(i, {"sh", "-c", script});
-            }));
-        std::vector<exec::CommandResult> answers;
-        for (auto& answer : pending) answers.push_back(answer.get());
-        return answers;
-    }
-
-    std::unique_ptr<exec::SshExecutor> executor;
     std::string local_image, registry, image, expected_id;
     pid_t registry_pid = -1;
 };

@@ -18,37 +18,19 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kRemoteDir = "/root/pdctl-push-test";
+// A push of 1 GiB to 8 hosts hashes and encrypts on both ends of this machine's cores: 1-2 min.
+constexpr std::chrono::minutes kGibPushBound{10};
 
-struct PushRun {
-    int exit_code = -1;
-    std::string out, err;
-    long long ms = 0;
-    std::vector<json> events(const std::string& name) const {
-        std::vector<json> found;
-        std::istringstream in(out);
-        std::string line;
-        while (std::getline(in, line)) {
-            auto event = json::parse(line, nullptr, false);
-            if (!event.is_discarded() && event.value("event", "") == name) found.push_back(event);
-        }
-        return found;
-    }
-    std::string dump() const {
-        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
-    }
-};
-
-class SshPushTest : public SshClusterTest {
+class SshPushTest : public SshPdctlTest {
   protected:
     void SetUp() override {
-        SshClusterTest::SetUp();
+        SshPdctlTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
-        executor = std::make_unique<exec::SshExecutor>(cluster.options());
         on_every_host(std::string("rm -rf /root/pdctl-state ") + kRemoteDir);
     }
     void TearDown() override {
         if (executor) on_every_host(std::string("rm -rf /root/pdctl-state ") + kRemoteDir);
-        SshClusterTest::TearDown();
+        SshPdctlTest::TearDown();
     }
 
     // A profile of the 8 hosts with one role (push needs none running) and the given files.
@@ -68,38 +50,6 @@ class SshPushTest : public SshClusterTest {
         return path;
     }
 
-    PushRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args) const {
-        const auto home = temp / "home";
-        std::filesystem::create_directories(home);
-        exec::Command command;
-        command.argv = {"env",
-                        "-u",
-                        "SSH_AUTH_SOCK",
-                        "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                        PDCTL_BINARY,
-                        "-c",
-                        config.string()};
-        command.argv.insert(command.argv.end(), args.begin(), args.end());
-        command.timeout = std::chrono::minutes(10);
-        exec::LocalExecutor local_executor;
-        const auto started = Clock::now();
-        const auto result = local_executor.run(config::Node{}, command);
-        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
-    }
-
-    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
-        std::vector<std::future<exec::CommandResult>> pending;
-        for (int i = 1; i <= 8; ++i)
-            pending.push_back(std::async(std::launch::async, [this, i, script] {
-                return executor->run(cluster.node(i),
-                                     exec::Command{{"sh", "-c", script}, {}, std::chrono::minutes(2)});
-            }));
-        std::vector<exec::CommandResult> answers;
-        for (auto& answer : pending) answers.push_back(answer.get());
-        return answers;
-    }
-
     // `size` bytes: a random MiB repeated (SSH does not compress, so it costs what random data costs).
     std::filesystem::path make_file(const std::string& name, std::size_t size) const {
         std::string block(1 << 20, '\0');
@@ -116,8 +66,6 @@ class SshPushTest : public SshClusterTest {
     static std::string local_sha256(const std::filesystem::path& path) {
         return local({"sha256sum", path.string()}).out.substr(0, 64);
     }
-
-    std::unique_ptr<exec::SshExecutor> executor;
 };
 
 TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing) {
@@ -132,7 +80,7 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
     const auto big_sha = local_sha256(big);
     const auto script_size = std::filesystem::file_size(script);
 
-    const auto first = pdctl(config, {"--json", "push"});
+    const auto first = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
     ASSERT_EQ(first.exit_code, 0) << first.dump();
     const auto end = first.events("push_end");
     ASSERT_EQ(end.size(), 1u) << first.dump();
@@ -154,7 +102,7 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
         EXPECT_EQ(checks[i].out, big_sha + "\n755\n") << cluster.hosts[i].name;
     }
 
-    const auto second = pdctl(config, {"--json", "push"});
+    const auto second = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
     ASSERT_EQ(second.exit_code, 0) << second.dump();
     EXPECT_EQ(second.events("push_end").at(0)["bytes_sent"], 0);
     for (const auto& file : second.events("push_file")) EXPECT_EQ(file["status"], "identical") << file.dump();
@@ -170,7 +118,7 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
                                         {},
                                         std::chrono::seconds(30)})
                     .ok());
-    const auto third = pdctl(config, {"--json", "push"});
+    const auto third = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
     ASSERT_EQ(third.exit_code, 0) << third.dump();
     EXPECT_EQ(third.events("push_end").at(0)["bytes_sent"], std::uint64_t(1) << 30);
     for (const auto& file : third.events("push_file")) {

@@ -17,23 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-struct PdctlRun {
-    int exit_code = -1;
-    std::string out, err;
-    long long ms = 0;
-    std::vector<json> events() const {  // JSON Lines output
-        std::vector<json> parsed;
-        std::istringstream in(out);
-        std::string line;
-        while (std::getline(in, line))
-            if (!line.empty() && line[0] == '{') parsed.push_back(json::parse(line, nullptr, false));
-        return parsed;
-    }
-    std::string dump() const {
-        return "exit " + std::to_string(exit_code) + "\nstdout:\n" + out + "\nstderr:\n" + err;
-    }
-};
-
 std::map<std::string, std::string> read_env_file(const std::filesystem::path& path) {
     std::map<std::string, std::string> env;
     std::istringstream in(slurp(path));
@@ -51,10 +34,10 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
         text.replace(pos, from.size(), to);
 }
 
-class SshScenarioTest : public SshClusterTest {
+class SshScenarioTest : public SshPdctlTest {
   protected:
     void SetUp() override {
-        SshClusterTest::SetUp();
+        SshPdctlTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         const auto env = read_env_file(ssh_cluster_env_path());
         image = env.count("PDT_IMAGE") ? env.at("PDT_IMAGE") : "";
@@ -68,7 +51,6 @@ class SshScenarioTest : public SshClusterTest {
             GTEST_SKIP() << "the test hosts have no podman image: install podman, runc and catatonit "
                             "(.ci/install-deps) and run `ctest -L ssh`, whose fixtures load it";
         }
-        executor = std::make_unique<exec::SshExecutor>(cluster.options());
         for (const auto& [host, names] : containers())
             ASSERT_TRUE(names.empty()) << host << " has containers before the test: " << names.front();
     }
@@ -78,7 +60,7 @@ class SshScenarioTest : public SshClusterTest {
         if (!profile.empty()) pdctl(profile, {"stop"});
         if (executor)
             on_every_host("podman rm --all --force --time 0 >/dev/null 2>&1; rm -rf /root/pdctl-state");
-        SshClusterTest::TearDown();
+        SshPdctlTest::TearDown();
     }
 
     // A copy of tests/profiles/ssh-podman in `dir`, named `name`, pointing at this cluster's key and
@@ -100,45 +82,6 @@ class SshScenarioTest : public SshClusterTest {
             spit(dir / entry.path().filename(), text);
         }
         return dir / "pdctl.yaml";
-    }
-
-    // The real pdctl binary with a private HOME (no ssh config, no default keys), no ssh-agent, and the
-    // cluster's known_hosts.
-    PdctlRun pdctl(const std::filesystem::path& config, const std::vector<std::string>& args,
-                   const std::string& home_name = "home") const {
-        const auto home = temp / home_name;
-        std::filesystem::create_directories(home);
-        exec::Command command;
-        command.argv = {"env",
-                        "-u",
-                        "SSH_AUTH_SOCK",
-                        "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                        PDCTL_BINARY,
-                        "-c",
-                        config.string()};
-        command.argv.insert(command.argv.end(), args.begin(), args.end());
-        command.timeout = std::chrono::minutes(3);
-        exec::LocalExecutor local_executor;
-        const auto started = Clock::now();
-        const auto result = local_executor.run(config::Node{}, command);
-        return {result.exit_code, result.out, result.err, elapsed_ms(started)};
-    }
-
-    exec::CommandResult on_host(int i, const std::string& script) const {
-        return executor->run(cluster.node(i),
-                             exec::Command{{"sh", "-c", script}, {}, std::chrono::seconds(60)});
-    }
-
-    // The same script on every host, in parallel; the answers in host order.
-    std::vector<exec::CommandResult> on_every_host(const std::string& script) const {
-        std::vector<std::future<exec::CommandResult>> pending;
-        for (int i = 1; i <= static_cast<int>(cluster.hosts.size()); ++i)
-            pending.push_back(
-                std::async(std::launch::async, [this, i, script] { return on_host(i, script); }));
-        std::vector<exec::CommandResult> answers;
-        for (auto& answer : pending) answers.push_back(answer.get());
-        return answers;
     }
 
     // Every container on every host (podman ps -a over SSH), by host name.
@@ -178,7 +121,6 @@ class SshScenarioTest : public SshClusterTest {
 
     std::string image;
     std::filesystem::path profile;
-    std::unique_ptr<exec::SshExecutor> executor;
 };
 
 std::string generate(const std::string& address, int port) {
