@@ -205,4 +205,23 @@ void wait_until_closed(const Socket& socket) {
     }
 }
 
+std::optional<std::string> recv_line_until_closed(const Socket& socket) {
+    std::string line;
+    while (line.size() < 256) {
+        char c = 0;
+        const ssize_t got = ::recv(socket.fd(), &c, 1, 0);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            return std::nullopt;
+        }
+        if (c == '\n') {
+            return line;
+        }
+        line.push_back(c);
+    }
+    return std::nullopt;
+}
+
 }  // namespace pdsim

@@ -118,12 +118,20 @@ void Rendezvous::join_as_worker() {
     }
 }
 
+// Lines on a formed group's links: a member that reached a step says "at <step>", rank 0 answers
+// "go <step>" once all have.
 void Rendezvous::monitor() {
     if (config_.node_rank == 0) {
         for (auto& [rank, link] : peers_) {
             // peers_ no longer changes, so the pointer stays valid for the life of the process.
             std::thread([this, rank = rank, peer = &link] {
-                wait_until_closed(*peer);
+                while (const auto line = recv_line_until_closed(*peer)) {
+                    if (line->rfind("at ", 0) == 0) {
+                        const std::lock_guard lock(mutex_);
+                        ++arrived_[line->substr(3)];
+                        changed_.notify_all();
+                    }
+                }
                 sleep_ms(config_.peer_death);
                 log_mainf("Rank {} scheduler is dead. Please check if there are relevant logs.", rank);
                 exit_now(1);
@@ -132,7 +140,13 @@ void Rendezvous::monitor() {
         return;
     }
     std::thread([this] {
-        wait_until_closed(master_link_);
+        while (const auto line = recv_line_until_closed(master_link_)) {
+            if (line->rfind("go ", 0) == 0) {
+                const std::lock_guard lock(mutex_);
+                released_.insert(line->substr(3));
+                changed_.notify_all();
+            }
+        }
         sleep_ms(config_.peer_death);
         log_schedf(
             config_.tp_rank,
@@ -141,6 +155,22 @@ void Rendezvous::monitor() {
             config_.dist_init.host, config_.dist_init.port);
         exit_now(1);
     }).detach();
+}
+
+void Rendezvous::barrier(const std::string& step) {
+    if (config_.node_rank == 0) {
+        std::unique_lock lock(mutex_);
+        const auto others = static_cast<int>(peers_.size());
+        changed_.wait(lock, [&] { return arrived_[step] >= others; });
+        lock.unlock();
+        for (auto& [rank, link] : peers_) {
+            send_all(link, "go " + step + "\n");
+        }
+        return;
+    }
+    send_all(master_link_, "at " + step + "\n");
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return released_.count(step) > 0; });
 }
 
 }  // namespace pdsim

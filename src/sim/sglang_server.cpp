@@ -37,6 +37,9 @@ class ServerNode {
             Phase::kWeights, "Load weight begin. avail mem=78.21 GB", {},
             "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=20.10 GB, mem "
             "usage=58.11 GB.");
+        // The KV cache is sized from the smallest free memory of the group (an all-reduce): every
+        // member must have loaded its weights first.
+        group_barrier("memory profiling");
         if (args_.decode()) {
             log_main("KV cache is forced as chunk cache for decode server");
         }
@@ -53,6 +56,8 @@ class ServerNode {
                    "max_total_num_tokens=1000000, chunked_prefill_size=8192, max_prefill_tokens=16384, "
                    "max_running_requests={}, context_len={}, available_gpu_mem=8.00 GB",
                    args_.max_running_requests.value_or(4096), args_.context_length);
+        // A forward pass (the warm-up request, then every request) runs on all members at once.
+        group_barrier("serving");
         if (args_.node_rank == 0) {
             serve_api();
         } else {
@@ -65,6 +70,12 @@ class ServerNode {
     [[noreturn]] void fatal(std::string_view message) {
         log_schedf(tp_, "Scheduler hit an exception: {}", message);
         exit_now(1);
+    }
+
+    void group_barrier(const std::string& step) {
+        if (rendezvous_) {
+            rendezvous_->barrier(step);
+        }
     }
 
     // Logs the phase's first line, then honours PDSIM_HANG_AT / PDSIM_CRASH_AT, then does `work`

@@ -176,6 +176,32 @@ TEST(SimServer, RankOneExitsWhenRankZeroStops) {
     EXPECT_TRUE(rank1.log_contains("Scheduler hit an exception"));
 }
 
+// A TP group meets in collectives (the memory all-reduce that sizes the KV cache, every forward pass),
+// so a member stuck loading its weights holds rank 0 too: rank 0 finishes its own weights, then waits
+// there, and its API port never opens.
+TEST(SimServer, HangAtWeightsOnRankOneHoldsRankZeroBeforeTheKvCache) {
+    const std::string rank0_host = "127.0.50.42";
+    const std::string rank1_host = "127.0.50.43";
+    auto group = [&](const std::string& host, const std::string& rank) {
+        return sglang_args({"--disaggregation-mode", "decode", "--host", host, "--port", "47220", "--nnodes",
+                            "2", "--node-rank", rank, "--tp", "2", "--dist-init-addr",
+                            rank0_host + ":47221"});
+    };
+    const EnvList env = fast_env({{"PDSIM_HANG_AT", "weights"}, {"PDSIM_HANG_RANK", "1"}});
+    SimProcess rank0("rank0", group(rank0_host, "0"), env);
+    SimProcess rank1("rank1", group(rank1_host, "1"), env);
+
+    ASSERT_TRUE(rank1.wait_for_log("TP1] Load weight begin.", kStartDeadline));
+    ASSERT_TRUE(rank0.wait_for_log("TP0] Load weight end.", kStartDeadline));
+    EXPECT_FALSE(wait_until([&] { return port_open(rank0_host, 47220); }, 600ms));
+    EXPECT_FALSE(rank0.log_contains("KV Cache is allocated"));
+    EXPECT_TRUE(rank0.running());
+
+    rank0.signal(SIGTERM);
+    EXPECT_EQ(rank0.wait_exit(1s), 0);
+    EXPECT_EQ(rank1.wait_exit(kStartDeadline), 1) << "rank 1 notices that rank 0 is gone";
+}
+
 TEST(SimServer, HangAtKvNeverOpensThePortAndStillStopsOnSigterm) {
     const std::string host = "127.0.50.18";
     SimProcess server("decode",
