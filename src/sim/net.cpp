@@ -172,11 +172,14 @@ bool send_all(const Socket& socket, std::string_view data) {
     return true;
 }
 
-std::optional<std::string> recv_line(const Socket& socket, Millis timeout) {
+namespace {
+
+// Byte by byte: the lines are a few bytes long, and nothing after the '\n' may be consumed. Without a
+// timeout it waits as long as the connection lasts.
+std::optional<std::string> read_line(const Socket& socket, std::optional<Millis> timeout) {
     std::string line;
-    // Byte by byte: the lines are a few bytes long, and nothing after the '\n' may be consumed.
     while (line.size() < 256) {
-        if (!wait_fd(socket.fd(), POLLIN, timeout)) {
+        if (timeout && !wait_fd(socket.fd(), POLLIN, *timeout)) {
             return std::nullopt;
         }
         char c = 0;
@@ -195,33 +198,14 @@ std::optional<std::string> recv_line(const Socket& socket, Millis timeout) {
     return std::nullopt;
 }
 
-void wait_until_closed(const Socket& socket) {
-    char buf[256];
-    for (;;) {
-        ssize_t got = ::recv(socket.fd(), buf, sizeof buf, 0);
-        if (got == 0 || (got < 0 && errno != EINTR)) {
-            return;
-        }
-    }
+}  // namespace
+
+std::optional<std::string> recv_line(const Socket& socket, Millis timeout) {
+    return read_line(socket, timeout);
 }
 
 std::optional<std::string> recv_line_until_closed(const Socket& socket) {
-    std::string line;
-    while (line.size() < 256) {
-        char c = 0;
-        const ssize_t got = ::recv(socket.fd(), &c, 1, 0);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            return std::nullopt;
-        }
-        if (c == '\n') {
-            return line;
-        }
-        line.push_back(c);
-    }
-    return std::nullopt;
+    return read_line(socket, std::nullopt);
 }
 
 }  // namespace pdsim

@@ -52,8 +52,6 @@ bool send_all(const Socket& socket, std::string_view data);
 // One '\n'-terminated line (without the '\n'), waiting at most `timeout`; nullopt on EOF, error,
 // timeout or an over-long line.
 std::optional<std::string> recv_line(const Socket& socket, Millis timeout);
-// Blocks until the peer closes the connection or it fails (data received is discarded).
-void wait_until_closed(const Socket& socket);
 // One '\n'-terminated line, waiting as long as it takes; nullopt only when the connection ends
 // (EOF, error) or the line is over-long.
 std::optional<std::string> recv_line_until_closed(const Socket& socket);
