@@ -85,7 +85,17 @@ ExitCode Engine::start() {
             }
         }
     }
-    if (!stale.empty()) stop_stages(stale, "replace");
+    if (!stale.empty()) {
+        // A leftover that cannot be stopped still holds its ports and GPUs: starting beside it would
+        // fail later and less clearly, so the start ends here, naming it.
+        const auto failures = stop_stages(stale, "replace");
+        if (!failures.empty()) {
+            const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+            const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
+            reporter_.run_end({"start", code, "could not replace " + describe(failures), elapsed, {}});
+            return code;
+        }
+    }
 
     std::vector<const plan::Stage*> started;
     const auto result = start_stages(first, started);
@@ -95,8 +105,10 @@ ExitCode Engine::start() {
         report::RunSummary summary{"start", result.code, "", elapsed, {}};
         summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
         if (!options_.keep_on_failure) {
-            stop_stages(started, "cleanup");
+            const auto failures = stop_stages(started, "cleanup");
             for (const auto* done : started) summary.cleaned_up.push_back(done->role);
+            if (!failures.empty())
+                summary.message += "; the clean-up could not stop " + describe(failures) + " (see status)";
         } else {
             reporter_.note("--keep-on-failure: leaving the started units running for inspection");
         }
@@ -117,7 +129,9 @@ Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
     parallel_for(stage.units.size(), [&](std::size_t i) {
         const auto& unit = stage.units[i];
         const auto& n = node(unit.node);
+        if (options_.start_hook) options_.start_hook(StartMoment::kBeforeCommand, unit);
         const auto answer = executor_.run(n, unit.start);
+        if (options_.start_hook) options_.start_hook(StartMoment::kAfterCommand, unit);
         std::lock_guard lock(mutex);
         if (answer.ok()) {
             reporter_.unit_done("start", unit, first_line(answer.out));

@@ -8,21 +8,61 @@
 
 namespace pdctl::engine {
 
-void Engine::stop_stages(const std::vector<const plan::Stage*>& stages, const std::string& verb) {
+std::optional<Engine::StopFailure> Engine::stop_failure(const exec::CommandResult& answer,
+                                                        const exec::Command& stop, std::string unit,
+                                                        const std::string& node_name) const {
+    if (answer.ok()) return std::nullopt;
+    StopFailure failure{std::move(unit), node_name, !answer.transport_error.empty(), ""};
+    if (failure.unreachable) {
+        failure.what = "unreachable: " + answer.transport_error;
+    } else if (answer.timed_out) {
+        failure.what = fmt::format("the stop command did not finish within {}s",
+                                   std::chrono::duration_cast<std::chrono::seconds>(stop.timeout).count());
+    } else {
+        const auto& text = answer.err.empty() ? answer.out : answer.err;
+        failure.what = text.substr(0, text.find('\n'));
+        if (failure.what.rfind("pdctl: ", 0) == 0) failure.what.erase(0, 7);
+        if (failure.what.empty()) failure.what = fmt::format("exit {}", answer.exit_code);
+    }
+    return failure;
+}
+
+std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const plan::Stage*>& stages,
+                                                     const std::string& verb,
+                                                     const std::set<std::string>& skip) {
     std::mutex mutex;
+    std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
         reporter_.stage_begin(verb, *stage);
         parallel_for(stage->units.size(), [&](std::size_t i) {
             const auto& unit = stage->units[i];
+            if (skip.count(unit.node)) {
+                std::lock_guard lock(mutex);
+                reporter_.unit_done(verb, unit, "skipped: " + unit.node + " is unreachable");
+                return;
+            }
             const auto answer = executor_.run(node(unit.node), unit.stop);
+            auto failure =
+                stop_failure(answer, unit.stop,
+                             fmt::format("{} rank {} ({})", unit.role, unit.rank, unit.name), unit.node);
             std::lock_guard lock(mutex);
-            std::string detail = answer.ok() ? answer.out.substr(0, answer.out.find('\n'))
-                                             : fmt::format("stop failed: {}", answer.transport_error.empty()
-                                                                                  ? answer.err
-                                                                                  : answer.transport_error);
-            reporter_.unit_done(verb, unit, detail);
+            if (!failure) {
+                reporter_.unit_done(verb, unit, answer.out.substr(0, answer.out.find('\n')));
+                return;
+            }
+            reporter_.unit_done(verb, unit, "stop failed: " + failure->what);
+            failures.push_back(std::move(*failure));
         });
     }
+    return failures;
+}
+
+std::string Engine::describe(const std::vector<StopFailure>& failures) const {
+    std::string text;
+    for (const auto& failure : failures)
+        text += fmt::format("{}{} on {} ({}): {}", text.empty() ? "" : "; ", failure.unit, failure.node,
+                            node(failure.node).address, failure.what);
+    return text;
 }
 
 ExitCode Engine::stop() {
@@ -40,6 +80,7 @@ ExitCode Engine::stop() {
 
     // Units of this cluster that the plan no longer names (a role removed or renamed since start):
     // stopped first, since nothing in the plan orders them.
+    std::vector<StopFailure> leftovers;
     std::set<std::string> planned;
     for (const auto& stage : plan_.stages)
         for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
@@ -48,22 +89,40 @@ ExitCode Engine::stop() {
             if (planned.count(name + "/" + observed.state.unit)) continue;
             const auto rt = runtime::make_runtime(
                 observed.runtime, runtime::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
-            const auto answer = executor_.run(node(name), rt->stop(observed.state.unit));
+            const auto command = rt->stop(observed.state.unit);
+            const auto answer = executor_.run(node(name), command);
+            auto failure =
+                stop_failure(answer, command, observed.state.unit + " (not in the current config)", name);
             reporter_.note(fmt::format("stopped {} on {} (not in the current config): {}",
-                                       observed.state.unit, name, answer.ok() ? "ok" : answer.err));
+                                       observed.state.unit, name, failure ? failure->what : "ok"));
+            if (failure) leftovers.push_back(std::move(*failure));
         }
     }
 
     std::vector<const plan::Stage*> reversed;
     for (auto it = plan_.stages.rbegin(); it != plan_.stages.rend(); ++it) {
-        // Units on unreachable nodes are left out: their stop would only time out.
         bool any = false;
         for (const auto& unit : it->units) any = any || !unreachable.count(unit.node);
         if (any) reversed.push_back(&*it);
     }
-    stop_stages(reversed, "stop");
+    auto failures = stop_stages(reversed, "stop", unreachable);
+    failures.insert(failures.begin(), leftovers.begin(), leftovers.end());
 
     const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+    // A unit that is still there is reported before an unreachable node: it is known to hold its
+    // node (and GPUs), and starting anything now would collide with it.
+    bool any_still_there = false;
+    for (const auto& failure : failures) any_still_there = any_still_there || !failure.unreachable;
+    if (any_still_there) {
+        reporter_.run_end({"stop",
+                           ExitCode::kStopFailed,
+                           "could not stop " + describe(failures) +
+                               "; it still runs (see status); run stop again once it can be killed",
+                           elapsed,
+                           {}});
+        return ExitCode::kStopFailed;
+    }
+    for (const auto& failure : failures) unreachable.insert(failure.node);
     if (!unreachable.empty()) {
         std::string names;
         for (const auto& name : unreachable) names += (names.empty() ? "" : ", ") + name;

@@ -14,14 +14,25 @@ constexpr const char* kContainerStartScript =
     "mkdir -p \"$dir\" || exit 1\n"
     "umask 077\n"
     "cat > \"$dir/$unit.env\" || exit 1\n"
+    "env_complete \"$dir/$unit.env\" \"$unit\"\n"
     "\"$cli\" rm -f \"$unit\" >/dev/null 2>&1\n"
     "exec \"$@\"\n";
 
+// A container that cannot be removed (the engine refuses, or it stays in "removing" because a process
+// in it does not die) fails the stop with exit 70 and the engine's words: it is still there, and
+// status must keep showing it.
 constexpr const char* kContainerStopScript =
     "dir=$1 unit=$2 cli=$3 grace=$4\n"
     "if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
     "  \"$cli\" stop -t \"$grace\" \"$unit\" >/dev/null 2>&1\n"
-    "  \"$cli\" rm -f \"$unit\" >/dev/null || exit 1\n"
+    "  if ! err=$(\"$cli\" rm -f \"$unit\" 2>&1 >/dev/null); then\n"
+    "    echo \"pdctl: $cli rm -f failed after $cli stop -t $grace: $err\" >&2; exit 70\n"
+    "  fi\n"
+    "  if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
+    "    echo \"pdctl: the container still exists after $cli stop and rm -f (state $(\"$cli\" container "
+    "inspect "
+    "--format '{{.State.Status}}' \"$unit\"))\" >&2; exit 70\n"
+    "  fi\n"
     "  echo \"stopped $unit\"\n"
     "else\n"
     "  echo \"$unit was not running\"\n"
@@ -81,7 +92,7 @@ bool options_set_init(const std::vector<std::string>& options) {
 
 exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
     exec::Command command;
-    command.argv = container_script(kContainerStartScript, "pdctl-start");
+    command.argv = {"sh", "-c", env_complete_function() + kContainerStartScript, "pdctl-start"};
     const std::string env_file = dir_ + "/" + unit.name + ".env";
     command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
     command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});

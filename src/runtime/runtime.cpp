@@ -19,7 +19,13 @@ std::vector<std::string> start_payload(const exec::Command& start) {
 std::string env_file_content(const std::vector<plan::EnvEntry>& env) {
     std::string out;
     for (const auto& entry : env) out += entry.key + "=" + entry.value + "\n";
-    return out;
+    return out + kEnvEndMarker + "\n";
+}
+
+std::string env_complete_function() {
+    return std::string("env_complete() { [ \"$(tail -n 1 \"$1\")\" = '") + kEnvEndMarker +
+           "' ] || { rm -f \"$1\"; echo \"pdctl: the environment for $2 arrived incomplete (its sender went "
+           "away); nothing started\" >&2; exit 1; }; }\n";
 }
 
 std::map<std::string, std::string> unit_labels(const plan::Unit& unit) {

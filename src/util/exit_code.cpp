@@ -26,6 +26,8 @@ const char* describe(ExitCode code) {
             return "smoke failed";
         case ExitCode::kNodeCheckFailed:
             return "node check failed";
+        case ExitCode::kStopFailed:
+            return "stop failed";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/file.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -59,31 +60,80 @@ inline void record(const Row& row) {
     std::fclose(out);
 }
 
-// Live pdsim processes whose command line holds `marker` (an address prefix), by process group (= the
-// pid pdctl records for a unit: the process runtime starts each unit as a session leader). The SSH test
-// hosts share this machine's PID namespace, so this sees their units too.
+// The fields of /proc/PID/stat after "(comm) ": state, ppid, pgrp. False for a process that is gone.
+struct ProcStat {
+    std::string state;
+    int ppid = 0;
+    int pgrp = 0;
+};
+inline bool read_proc_stat(const std::filesystem::path& proc_dir, ProcStat& out) {
+    const std::string stat = read_text(proc_dir / "stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) return false;
+    std::istringstream fields(stat.substr(close + 2));
+    return static_cast<bool>(fields >> out.state >> out.ppid >> out.pgrp);
+}
+
+inline std::vector<std::string> split_cmdline(const std::string& raw) {
+    std::vector<std::string> argv;
+    std::string word;
+    for (const char c : raw) {
+        if (c == '\0') {
+            argv.push_back(word);
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    if (!word.empty()) argv.push_back(word);
+    return argv;
+}
+
+inline bool holds(const std::vector<std::string>& argv, const std::string& marker) {
+    return std::any_of(argv.begin(), argv.end(),
+                       [&](const std::string& word) { return word.find(marker) != std::string::npos; });
+}
+inline std::string basename_of(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+// The live (non-zombie) processes of this case's units, by process group (= the pid pdctl records for
+// a unit: the process runtime starts each unit as a session leader). A unit's processes are its
+// program (pdsim, found on PATH locally or by absolute path over SSH) and the supervising sh that leads
+// its group and records the exit code: `sh -c SCRIPT DIR/UNIT pdsim ARGS...`. The SSH test hosts share
+// this machine's PID namespace, so this sees their units too.
 inline std::map<int, int> live_pdsim_groups(const std::string& marker) {
     std::map<int, int> groups;
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::string cmdline = read_text(entry.path() / "cmdline");
-        // argv[0] is "pdsim" (local: found on PATH) or its absolute path (over SSH).
-        const std::string argv0 = cmdline.substr(0, cmdline.find('\0'));
-        if (std::filesystem::path(argv0).filename() != "pdsim") continue;
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        if (cmdline.find(marker) == std::string::npos) continue;
-        const std::string stat = read_text(entry.path() / "stat");
-        const auto close = stat.rfind(')');
-        if (close == std::string::npos) continue;
-        std::istringstream fields(stat.substr(close + 2));
-        std::string state;
-        int ppid = 0, pgrp = 0;
-        fields >> state >> ppid >> pgrp;
-        if (state == "Z") continue;
-        ++groups[pgrp];
+        const auto argv = split_cmdline(read_text(entry.path() / "cmdline"));
+        if (argv.empty() || !holds(argv, marker)) continue;
+        ProcStat stat;
+        if (!read_proc_stat(entry.path(), stat) || stat.state == "Z") continue;
+        const bool program = basename_of(argv[0]) == "pdsim";
+        const bool supervisor = argv[0] == "sh" && argv.size() > 4 && basename_of(argv[4]) == "pdsim" &&
+                                std::stoi(name) == stat.pgrp;
+        if (program || supervisor) ++groups[stat.pgrp];
     }
     return groups;
+}
+
+// Start scripts (`sh -c SCRIPT pdctl-start ...`) for this case's units that are still running. pdctl
+// killed with SIGKILL cannot take back the start commands it had already sent: they finish on their
+// nodes, each returning only once its unit recorded itself. Until then the node is still changing.
+inline int start_scripts_running(const std::string& marker) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto argv = split_cmdline(read_text(entry.path() / "cmdline"));
+        ProcStat stat;
+        if (argv.size() > 3 && argv[0] == "sh" && argv[3] == "pdctl-start" && holds(argv, marker) &&
+            read_proc_stat(entry.path(), stat) && stat.state != "Z")
+            ++count;
+    }
+    return count;
 }
 
 // Waits until `output` holds a JSON line with stage_begin for `role` (and `verb`).
@@ -141,6 +191,10 @@ class FaultCase {
     SimCluster& cluster() { return cluster_; }
     int block() const { return block_; }
     std::map<int, int> live() const { return live_pdsim_groups(marker_); }
+    // After pdctl was killed: waits until the start commands it had sent have finished (bounded).
+    bool start_commands_settled() const {
+        return eventually([&] { return start_scripts_running(marker_) == 0; }, std::chrono::seconds(30));
+    }
     void note_failure(const std::string& what) {
         if (first_failure_.empty()) first_failure_ = what;
     }

@@ -6,7 +6,11 @@
 // invariant of fault_matrix.hpp and leaves one row of docs/reliability.md.
 #include "fault_matrix.hpp"
 
+#include <unistd.h>
+
 #include <future>
+#include <ostream>
+#include <sstream>
 
 namespace pdctl::testing::faults {
 namespace {
@@ -26,6 +30,11 @@ struct CrashParam {
     std::string phase;
     int block;
 };
+
+// What ctest and gtest print for a case (instead of the struct's bytes).
+void PrintTo(const CrashParam& p, std::ostream* os) {
+    *os << p.role << " rank " << p.rank << " crashes at " << p.phase;
+}
 
 class Crash : public ::testing::TestWithParam<CrashParam> {};
 
@@ -75,6 +84,10 @@ struct HangParam {
     std::string phase;
     int block;
 };
+
+void PrintTo(const HangParam& p, std::ostream* os) {
+    *os << p.role << " rank " << p.rank << " hangs at " << p.phase;
+}
 
 class Hang : public ::testing::TestWithParam<HangParam> {};
 
@@ -134,6 +147,11 @@ std::string signal_name(int signal) {
 }
 std::string signal_id(int signal) {
     return signal == SIGINT ? "sigint" : "sigterm";
+}
+
+void PrintTo(const SignalParam& p, std::ostream* os) {
+    *os << signal_name(p.signal)
+        << (p.stage == "stop" ? " during stop" : " during the " + p.stage + " stage");
 }
 
 class Signal : public ::testing::TestWithParam<SignalParam> {};
@@ -210,6 +228,9 @@ TEST(FaultMatrix, SigkillMidStartLeavesAStaleLockThatStatusAndStopSurvive) {
     const int pid = find_pdctl_pid(c.cluster().config().string(), "start");
     if (pid > 0) ::kill(pid, SIGKILL);
     run.get();
+    // The start commands pdctl had sent when it died still finish on their nodes (each one returns once
+    // its unit has recorded itself); the truth to check is the node's once they have.
+    c.expect(c.start_commands_settled(), "start commands still running 30 s after pdctl died");
     c.expect(!c.live().empty(), "SIGKILL should leave the started units running");
     c.expect_status_truthful("after SIGKILL");
     const auto lock = c.cluster().run({"lock", "status"});
@@ -218,6 +239,147 @@ TEST(FaultMatrix, SigkillMidStartLeavesAStaleLockThatStatusAndStopSurvive) {
     c.expect(refused.exit_code == 6, "start with a stale lock: exit " + std::to_string(refused.exit_code));
     const auto released = c.cluster().run({"lock", "release", "--force"});
     c.expect(released.exit_code == 0, "lock release --force failed: " + released.err);
+    c.expect_invariant();
+}
+
+// ---- SIGKILL at an exact point: right before and right after a unit's start command ----------------
+
+struct SigkillParam {
+    std::string moment;  // PDCTL_TEST_SIGKILL_AT's MOMENT: before-start | after-start
+    int block;
+};
+void PrintTo(const SigkillParam& p, std::ostream* os) {
+    *os << p.moment;
+}
+
+class SigkillAt : public ::testing::TestWithParam<SigkillParam> {};
+
+// The window the random SIGKILL above can only hit by luck: pdctl dies with prefill rank 2's start
+// command not yet sent, or just returned. Either way every program that runs on a node must have a
+// record there (the unit writes it before its program starts), so status lists it and stop removes it.
+TEST_P(SigkillAt, EveryUnitThatRunsIsInStatusAndStopRemovesIt) {
+    const auto& p = GetParam();
+    FaultCase c("kill", "sigkill-" + p.moment + "-prefill2", p.block);
+    const bool after = p.moment == "after-start";
+    c.describe("pdctl SIGKILLed right " + std::string(after ? "after" : "before") +
+                   " prefill rank 2's start command (PDCTL_TEST_SIGKILL_AT=" + p.moment + ":UNIT)",
+               std::string(after ? "prefill rank 2 runs and status lists it running"
+                                 : "prefill rank 2 never starts and status lists no trace of it") +
+                   "; every live unit is in status; stop (after `lock release --force`) leaves nothing");
+    const auto unit = c.cluster().unit("prefill", 2);
+    ::setenv("PDCTL_TEST_SIGKILL_AT", (p.moment + ":" + unit).c_str(), 1);
+    const auto killed = c.cluster().run({"--json", "start"});
+    ::unsetenv("PDCTL_TEST_SIGKILL_AT");
+    c.expect(killed.exit_code == 128 + SIGKILL, "pdctl was not killed by the hook: exit " +
+                                                    std::to_string(killed.exit_code) + "\n" + killed.err);
+    c.expect(c.start_commands_settled(), "start commands still running 30 s after pdctl died");
+    const auto status = json::parse(c.cluster().run({"--json", "status"}).out, nullptr, false);
+    std::string state = "absent";
+    if (status.is_object())
+        for (const auto& role : status["roles"])
+            for (const auto& listed : role["units"])
+                if (listed.value("unit", "") == unit) state = listed.value("state", "?");
+    c.expect(state == (after ? "running" : "absent"),
+             "status says " + unit + " is " + state + ", expected " + (after ? "running" : "absent"));
+    c.expect_status_truthful("after SIGKILL");
+    const auto released = c.cluster().run({"lock", "release", "--force"});
+    c.expect(released.exit_code == 0, "lock release --force failed: " + released.err);
+    c.expect_invariant();
+}
+
+INSTANTIATE_TEST_SUITE_P(FaultMatrix, SigkillAt,
+                         ::testing::Values(SigkillParam{"before-start", 153},
+                                           SigkillParam{"after-start", 154}),
+                         [](const auto& param_info) {
+                             auto name = param_info.param.moment;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
+
+// ---- a unit that does not die: stop must say so ----------------------------------------------------
+
+// The processes of one process group held in a cgroup v1 freezer. A frozen process keeps SIGTERM and
+// SIGKILL pending until it is thawed, as a process in uninterruptible sleep does (on a GPU node: a
+// rank stuck in the driver while its context is torn down), so it outlives stop's grace and SIGKILL.
+class FrozenGroup {
+  public:
+    static constexpr const char* kRoot = "/sys/fs/cgroup/freezer";
+    explicit FrozenGroup(int pgrp) : dir_(std::string(kRoot) + "/pdctl-fault-" + std::to_string(::getpid())) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir_, ec);
+        if (ec) return;
+        for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+            const auto name = entry.path().filename().string();
+            ProcStat stat;
+            if (name.find_first_not_of("0123456789") == std::string::npos &&
+                read_proc_stat(entry.path(), stat) && stat.pgrp == pgrp && stat.state != "Z")
+                std::ofstream(dir_ / "cgroup.procs") << name << std::endl;
+        }
+        std::ofstream(dir_ / "freezer.state") << "FROZEN" << std::endl;
+        frozen_ = eventually([&] { return read_text(dir_ / "freezer.state").rfind("FROZEN", 0) == 0; },
+                             std::chrono::seconds(10));
+    }
+    ~FrozenGroup() {
+        thaw();
+        // Whatever did not die on thawing goes back to the root group, so the directory can go.
+        std::istringstream left(read_text(dir_ / "cgroup.procs"));
+        std::string pid;
+        while (left >> pid) std::ofstream(std::string(kRoot) + "/cgroup.procs") << pid << std::endl;
+        eventually([&] { return read_text(dir_ / "cgroup.procs").empty(); }, std::chrono::seconds(10));
+        std::error_code ec;
+        std::filesystem::remove(dir_, ec);
+    }
+    bool frozen() const { return frozen_; }
+    void thaw() { std::ofstream(dir_ / "freezer.state") << "THAWED" << std::endl; }
+
+  private:
+    std::filesystem::path dir_;
+    bool frozen_ = false;
+};
+
+TEST(FaultMatrix, AUnitThatOutlivesSigkillFailsStopAndRestartStopsThere) {
+    if (!std::filesystem::exists(FrozenGroup::kRoot) || ::geteuid() != 0)
+        GTEST_SKIP() << "needs root and the cgroup v1 freezer (" << FrozenGroup::kRoot << ")";
+    FaultCase c("stop", "unit-outlives-sigkill", 155);
+    c.describe(
+        "decode rank 1's processes frozen (SIGTERM and SIGKILL stay pending, like a rank stuck in the GPU "
+        "driver), then `stop`, then `restart`",
+        "stop stops everything else and exits 11 naming decode rank 1 on n6 and its processes; status still "
+        "lists it running; restart exits 11 without starting anything; thawed, it dies and stop succeeds");
+    c.replace("pdctl.yaml", "stop_grace_seconds: 10", "stop_grace_seconds: 1");
+    c.expect(c.cluster().run({"start"}).exit_code == 0, "initial start failed");
+    const auto unit = c.cluster().unit("decode", 1);
+    int victim = 0;
+    const auto status = json::parse(c.cluster().run({"--json", "status"}).out, nullptr, false);
+    for (const auto& role : status["roles"])
+        for (const auto& listed : role["units"])
+            if (listed.value("unit", "") == unit) victim = listed.value("pid", 0);
+    c.expect(victim > 0, "no pid for " + unit);
+    if (victim <= 0) return;
+    FrozenGroup frozen(victim);
+    c.expect(frozen.frozen(), "could not freeze " + unit);
+
+    const auto stop = c.cluster().run({"stop"});
+    c.expect(stop.exit_code == 11,
+             "stop exit " + std::to_string(stop.exit_code) + ", expected 11:\n" + stop.err);
+    for (const std::string& word :
+         std::vector<std::string>{"decode rank 1", unit, "n6", "still running", "pdsim"})
+        c.expect((stop.out + stop.err).find(word) != std::string::npos,
+                 "stop's report does not say '" + word + "':\n" + stop.out + stop.err);
+    c.expect(c.live().size() == 1 && c.live().count(victim) == 1,
+             "stop should have stopped every other unit and left only " + unit);
+    c.expect_status_truthful("after the failed stop");
+
+    const auto restart = c.cluster().run({"--json", "restart"});
+    c.expect(restart.exit_code == 11, "restart exit " + std::to_string(restart.exit_code) + ", expected 11");
+    for (const auto& event : restart.events())
+        c.expect(!(event.value("event", "") == "stage_begin" && event.value("verb", "") == "start"),
+                 "restart started " + event.value("role", "?") + " after its stop failed");
+    c.expect(c.live().size() == 1, "restart left more than the frozen unit running");
+
+    frozen.thaw();  // the pending SIGKILL now lands
+    c.expect(eventually([&] { return c.live().empty(); }, std::chrono::seconds(10)),
+             unit + " did not die once thawed");
     c.expect_invariant();
 }
 
@@ -304,6 +466,10 @@ struct HealthParam {
     std::string answer;  // what the timeout report must quote as the last answer
     int block;
 };
+
+void PrintTo(const HealthParam& p, std::ostream* os) {
+    *os << "health endpoint fault " << p.fault;
+}
 
 class Health : public ::testing::TestWithParam<HealthParam> {};
 

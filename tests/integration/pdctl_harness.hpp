@@ -74,6 +74,11 @@ class SimCluster {
         write_text(dir_ / file, read_text(dir_ / file) + text);
     }
     std::filesystem::path config() const { return dir_ / "pdctl.yaml"; }
+    const std::string& name() const { return name_; }
+    // The name pdctl gives the unit of `role` rank `rank` (plan/builder.cpp).
+    std::string unit(const std::string& role, int rank) const {
+        return "pd-" + name_ + "-" + role + "-" + std::to_string(rank);
+    }
     std::filesystem::path state_dir() const { return dir_ / "state" / name_; }
     std::string address(int node) const {
         return "127.0." + std::to_string(block_) + "." + std::to_string(node);

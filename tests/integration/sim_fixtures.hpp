@@ -11,6 +11,9 @@
 namespace pdsim_test {
 
 constexpr Millis kStartDeadline = 10s;  // generous: phases are 50 ms, but CI machines are slow
+// A line a program logs right after the moment a test observed (a port that answers, a status that
+// changed) reaches its log file a little later, a lot later on a loaded machine: wait for it.
+constexpr Millis kLogDeadline = 10s;
 
 // `pdsim -m sglang.launch_server` with the flags a pdctl plan would pass, plus `flags`.
 inline std::vector<std::string> sglang_args(std::initializer_list<std::string> flags) {

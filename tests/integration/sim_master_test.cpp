@@ -42,7 +42,7 @@ TEST(SimMaster, CrashAtInitExitsBeforeListening) {
                        "--metrics_port", "47211"},
                       fast_env({{"PDSIM_CRASH_AT", "init"}}));
     EXPECT_EQ(master.wait_exit(5s), 1);
-    EXPECT_TRUE(master.log_contains("pdsim injected crash at init"));
+    EXPECT_TRUE(master.wait_for_log("pdsim injected crash at init", kLogDeadline));
     EXPECT_FALSE(port_open(host, 47211));
 }
 

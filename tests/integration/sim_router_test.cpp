@@ -38,9 +38,9 @@ TEST(SimRouter, MiniLbRoundTripThroughTwoRankPrefillAndDecode) {
                                    "http://" + d0 + ":47103", "--host", router_host, "--port", "47104"}),
                       fast_env());
     ASSERT_TRUE(wait_until([&] { return status_of(router_host, 47104, "/health") == 200; }, kStartDeadline));
-    EXPECT_TRUE(
-        router.log_contains("MiniLB is only for debugging purposes, it only supports random policy!"));
-    EXPECT_TRUE(router.log_contains("Uvicorn running on http://127.0.50.23:47104"));
+    EXPECT_TRUE(router.wait_for_log("MiniLB is only for debugging purposes, it only supports random policy!",
+                                    kLogDeadline));
+    EXPECT_TRUE(router.wait_for_log("Uvicorn running on http://127.0.50.23:47104", kLogDeadline));
 
     auto reply = http_post(router_host, 47104, "/generate", kHello);
     ASSERT_TRUE(reply);
@@ -89,7 +89,8 @@ TEST(SimRouter, WrongPrefillAddressFailsWithTheBootstrapError) {
     EXPECT_THAT(reply->body,
                 HasSubstr("Error fetching prefill parallel info from bootstrap 127.0.50.26:8998"));
     EXPECT_THAT(reply->body, HasSubstr("Connection refused"));
-    EXPECT_TRUE(decode.log_contains("Error fetching prefill parallel info from bootstrap 127.0.50.26:8998"));
+    EXPECT_TRUE(decode.wait_for_log("Error fetching prefill parallel info from bootstrap 127.0.50.26:8998",
+                                    kLogDeadline));
 }
 
 TEST(SimRouter, BootstrapPortMismatchFailsTheSameWay) {
@@ -129,7 +130,8 @@ TEST(SimRouter, RustRouterReadinessFollowsWorkerHealth) {
                       fast_env());
     ASSERT_TRUE(
         wait_until([&] { return status_of(router_host, 47133, "/liveness") == 200; }, kStartDeadline));
-    EXPECT_TRUE(router.log_contains("Starting router on 127.0.50.32:47133 | mode: PrefillDecode"));
+    EXPECT_TRUE(
+        router.wait_for_log("Starting router on 127.0.50.32:47133 | mode: PrefillDecode", kLogDeadline));
     EXPECT_EQ(status_of(router_host, 47133, "/health"), 200);
     auto not_ready = http_get(router_host, 47133, "/readiness");
     ASSERT_TRUE(not_ready);
@@ -165,14 +167,14 @@ TEST(SimRouter, RustRouterReadinessFollowsWorkerHealth) {
 TEST(SimRouter, RequiresPdDisaggregationAndHonoursCrashAtInit) {
     SimProcess plain("plain", {"sglang_router.launch_router", "--host", "127.0.50.33", "--port", "47140"});
     EXPECT_EQ(plain.wait_exit(5s), 2);
-    EXPECT_TRUE(plain.log_contains("--pd-disaggregation"));
+    EXPECT_TRUE(plain.wait_for_log("--pd-disaggregation", kLogDeadline));
 
     SimProcess crashing("crashing",
                         router_args({"--mini-lb", "--prefill", "http://127.0.50.34:47141", "--decode",
                                      "http://127.0.50.34:47142", "--host", "127.0.50.33", "--port", "47143"}),
                         fast_env({{"PDSIM_CRASH_AT", "init"}}));
     EXPECT_EQ(crashing.wait_exit(5s), 1);
-    EXPECT_TRUE(crashing.log_contains("pdsim injected crash at init"));
+    EXPECT_TRUE(crashing.wait_for_log("pdsim injected crash at init", kLogDeadline));
     EXPECT_FALSE(port_open("127.0.50.33", 47143));
 }
 

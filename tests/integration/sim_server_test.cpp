@@ -43,9 +43,9 @@ TEST(SimServer, TwoRankPrefillOpensApiPortOnlyAfterRankOneJoins) {
     EXPECT_EQ(status_of(rank1_host, port, "/ping"), 200);
 
     // Rank 1 is a dummy health server only; its scheduler log lines carry its global TP rank.
-    EXPECT_TRUE(
-        rank1.log_contains("Dummy health check server started in background thread at 127.0.50.11:47000"));
-    EXPECT_TRUE(rank1.log_contains("TP8] Load weight begin. avail mem=78.21 GB"));
+    EXPECT_TRUE(rank1.wait_for_log(
+        "Dummy health check server started in background thread at 127.0.50.11:47000", kLogDeadline));
+    EXPECT_TRUE(rank1.wait_for_log("TP8] Load weight begin. avail mem=78.21 GB", kLogDeadline));
     EXPECT_FALSE(rank1.log_contains("Uvicorn running"));
 
     // Rank 0's lines come in the real order.
@@ -91,7 +91,7 @@ TEST(SimServer, HealthIs503DuringWarmupThen200) {
     EXPECT_EQ(status_of(host, port, "/health_generate"), 503);
     EXPECT_EQ(status_of(host, port, "/v1/models"), 200);
     EXPECT_EQ(status_of(host, port, "/get_server_info"), 200);
-    EXPECT_TRUE(server.log_contains("Start of pd disaggregation warmup ..."));
+    EXPECT_TRUE(server.wait_for_log("Start of pd disaggregation warmup ...", kLogDeadline));
     EXPECT_FALSE(server.log_contains("fired up"));
 
     auto model = http_get(host, port, "/get_model_info");
@@ -100,7 +100,7 @@ TEST(SimServer, HealthIs503DuringWarmupThen200) {
 
     ASSERT_TRUE(wait_until([&] { return status_of(host, port, "/health") == 200; }, kStartDeadline));
     EXPECT_EQ(status_of(host, port, "/health_generate"), 200);
-    EXPECT_TRUE(server.log_contains("The server is fired up and ready to roll!"));
+    EXPECT_TRUE(server.wait_for_log("The server is fired up and ready to roll!", kLogDeadline));
 }
 
 TEST(SimServer, DecodeRejectsGenerateWithoutBootstrapFields) {
@@ -111,8 +111,8 @@ TEST(SimServer, DecodeRejectsGenerateWithoutBootstrapFields) {
         sglang_args({"--disaggregation-mode", "decode", "--host", host, "--port", std::to_string(port)}),
         fast_env());
     ASSERT_TRUE(wait_until([&] { return status_of(host, port, "/health") == 200; }, kStartDeadline));
-    EXPECT_TRUE(decode.log_contains("KV cache is forced as chunk cache for decode server"));
-    EXPECT_TRUE(decode.log_contains("Capture cuda graph end. Time elapsed: 1.23 s"));
+    EXPECT_TRUE(decode.wait_for_log("KV cache is forced as chunk cache for decode server", kLogDeadline));
+    EXPECT_TRUE(decode.wait_for_log("Capture cuda graph end. Time elapsed: 1.23 s", kLogDeadline));
 
     auto rejected =
         http_post(host, port, "/generate", {{"text", "Hello"}, {"sampling_params", {{"max_new_tokens", 4}}}});
@@ -154,7 +154,7 @@ TEST(SimServer, CrashAtWeightsOnRankOneTakesTheGroupDown) {
     EXPECT_FALSE(rank1.log_contains("Load weight end"));
 
     EXPECT_EQ(rank0.wait_exit(kStartDeadline), 1);
-    EXPECT_TRUE(rank0.log_contains("Rank 1 scheduler is dead"));
+    EXPECT_TRUE(rank0.wait_for_log("Rank 1 scheduler is dead", kLogDeadline));
     EXPECT_FALSE(port_open(rank0_host, 47030));
 }
 
@@ -173,7 +173,7 @@ TEST(SimServer, RankOneExitsWhenRankZeroStops) {
     rank0.signal(SIGTERM);
     EXPECT_EQ(rank0.wait_exit(1s), 0);
     EXPECT_EQ(rank1.wait_exit(kStartDeadline), 1);
-    EXPECT_TRUE(rank1.log_contains("Scheduler hit an exception"));
+    EXPECT_TRUE(rank1.wait_for_log("Scheduler hit an exception", kLogDeadline));
 }
 
 // A TP group meets in collectives (the memory all-reduce that sizes the KV cache, every forward pass),
@@ -253,16 +253,16 @@ TEST(SimServer, ParsesTheRealProgramsFlags) {
 TEST(SimServer, CommandLineMistakesExitWithStatusTwo) {
     SimProcess unknown("unknown-program", {"-m", "sglang.serve"});
     EXPECT_EQ(unknown.wait_exit(5s), 2);
-    EXPECT_TRUE(unknown.log_contains("usage: pdsim"));
+    EXPECT_TRUE(unknown.wait_for_log("usage: pdsim", kLogDeadline));
 
     SimProcess missing("missing-model",
                        {"-m", "sglang.launch_server", "--host", "127.0.50.9", "--port", "47070"});
     EXPECT_EQ(missing.wait_exit(5s), 2);
-    EXPECT_TRUE(missing.log_contains("--model-path"));
+    EXPECT_TRUE(missing.wait_for_log("--model-path", kLogDeadline));
 
     SimProcess bad_mode("bad-mode", sglang_args({"--host", "127.0.50.9", "--disaggregation-mode", "both"}));
     EXPECT_EQ(bad_mode.wait_exit(5s), 2);
-    EXPECT_TRUE(bad_mode.log_contains("invalid choice: 'both'"));
+    EXPECT_TRUE(bad_mode.wait_for_log("invalid choice: 'both'", kLogDeadline));
 
     SimProcess bad_knob("bad-knob", sglang_args({"--host", "127.0.50.9", "--port", "47071"}),
                         {{"PDSIM_CRASH_AT", "lunch"}});

@@ -3,7 +3,9 @@
 // gates of its dependency edges passed (full readiness unless an edge is narrowed), fail-fast when a
 // unit dies while its stage waits for readiness, and clean-up in reverse order on failure or Ctrl-C.
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "pdctl/engine/clock.hpp"
@@ -17,8 +19,15 @@ namespace pdctl::engine {
 
 struct WaitingStage;  // a launched stage whose readiness gate has not passed yet (src/engine/waiting.hpp)
 
+// The two moments around a unit's start command, for fault injection (EngineOptions::start_hook).
+enum class StartMoment { kBeforeCommand, kAfterCommand };
+
 struct EngineOptions {
     bool keep_on_failure = false;
+    // Called on the unit's thread right before its start command is sent and right after it returned.
+    // Only fault injection uses it (PDCTL_TEST_SIGKILL_AT, docs/reliability.md): it lets a test kill
+    // pdctl at an exact point instead of at a lucky moment.
+    std::function<void(StartMoment, const plan::Unit&)> start_hook;
     // How often a waiting stage checks that its units are still alive. A crash is reported within
     // this interval plus one inspect round trip.
     Duration liveness_interval{std::chrono::milliseconds(500)};
@@ -49,6 +58,16 @@ class Engine {
         ExitCode code = ExitCode::kOk;
         report::StageFailure failure;
     };
+    // A unit whose stop command did not succeed: it may still run (and hold its GPUs).
+    struct StopFailure {
+        std::string unit;          // "decode rank 1 (pd-local-decode-1)"
+        std::string node;          // "n6"
+        bool unreachable = false;  // the transport failed: nothing is known about the unit
+        std::string what;          // the node's words: what is still running, or why the stop failed
+    };
+    // The failure of one stop command, or nullopt if it succeeded.
+    std::optional<StopFailure> stop_failure(const exec::CommandResult& answer, const exec::Command& stop,
+                                            std::string unit, const std::string& node_name) const;
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
     // Starts stages[first..] as their edges allow (engine_schedule.cpp); `started` collects what was
@@ -60,7 +79,13 @@ class Engine {
     std::optional<StageResult> poll_gate(WaitingStage& waiting);
     // Returns a failure if a unit of the stage is not running.
     std::optional<StageResult> check_liveness(const plan::Stage& stage);
-    void stop_stages(const std::vector<const plan::Stage*>& stages, const std::string& verb);
+    // Stops the stages' units (each stage's units in parallel, stages in the given order) and returns
+    // the units whose stop failed.
+    // Units on `skip` nodes (unreachable) are left out: their stop would only time out.
+    std::vector<StopFailure> stop_stages(const std::vector<const plan::Stage*>& stages,
+                                         const std::string& verb, const std::set<std::string>& skip = {});
+    // "pd-x-decode-1 on n6 (127.0.0.6): <what>; ..." for messages.
+    std::string describe(const std::vector<StopFailure>& failures) const;
     std::vector<std::string> log_tail(const plan::Unit& unit);
     const config::Node& node(const std::string& name) const;
 

@@ -9,6 +9,11 @@ namespace pdctl::runtime {
 
 class ProcessRuntime : public Runtime {
   public:
+    // How long stop waits after SIGKILL before it calls the unit unstoppable: the kernel tears a killed
+    // process down at once unless it sits in uninterruptible sleep (a GPU driver releasing memory can
+    // take seconds); one still there after this is reported, not assumed gone.
+    static constexpr int kKillWaitSeconds = 10;
+
     ProcessRuntime(plan::RuntimeSpec spec, std::string node_dir)
         : spec_(std::move(spec)), dir_(std::move(node_dir)) {}
     exec::Command start(const plan::Unit& unit) const override;

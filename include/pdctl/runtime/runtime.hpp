@@ -44,8 +44,14 @@ std::unique_ptr<Runtime> make_runtime(const plan::RuntimeSpec& spec, const std::
 // Start commands are `sh -c SCRIPT pdctl-start DIR UNIT X payload...`.
 std::vector<std::string> start_payload(const exec::Command& start);
 
-// The env file content sent on stdin: KEY=VALUE lines, the format of `docker run --env-file`.
+// The env file content sent on stdin: KEY=VALUE lines, the format of `docker run --env-file`, then
+// kEnvEndMarker as the last line (a comment to docker and to the process runtime).
 std::string env_file_content(const std::vector<plan::EnvEntry>& env);
+inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
+// Shell function `env_complete FILE UNIT` for the start scripts: exits 1 (removing FILE) unless FILE
+// ends with kEnvEndMarker. A pdctl that dies while sending the env closes stdin early; without the
+// check the unit would start with a truncated environment.
+std::string env_complete_function();
 
 // The labels stored with a unit.
 std::map<std::string, std::string> unit_labels(const plan::Unit& unit);

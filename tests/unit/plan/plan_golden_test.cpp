@@ -3,6 +3,7 @@
 // --gtest_filter='PlanGolden*'
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -51,7 +52,12 @@ TEST_P(PlanGolden, MatchesGoldenFiles) {
     expect_golden(golden / (profile + ".plan.json"), report::plan_to_json(plan, "restart").dump(2) + "\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(ShippedProfiles, PlanGolden, ::testing::Values("kimi3-pro6000-pd", "local"));
+INSTANTIATE_TEST_SUITE_P(ShippedProfiles, PlanGolden, ::testing::Values("kimi3-pro6000-pd", "local"),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
 
 }  // namespace
 }  // namespace pdctl::plan

@@ -72,7 +72,8 @@ TEST(ContainerRuntime, StartRunsDetachedUnderAnInitWithLabelsAndTheEnvFile) {
     EXPECT_EQ(payload, expected);
     // Secrets travel on stdin only.
     const auto start = ContainerRuntime(podman_spec(), "/state/c/n3").start(prefill_unit());
-    EXPECT_EQ(start.stdin_data, "MODEL_PATH=/data/m\nHF_TOKEN=s3cret\n");
+    // The last line marks the end: a start whose sender died mid-way must not run on half an env.
+    EXPECT_EQ(start.stdin_data, "MODEL_PATH=/data/m\nHF_TOKEN=s3cret\n# pdctl: end of environment\n");
     for (const auto& arg : start.argv) EXPECT_EQ(arg.find("s3cret"), std::string::npos) << arg;
 }
 
@@ -164,7 +165,8 @@ TEST_P(InspectScript, ListsTheClustersContainersByLabelAndNamesThemWithoutSlash)
     EXPECT_EQ(calls.substr(calls.size() - std::min(calls.size(), ids.size())), ids) << calls;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cli, InspectScript, ::testing::Values("docker", "podman"));
+INSTANTIATE_TEST_SUITE_P(Cli, InspectScript, ::testing::Values("docker", "podman"),
+                         [](const auto& param_info) { return std::string(param_info.param); });
 
 }  // namespace
 }  // namespace pdctl::runtime

@@ -1,0 +1,148 @@
+// The process runtime's scripts, run for real (sh, LocalExecutor) in a temporary state directory: the
+// unit records itself before its program runs, a truncated environment starts nothing, status sees a
+// group whose leader died, and stop escalates to SIGKILL and then reports success.
+#include "pdctl/runtime/process_runtime.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "pdctl/exec/local_executor.hpp"
+
+namespace pdctl::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Polls every 20 ms until `condition` holds or 10 s pass.
+template <typename Condition>
+bool eventually(Condition condition) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return condition();
+}
+
+class ProcessRuntimeScripts : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("pdctl-process-runtime-" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+    }
+    void TearDown() override {
+        // Never leave a unit behind, whatever the test did.
+        for (const auto* name : {"u"}) executor_.run(node_, runtime(0).stop(name));
+        fs::remove_all(dir_);
+    }
+
+    ProcessRuntime runtime(int grace_seconds) const {
+        plan::RuntimeSpec spec;
+        spec.stop_grace_seconds = grace_seconds;
+        return ProcessRuntime(spec, dir_.string());
+    }
+    plan::Unit unit(std::vector<std::string> argv) const {
+        plan::Unit u;
+        u.name = "u";
+        u.cluster = "c";
+        u.role = "prefill";
+        u.node = "n1";
+        u.fingerprint = "0123456789ab";
+        u.program.argv = std::move(argv);
+        u.program.env = {{"PDCTL_TEST_VALUE", "forty two", false}};
+        return u;
+    }
+    std::vector<UnitState> inspect() {
+        const auto rt = runtime(0);
+        return rt.parse_inspect(executor_.run(node_, rt.inspect("c")).out);
+    }
+
+    fs::path dir_;
+    exec::LocalExecutor executor_;
+    config::Node node_{"n1", "127.0.0.1", {}, {}};
+};
+
+TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {
+    // The program reads its own record first thing: the pid file must exist and name its process
+    // group, and the state file must be in place, before any of the program's code runs.
+    const auto command = runtime(0).start(
+        unit({"sh", "-c",
+              "echo \"record=$(cat \"$1.pid\") pgid=$(cut -d' ' -f5 /proc/$$/stat) env=$PDCTL_TEST_VALUE\"; "
+              "test -f \"$1.state\" && echo state-present; exec sleep 60",
+              "program", (dir_ / "u").string()}));
+    const auto started = executor_.run(node_, command);
+    ASSERT_TRUE(started.ok()) << started.err;
+    ASSERT_TRUE(eventually([&] {
+        return read_file(dir_ / "u.log").find("state-present") != std::string::npos;
+    })) << read_file(dir_ / "u.log");
+    const auto pid = read_file(dir_ / "u.pid");
+    EXPECT_NE(read_file(dir_ / "u.log")
+                  .find("record=" + pid.substr(0, pid.find('\n')) + " pgid=" + pid.substr(0, pid.find('\n')) +
+                        " env=forty two"),
+              std::string::npos)
+        << read_file(dir_ / "u.log");
+    EXPECT_EQ(started.out, "started u pid " + pid);
+    const auto units = inspect();
+    ASSERT_EQ(units.size(), 1u);
+    EXPECT_TRUE(units[0].running);
+}
+
+TEST_F(ProcessRuntimeScripts, AnEnvironmentCutShortStartsNothing) {
+    auto command = runtime(0).start(unit({"sleep", "60"}));
+    // What a pdctl killed while sending stdin leaves: the env without its last line.
+    command.stdin_data = "PDCTL_TEST_VALUE=forty two\n";
+    const auto started = executor_.run(node_, command);
+    EXPECT_EQ(started.exit_code, 1);
+    EXPECT_NE(started.err.find("arrived incomplete"), std::string::npos) << started.err;
+    EXPECT_FALSE(fs::exists(dir_ / "u.env"));
+    EXPECT_FALSE(fs::exists(dir_ / "u.pid"));
+    EXPECT_TRUE(inspect().empty());
+}
+
+TEST_F(ProcessRuntimeScripts, StatusSeesTheGroupAfterItsLeaderDied) {
+    // The supervising sh is killed alone; the program it started lives on in the unit's group, so the
+    // unit is still running (its GPUs are still held), and stop must still remove it.
+    ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sleep", "60"}))).ok());
+    const int leader = std::stoi(read_file(dir_ / "u.pid"));
+    ::kill(leader, SIGKILL);
+    ASSERT_TRUE(eventually([&] {
+        return ::kill(leader, 0) != 0 ||
+               read_file("/proc/" + std::to_string(leader) + "/stat").find(") Z ") != std::string::npos;
+    }));
+    const auto units = inspect();
+    ASSERT_EQ(units.size(), 1u);
+    EXPECT_TRUE(units[0].running) << "the program still runs in the unit's process group";
+    const auto stopped = executor_.run(node_, runtime(0).stop("u"));
+    EXPECT_TRUE(stopped.ok()) << stopped.err;
+    EXPECT_TRUE(inspect().empty());
+}
+
+TEST_F(ProcessRuntimeScripts, StopEscalatesToSigkillForAProgramThatIgnoresSigterm) {
+    ASSERT_TRUE(
+        executor_
+            .run(node_, runtime(1).start(unit({"sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"})))
+            .ok());
+    const auto stopped = executor_.run(node_, runtime(1).stop("u"));
+    EXPECT_TRUE(stopped.ok()) << stopped.err;
+    EXPECT_EQ(stopped.out.rfind("stopped u (pid ", 0), 0u) << stopped.out;
+    EXPECT_TRUE(inspect().empty());
+    const auto again = executor_.run(node_, runtime(1).stop("u"));
+    EXPECT_EQ(again.out, "u was not running\n");
+}
+
+}  // namespace
+}  // namespace pdctl::runtime
