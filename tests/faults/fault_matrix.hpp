@@ -218,14 +218,31 @@ class FaultCase {
 
     // status must tell the truth: a unit it calls running has live pdsim processes in its group, every
     // other unit has none, and no live pdsim of this cluster is outside the units it lists.
+    //
+    // status is a snapshot, and the processes may still be changing (a rank dies a moment after its
+    // peer, as NCCL makes it): a status taken while they change cannot be judged against a later look
+    // at /proc. So the processes are read before and after status, and status is judged against the
+    // first look in which they did not change meanwhile (bounded: a cluster that never settles fails).
     void expect_status_truthful(const std::string& when) {
-        const auto status = cluster_.run({"--json", "status"});
+        PdctlRun status;
+        std::map<int, int> live;
+        const bool settled = eventually(
+            [&] {
+                const auto before = this->live();
+                status = cluster_.run({"--json", "status"});
+                live = this->live();
+                return before == live;
+            },
+            std::chrono::seconds(30));
+        if (!settled) {
+            fail(when + ": the unit processes kept changing for 30 s; status could not be judged");
+            return;
+        }
         const auto doc = json::parse(status.out, nullptr, false);
         if (!doc.is_object()) {
             fail(when + ": status --json is not a document: " + status.out + status.err);
             return;
         }
-        const auto live = this->live();
         std::set<int> listed;
         int running = 0;
         int leftovers = 0;  // units neither running nor gone: exited, unknown
