@@ -190,10 +190,10 @@ class SshClusterTest : public ::testing::Test {
     }
 
     // A command on this machine (root namespace), e.g. to inject a fault; fails the test if it fails.
-    static exec::CommandResult local(const std::vector<std::string>& argv,
-                                     const std::string& stdin_data = {}) {
+    static exec::CommandResult local(const std::vector<std::string>& argv, const std::string& stdin_data = {},
+                                     std::chrono::seconds timeout = std::chrono::seconds(20)) {
         exec::LocalExecutor executor;
-        exec::Command command{argv, stdin_data, std::chrono::seconds(20)};
+        exec::Command command{argv, stdin_data, timeout};
         auto result = executor.run(config::Node{}, command);
         EXPECT_TRUE(result.ok()) << argv[0] << " failed: " << result.err << result.transport_error;
         return result;

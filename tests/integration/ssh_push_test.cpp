@@ -62,9 +62,12 @@ class SshPushTest : public SshPdctlTest {
         return path;
     }
 
-    // What the operator's own sha256sum says, independent of pdctl's hashing.
+    // What the operator's own sha256sum says, independent of pdctl's hashing. sha256sum needs about 3 s
+    // of CPU per GiB here; the suite runs beside other tests and under load (tests/stress), where this
+    // process may get a few percent of a core, so it gets 5 minutes (the 20 s of other local commands
+    // timed 1 GiB out under stress-ng). The test's own bound is 10 minutes.
     static std::string local_sha256(const std::filesystem::path& path) {
-        return local({"sha256sum", path.string()}).out.substr(0, 64);
+        return local({"sha256sum", path.string()}, {}, std::chrono::minutes(5)).out.substr(0, 64);
     }
 };
 
