@@ -5,6 +5,7 @@
 
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
 
@@ -20,7 +21,7 @@ std::optional<Engine::StopFailure> Engine::stop_failure(const exec::CommandResul
                                    std::chrono::duration_cast<std::chrono::seconds>(stop.timeout).count());
     } else {
         const auto& text = answer.err.empty() ? answer.out : answer.err;
-        failure.what = text.substr(0, text.find('\n'));
+        failure.what = util::first_line(text);
         if (failure.what.rfind("pdctl: ", 0) == 0) failure.what.erase(0, 7);
         if (failure.what.empty()) failure.what = fmt::format("exit {}", answer.exit_code);
     }
@@ -47,7 +48,7 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
                              fmt::format("{} rank {} ({})", unit.role, unit.rank, unit.name), unit.node);
             std::lock_guard lock(mutex);
             if (!failure) {
-                reporter_.unit_done(verb, unit, answer.out.substr(0, answer.out.find('\n')));
+                reporter_.unit_done(verb, unit, util::first_line(answer.out));
                 return;
             }
             reporter_.unit_done(verb, unit, "stop failed: " + failure->what);

@@ -1,5 +1,5 @@
 // The deploy lock's command builders and parsers, and its scripts run for real in a temporary directory.
-#include "pdctl/engine/lock.hpp"
+#include "pdctl/state/lock.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "../support/script_sandbox.hpp"
-#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::engine::lock {
+namespace pdctl::state::lock {
 namespace {
 
 using ::testing::HasSubstr;
@@ -220,4 +220,4 @@ TEST(Coordinator, DefaultsToTheFirstNode) {
 }
 
 }  // namespace
-}  // namespace pdctl::engine::lock
+}  // namespace pdctl::state::lock

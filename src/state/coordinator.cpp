@@ -1,8 +1,8 @@
-#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/state/coordinator.hpp"
 
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::engine {
+namespace pdctl::state {
 
 const config::Node& coordinator_node(const config::Cluster& cluster) {
     if (cluster.nodes.empty()) throw Failure(ExitCode::kUsage, "the cluster has no nodes");
@@ -17,4 +17,4 @@ std::string cluster_state_dir(const std::string& state_dir, const std::string& c
     return (dir == "/" ? "" : dir) + "/" + cluster;
 }
 
-}  // namespace pdctl::engine
+}  // namespace pdctl::state

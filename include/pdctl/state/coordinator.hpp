@@ -7,7 +7,7 @@
 
 #include "pdctl/config/model.hpp"
 
-namespace pdctl::engine {
+namespace pdctl::state {
 
 // The node named by `coordinator:`, else the first node. Throws Failure (usage) for a cluster
 // without nodes or naming an unknown node (the loader rejects both; a hand-built Cluster may not).
@@ -16,4 +16,4 @@ const config::Node& coordinator_node(const config::Cluster& cluster);
 // <state_dir>/<cluster>, without a trailing slash: the parent of every node's unit directory.
 std::string cluster_state_dir(const std::string& state_dir, const std::string& cluster);
 
-}  // namespace pdctl::engine
+}  // namespace pdctl::state
