@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/report/history_view.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
@@ -34,7 +35,7 @@ ExitCode history_command(const GlobalOptions& global, const HistoryOptions& opti
     const auto answer = executor.run(
         coordinator,
         state::journal::read_command(
-            state::cluster_state_dir(context.cluster.state_dir, context.cluster.name), kReadBytes));
+            config::cluster_state_dir(context.cluster.state_dir, context.cluster.name), kReadBytes));
 
     ExitCode code = ExitCode::kOk;
     std::string source = state::journal_location(context.cluster);

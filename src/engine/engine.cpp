@@ -8,6 +8,7 @@
 
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
 #include "waiting.hpp"
 
@@ -128,7 +129,7 @@ ExitCode Engine::start() {
 Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
     std::mutex mutex;
     std::optional<StageResult> failed;
-    parallel_for(stage.units.size(), [&](std::size_t i) {
+    util::for_each_parallel(stage.units.size(), util::kEngineFanout, [&](std::size_t i) {
         const auto& unit = stage.units[i];
         const auto& n = node(unit.node);
         if (options_.start_hook) options_.start_hook(StartMoment::kBeforeCommand, unit);

@@ -3,8 +3,10 @@
 #include <mutex>
 #include <set>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
@@ -35,7 +37,7 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
     std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
         reporter_.stage_begin(verb, *stage);
-        parallel_for(stage->units.size(), [&](std::size_t i) {
+        util::for_each_parallel(stage->units.size(), util::kEngineFanout, [&](std::size_t i) {
             const auto& unit = stage->units[i];
             if (skip.count(unit.node)) {
                 std::lock_guard lock(mutex);
@@ -89,7 +91,7 @@ ExitCode Engine::stop() {
         for (const auto& observed : node_state.units) {
             if (planned.count(name + "/" + observed.state.unit)) continue;
             const auto rt = runtime::make_runtime(
-                observed.runtime, runtime::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
+                observed.runtime, config::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
             const auto command = rt->stop(observed.state.unit);
             const auto answer = executor_.run(node(name), command);
             auto failure =

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -16,7 +17,7 @@ long long epoch_now() {
 }
 
 std::string lock_directory(const config::Cluster& cluster) {
-    return state::lock::lock_path(state::cluster_state_dir(cluster.state_dir, cluster.name));
+    return state::lock::lock_path(config::cluster_state_dir(cluster.state_dir, cluster.name));
 }
 
 std::string lock_location(const config::Cluster& cluster) {

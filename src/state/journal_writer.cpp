@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
 
@@ -12,7 +13,7 @@ namespace pdctl::state {
 namespace {
 
 std::string cluster_dir(const config::Cluster& cluster) {
-    return state::cluster_state_dir(cluster.state_dir, cluster.name);
+    return config::cluster_state_dir(cluster.state_dir, cluster.name);
 }
 
 void append_locally(const std::string& cluster, const std::string& lines) {

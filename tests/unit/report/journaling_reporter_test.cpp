@@ -10,8 +10,8 @@
 #include "../support/recording_reporter.hpp"
 #include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
-#include "pdctl/state/journal.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "pdctl/state/journal.hpp"
 
 namespace pdctl::report {
 namespace {

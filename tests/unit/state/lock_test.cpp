@@ -76,8 +76,6 @@ TEST(LockCommands, ValuesArePositionalParametersAndTheHolderGoesOnStdin) {
     const auto status = status_command(dir);
     EXPECT_EQ(status.argv, (std::vector<std::string>{"sh", "-c", status.argv[2], "pdctl-lock-status", dir}));
     EXPECT_EQ(lock_path("/var/lib/pdctl/kimi3"), dir);
-    EXPECT_EQ(cluster_state_dir("/var/lib/pdctl/", "kimi3"), "/var/lib/pdctl/kimi3");
-    EXPECT_EQ(cluster_state_dir("/", "kimi3"), "/kimi3");
 }
 
 TEST(LockScripts, FirstTakesItSecondIsToldWhoHoldsIt) {
