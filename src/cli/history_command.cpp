@@ -6,10 +6,11 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "journal_writer.hpp"
-#include "pdctl/engine/coordinator.hpp"
-#include "pdctl/engine/journal.hpp"
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/report/history_view.hpp"
+#include "pdctl/state/coordinator.hpp"
+#include "pdctl/state/journal.hpp"
+#include "pdctl/state/journal_writer.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -30,18 +31,18 @@ ExitCode history_command(const GlobalOptions& global, const HistoryOptions& opti
     if (options.limit < 0) throw Failure(ExitCode::kUsage, "--limit takes 0 (every run) or more");
     auto context = load_context(global);
     auto& executor = require_executor(context);
-    const auto& coordinator = engine::coordinator_node(context.cluster);
+    const auto& coordinator = state::coordinator_node(context.cluster);
     const auto answer = executor.run(
         coordinator,
-        engine::journal::read_command(
-            engine::cluster_state_dir(context.cluster.state_dir, context.cluster.name), kReadBytes));
+        state::journal::read_command(
+            config::cluster_state_dir(context.cluster.state_dir, context.cluster.name), kReadBytes));
 
     ExitCode code = ExitCode::kOk;
-    std::string source = journal_location(context.cluster);
+    std::string source = state::journal_location(context.cluster);
     std::string text = answer.out;
     if (!answer.transport_error.empty()) {
         // The coordinator is gone: this machine's own runs are better than nothing, and exit 3 says so.
-        const auto local = local_journal_path(context.cluster.name);
+        const auto local = state::local_journal_path(context.cluster.name);
         spdlog::warn("{} ({}), the coordinator, is unreachable: {}; showing this machine's copy {}",
                      coordinator.name, coordinator.address, answer.transport_error, local.string());
         source = local.string() + " (this machine's runs only)";
@@ -52,9 +53,9 @@ ExitCode history_command(const GlobalOptions& global, const HistoryOptions& opti
                                                        answer.timed_out ? "timed out" : answer.err));
     }
 
-    auto runs = engine::journal::parse_history(text);
+    auto runs = state::journal::parse_history(text);
     const std::size_t limit = options.limit == 0 ? runs.size() : static_cast<std::size_t>(options.limit);
-    runs = engine::journal::newest(std::move(runs), limit);
+    runs = state::journal::newest(std::move(runs), limit);
     const std::string output =
         global.json ? report::history_to_json(runs, context.cluster.name, source).dump(2) + "\n"
                     : report::render_history_text(runs, source);

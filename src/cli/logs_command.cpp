@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "log_follower.hpp"
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/runtime/runtime.hpp"
 
@@ -38,9 +39,9 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     for (const auto& unit : stage->units) {
         if (!options.node.empty() && unit.node != options.node) continue;
         if (options.rank >= 0 && unit.rank != options.rank) continue;
-        targets.push_back(
-            {&unit, context.cluster.find_node(unit.node), stage->runtime,
-             runtime::node_state_dir(context.cluster.state_dir, context.cluster.name, unit.node), ""});
+        targets.push_back({&unit, context.cluster.find_node(unit.node), stage->runtime,
+                           config::node_state_dir(context.cluster.state_dir, context.cluster.name, unit.node),
+                           ""});
     }
     if (targets.empty())
         throw Failure(ExitCode::kUsage, "no unit of " + options.role + " matches --node/--rank");

@@ -11,6 +11,7 @@
 #include "pdctl/engine/observer.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -123,7 +124,7 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
     std::vector<Check> checks(groups.size());
-    engine::parallel_for(groups.size(), [&](std::size_t i) {
+    util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
         checks[i] = health_generate(*groups[i], std::chrono::seconds(options.timeout_seconds));
     });
     checks.push_back(generate(*router, options));

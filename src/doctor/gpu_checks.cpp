@@ -10,8 +10,9 @@
 namespace pdctl::doctor::detail {
 namespace {
 
-std::string first_line(const std::string& text) {
-    auto line = std::string(trim(text.substr(0, text.find('\n'))));
+// What nvidia-smi said, in one line for the message.
+std::string first_output_line(const std::string& text) {
+    auto line = std::string(trim(util::first_line(text)));
     return line.empty() ? "no output" : line;
 }
 
@@ -39,7 +40,7 @@ bool check_gpu_present(const NodeInput& input, lint::FindingSink& sink) {
     if (input.facts.gpu_query_status != 0) {
         sink.add(lint::Severity::Error, role,
                  fmt::format("nvidia-smi fails on {} (exit {}): {}", node, input.facts.gpu_query_status,
-                             first_line(input.facts.gpu_query_text)),
+                             first_output_line(input.facts.gpu_query_text)),
                  "check the driver on the node (`nvidia-smi`, `dmesg | grep -i nvrm`); a driver/library "
                  "version mismatch needs a reboot or a driver reload");
         return true;

@@ -1,18 +1,18 @@
 #pragma once
-// Small string helpers shared by the doctor's parsers and checks.
+// String helpers for the doctor's parsers and checks: the shared ones from util, and sizes.
 
 #include <string>
-#include <string_view>
-#include <vector>
+
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::doctor::detail {
 
-std::string_view trim(std::string_view text);
-// Lines without their '\n' (a last line without one included; no trailing empty line).
-std::vector<std::string_view> lines(std::string_view text);
-std::vector<std::string> split(std::string_view text, char separator);
-std::vector<std::string> split_trimmed(std::string_view text, char separator);
-std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+using util::join;
+using util::lines;
+using util::split;
+using util::split_trimmed;
+using util::trim;
+
 // "1.5 GiB", "73 GiB": sizes for messages.
 std::string format_gib(long long kib);
 

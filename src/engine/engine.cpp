@@ -8,13 +8,16 @@
 
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
 #include "waiting.hpp"
 
 namespace pdctl::engine {
 namespace {
 
-std::string first_line(const std::string& text) {
-    auto line = text.substr(0, text.find('\n'));
+// A command's answer in one line of a progress event: its first line, cut at 200 characters.
+std::string answer_line(const std::string& text) {
+    auto line = util::first_line(text);
     return line.size() > 200 ? line.substr(0, 200) + "..." : line;
 }
 
@@ -126,7 +129,7 @@ ExitCode Engine::start() {
 Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
     std::mutex mutex;
     std::optional<StageResult> failed;
-    parallel_for(stage.units.size(), [&](std::size_t i) {
+    util::for_each_parallel(stage.units.size(), util::kEngineFanout, [&](std::size_t i) {
         const auto& unit = stage.units[i];
         const auto& n = node(unit.node);
         if (options_.start_hook) options_.start_hook(StartMoment::kBeforeCommand, unit);
@@ -134,7 +137,7 @@ Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
         if (options_.start_hook) options_.start_hook(StartMoment::kAfterCommand, unit);
         std::lock_guard lock(mutex);
         if (answer.ok()) {
-            reporter_.unit_done("start", unit, first_line(answer.out));
+            reporter_.unit_done("start", unit, answer_line(answer.out));
             return;
         }
         if (failed) return;
@@ -147,7 +150,7 @@ Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
             result.failure.reason = "start command timed out";
         } else {
             result.failure.reason = fmt::format("start command failed (exit {}): {}", answer.exit_code,
-                                                first_line(answer.err.empty() ? answer.out : answer.err));
+                                                answer_line(answer.err.empty() ? answer.out : answer.err));
         }
         failed = result;
     });

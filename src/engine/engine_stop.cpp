@@ -3,8 +3,11 @@
 #include <mutex>
 #include <set>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
 
@@ -20,7 +23,7 @@ std::optional<Engine::StopFailure> Engine::stop_failure(const exec::CommandResul
                                    std::chrono::duration_cast<std::chrono::seconds>(stop.timeout).count());
     } else {
         const auto& text = answer.err.empty() ? answer.out : answer.err;
-        failure.what = text.substr(0, text.find('\n'));
+        failure.what = util::first_line(text);
         if (failure.what.rfind("pdctl: ", 0) == 0) failure.what.erase(0, 7);
         if (failure.what.empty()) failure.what = fmt::format("exit {}", answer.exit_code);
     }
@@ -34,7 +37,7 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
     std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
         reporter_.stage_begin(verb, *stage);
-        parallel_for(stage->units.size(), [&](std::size_t i) {
+        util::for_each_parallel(stage->units.size(), util::kEngineFanout, [&](std::size_t i) {
             const auto& unit = stage->units[i];
             if (skip.count(unit.node)) {
                 std::lock_guard lock(mutex);
@@ -47,7 +50,7 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
                              fmt::format("{} rank {} ({})", unit.role, unit.rank, unit.name), unit.node);
             std::lock_guard lock(mutex);
             if (!failure) {
-                reporter_.unit_done(verb, unit, answer.out.substr(0, answer.out.find('\n')));
+                reporter_.unit_done(verb, unit, util::first_line(answer.out));
                 return;
             }
             reporter_.unit_done(verb, unit, "stop failed: " + failure->what);
@@ -88,7 +91,7 @@ ExitCode Engine::stop() {
         for (const auto& observed : node_state.units) {
             if (planned.count(name + "/" + observed.state.unit)) continue;
             const auto rt = runtime::make_runtime(
-                observed.runtime, runtime::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
+                observed.runtime, config::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
             const auto command = rt->stop(observed.state.unit);
             const auto answer = executor_.run(node(name), command);
             auto failure =

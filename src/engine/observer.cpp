@@ -1,7 +1,9 @@
 #include "pdctl/engine/observer.hpp"
 
 #include <set>
-#include <thread>
+
+#include "pdctl/config/state_paths.hpp"
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::engine {
 
@@ -11,17 +13,6 @@ const ObservedUnit* Observation::find(const std::string& node, const std::string
     for (const auto& observed : it->second.units)
         if (observed.state.unit == unit) return &observed;
     return nullptr;
-}
-
-void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn) {
-    if (count == 1) {
-        fn(0);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) threads.emplace_back(fn, i);
-    for (auto& thread : threads) thread.join();
 }
 
 Observation observe(const plan::Plan& plan, exec::Executor& executor, const std::vector<std::string>& nodes) {
@@ -37,7 +28,7 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
         }
     }
     std::vector<NodeObservation> results(nodes.size());
-    parallel_for(nodes.size(), [&](std::size_t i) {
+    util::for_each_parallel(nodes.size(), util::kEngineFanout, [&](std::size_t i) {
         auto& result = results[i];
         result.node = nodes[i];
         const config::Node* node = nullptr;
@@ -45,8 +36,8 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
             if (candidate.name == nodes[i]) node = &candidate;
         if (!node) return;
         for (const auto& spec : runtimes[node->name]) {
-            const auto rt = runtime::make_runtime(
-                spec, runtime::node_state_dir(spec.state_dir, plan.cluster, node->name));
+            const auto rt =
+                runtime::make_runtime(spec, config::node_state_dir(spec.state_dir, plan.cluster, node->name));
             const auto answer = executor.run(*node, rt->inspect(plan.cluster));
             if (!answer.transport_error.empty()) {
                 result.transport_error = answer.transport_error;

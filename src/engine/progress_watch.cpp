@@ -4,8 +4,10 @@
 #include <deque>
 #include <map>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/engine/observer.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -47,7 +49,7 @@ ProgressWatch::ProgressWatch(const plan::Plan& plan, const plan::Stage& stage, T
         // The runtime's own logs command, asked for a longer tail than the plan's failure excerpt:
         // phases are told apart by lines a few dozen back.
         const auto runtime = runtime::make_runtime(
-            stage.runtime, runtime::node_state_dir(stage.runtime.state_dir, plan.cluster, unit.node));
+            stage.runtime, config::node_state_dir(stage.runtime.state_dir, plan.cluster, unit.node));
         auto command = runtime->logs(unit.name, tail_lines);
         command.timeout = std::min(command.timeout, kMaxLogsTimeout);
         commands_.push_back(std::move(command));
@@ -75,7 +77,7 @@ void ProgressWatch::poll(exec::Executor& executor, TimePoint now, report::Report
     for (const auto& [node, indices] : by_node) groups.push_back(&indices);
 
     std::vector<std::optional<std::vector<std::string>>> tails(stage_.units.size());
-    parallel_for(groups.size(), [&](std::size_t g) {
+    util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t g) {
         for (const auto index : *groups[g]) tails[index] = read_tail(executor, index);
     });
     // Reported from this thread, in rank order: reporters see a stable sequence.

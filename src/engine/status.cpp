@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "pdctl/util/parallel.hpp"
+
 namespace pdctl::engine {
 namespace {
 
@@ -51,7 +53,7 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
     for (const auto& stage : plan.stages) stages.push_back(&stage);
     status.roles.resize(stages.size());
     // Health probes of the roles run in parallel: a dead node's timeout should not add up.
-    parallel_for(stages.size(), [&](std::size_t i) {
+    util::for_each_parallel(stages.size(), util::kEngineFanout, [&](std::size_t i) {
         const auto& stage = *stages[i];
         auto& role = status.roles[i];
         role.role = stage.role;

@@ -7,16 +7,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::exec {
 namespace {
 
-constexpr int kMaxIncludeDepth = 16;
+using util::lower;
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
+constexpr int kMaxIncludeDepth = 16;
 
 bool is_space(char c) {
     return c == ' ' || c == '\t';

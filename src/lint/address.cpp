@@ -4,15 +4,12 @@
 #include <cctype>
 #include <charconv>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::lint {
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
+using util::lower;
 
 std::string_view unbracket(std::string_view host) {
     if (host.size() >= 2 && host.front() == '[' && host.back() == ']') return host.substr(1, host.size() - 2);

@@ -6,15 +6,12 @@
 #include <limits>
 #include <regex>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::lint {
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
+using util::lower;
 
 // Reads digits at `pos`; nullopt (pos unchanged) when there are none.
 std::optional<int> read_number(const std::string& text, std::size_t& pos) {

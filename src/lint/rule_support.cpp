@@ -104,13 +104,4 @@ std::string describe_unit(const plan::Unit& unit) {
     return unit.role + " rank " + std::to_string(unit.rank) + " on " + unit.node + " (" + unit.address + ")";
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += separator;
-        out += item;
-    }
-    return out;
-}
-
 }  // namespace pdctl::lint::detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pdctl/lint/rules.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::lint::detail {
 
@@ -60,6 +61,6 @@ bool given_in_args(const config::Role& role, std::string_view flag);
 std::string router_label(const std::string& role);
 // "prefill rank 0 on n1 (10.0.0.1)"
 std::string describe_unit(const plan::Unit& unit);
-std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+using util::join;
 
 }  // namespace pdctl::lint::detail

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/plan/role_kinds.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -141,7 +142,7 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.program = program_for(cluster, *role, unit.rank);
             unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
             const auto runtime = runtime::make_runtime(
-                stage.runtime, runtime::node_state_dir(cluster.state_dir, cluster.name, node->name));
+                stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
             unit.start = runtime->start(unit);
             unit.stop = runtime->stop(unit.name);
             unit.stop_description = runtime->describe_stop(unit.name);

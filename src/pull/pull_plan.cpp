@@ -3,18 +3,13 @@
 #include <algorithm>
 #include <map>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::pull {
 namespace {
 
 bool selected(const std::vector<std::string>& filter, const std::string& name) {
     return filter.empty() || std::find(filter.begin(), filter.end(), name) != filter.end();
-}
-
-std::string trim(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return "";
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return text.substr(first, last - first + 1);
 }
 
 bool is_hex(const std::string& text) {
@@ -67,7 +62,7 @@ exec::Command image_id_command(const ImageRef& ref) {
 }
 
 std::string parse_image_id(const std::string& output) {
-    const auto id = trim(output);
+    const auto id = std::string(util::trim(output));
     const auto hex = id.rfind("sha256:", 0) == 0 ? id.substr(7) : id;
     return hex.size() >= 12 && is_hex(hex) ? id : "";
 }
@@ -83,7 +78,7 @@ std::string stderr_tail(const std::string& err, std::size_t max_lines, std::size
     while (start < err.size()) {
         auto end = err.find('\n', start);
         if (end == std::string::npos) end = err.size();
-        auto line = trim(err.substr(start, end - start));
+        auto line = std::string(util::trim(err.substr(start, end - start)));
         if (!line.empty()) lines.push_back(std::move(line));
         start = end + 1;
     }

@@ -5,11 +5,14 @@
 #include <algorithm>
 
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::report {
 namespace {
 
-using engine::journal::RunRecord;
+using util::pad;
+
+using state::journal::RunRecord;
 
 std::string where_it_failed(const RunRecord& run) {
     if (run.exit_code == 0) return "";
@@ -33,17 +36,6 @@ std::string readable_time(std::string ts) {
     return ts;
 }
 
-// Display width of UTF-8 text (the ✓/✗ marks are one column each).
-std::size_t columns(const std::string& text) {
-    return static_cast<std::size_t>(std::count_if(
-        text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string pad(const std::string& text, std::size_t width) {
-    const auto used = columns(text);
-    return text + std::string(width > used ? width - used : 0, ' ');
-}
-
 }  // namespace
 
 std::string render_history_text(const std::vector<RunRecord>& runs, const std::string& source) {
@@ -58,8 +50,8 @@ std::string render_history_text(const std::vector<RunRecord>& runs, const std::s
     }
     std::vector<std::size_t> widths(header.size());
     for (std::size_t c = 0; c < header.size(); ++c) {
-        widths[c] = columns(header[c]);
-        for (const auto& row : rows) widths[c] = std::max(widths[c], columns(row[c]));
+        widths[c] = util::display_width(header[c]);
+        for (const auto& row : rows) widths[c] = std::max(widths[c], util::display_width(row[c]));
     }
     const auto line = [&](const std::vector<std::string>& cells) {
         std::string text;

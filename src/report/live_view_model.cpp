@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <map>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::report {
 namespace {
+
+using util::pad;
 
 constexpr const char* kReset = "\x1b[0m";
 constexpr const char* kGreen = "\x1b[32m";
@@ -14,17 +18,6 @@ constexpr const char* kYellow = "\x1b[33m";
 constexpr const char* kRed = "\x1b[31m";
 constexpr const char* kCyan = "\x1b[36m";
 constexpr const char* kDim = "\x1b[2m";
-
-// Code points, which is what the terminal advances by for every glyph this view uses.
-std::size_t visible_length(const std::string& text) {
-    return static_cast<std::size_t>(std::count_if(
-        text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string pad(const std::string& text, std::size_t width) {
-    const auto length = visible_length(text);
-    return length >= width ? text : text + std::string(width - length, ' ');
-}
 
 std::string paint(const std::string& text, const char* colour, const LiveStyle& style) {
     if (!style.color || text.empty()) return text;
@@ -420,9 +413,9 @@ std::vector<std::string> LiveViewModel::render(LiveClock::time_point now, const 
     for (const auto& role : roles_) add_rows(role, now, rows);
     std::size_t role_width = 0, elapsed_width = 0, where_width = 0;
     for (const auto& row : rows) {
-        role_width = std::max(role_width, visible_length(row.role));
-        elapsed_width = std::max(elapsed_width, visible_length(row.elapsed));
-        where_width = std::max(where_width, visible_length(row.where));
+        role_width = std::max(role_width, util::display_width(row.role));
+        elapsed_width = std::max(elapsed_width, util::display_width(row.elapsed));
+        where_width = std::max(where_width, util::display_width(row.where));
     }
     for (const auto& row : rows) {
         std::string mark = " ";
@@ -443,7 +436,7 @@ std::vector<std::string> LiveViewModel::render(LiveClock::time_point now, const 
                 break;
         }
         const std::string elapsed =
-            std::string(elapsed_width - visible_length(row.elapsed), ' ') + row.elapsed;
+            std::string(elapsed_width - util::display_width(row.elapsed), ' ') + row.elapsed;
         std::string what = row.what;
         if (row.mark == Row::Mark::kFailed)
             what = paint(what, kRed, style);

@@ -36,11 +36,4 @@ std::map<std::string, std::string> unit_labels(const plan::Unit& unit) {
     };
 }
 
-std::string node_state_dir(const std::string& state_dir, const std::string& cluster,
-                           const std::string& node) {
-    std::string dir = state_dir;
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    return dir + "/" + cluster + "/" + node;
-}
-
 }  // namespace pdctl::runtime

@@ -14,6 +14,10 @@ void for_each_parallel(std::size_t count, std::size_t max_threads,
         for (auto i = next++; i < count; i = next++) task(i);
     };
     const auto threads = std::min(count, std::max<std::size_t>(max_threads, 1));
+    if (threads <= 1) {
+        work();
+        return;
+    }
     std::vector<std::thread> pool;
     pool.reserve(threads);
     for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(work);

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "pdctl/engine/journal.hpp"
-#include "pdctl/engine/lock.hpp"
+#include "pdctl/state/journal.hpp"
+#include "pdctl/state/lock.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -21,23 +21,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     (void)health::read_generate_answer(status, body);
     (void)health::read_generate_answer(200, body);
-    for (const auto& run : engine::journal::parse_history(body)) (void)run.run.size();
+    for (const auto& run : state::journal::parse_history(body)) (void)run.run.size();
 
-    (void)engine::lock::parse_holder(body);
+    (void)state::lock::parse_holder(body);
     exec::CommandResult result;
     result.exit_code = data[0] % 3;  // 0, and the scripts' own failure codes
     result.out = body;
     // Failure is the parsers' documented answer to an answer they cannot use.
     try {
-        (void)engine::lock::parse_status(result);
+        (void)state::lock::parse_status(result);
     } catch (const Failure&) {
     }
     try {
-        (void)engine::lock::parse_acquire(result);
+        (void)state::lock::parse_acquire(result);
     } catch (const Failure&) {
     }
     try {
-        (void)engine::lock::parse_release(result);
+        (void)state::lock::parse_release(result);
     } catch (const Failure&) {
     }
     return 0;

@@ -38,7 +38,4 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
 // All nodes of the plan.
 Observation observe_all(const plan::Plan& plan, exec::Executor& executor);
 
-// Runs fn(i) for i in [0, count) on separate threads and waits for all (count is a stage's nodes).
-void parallel_for(std::size_t count, const std::function<void(std::size_t)>& fn);
-
 }  // namespace pdctl::engine

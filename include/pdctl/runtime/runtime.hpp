@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/config/state_paths.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/plan/plan.hpp"
 
@@ -56,9 +57,4 @@ std::string env_complete_function();
 // The labels stored with a unit.
 std::map<std::string, std::string> unit_labels(const plan::Unit& unit);
 
-}  // namespace pdctl::runtime
-
-namespace pdctl::runtime {
-// state_dir/cluster/node: several simulated nodes can share one machine without sharing files.
-std::string node_state_dir(const std::string& state_dir, const std::string& cluster, const std::string& node);
 }  // namespace pdctl::runtime

@@ -6,7 +6,7 @@
 namespace pdctl::report {
 namespace {
 
-using engine::journal::RunRecord;
+using state::journal::RunRecord;
 using ::testing::HasSubstr;
 
 std::vector<RunRecord> sample_runs() {

@@ -10,8 +10,8 @@
 #include "../support/recording_reporter.hpp"
 #include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
-#include "pdctl/engine/journal.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "pdctl/state/journal.hpp"
 
 namespace pdctl::report {
 namespace {
@@ -83,7 +83,7 @@ TEST_F(JournalingReporterTest, ForwardsEveryEventAndRecordsASuccessfulStart) {
     EXPECT_EQ(stage_ends, 4);
     EXPECT_EQ(unit_dones, 10) << "one per node and role: master 1, prefill 4, decode 4, router 1";
 
-    const auto runs = engine::journal::parse_history(journal.finish(ExitCode::kOk));
+    const auto runs = state::journal::parse_history(journal.finish(ExitCode::kOk));
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].result, "success");
     EXPECT_TRUE(runs[0].complete);
@@ -103,7 +103,7 @@ TEST_F(JournalingReporterTest, AFailedStartNamesTheFailedStageAndNodeAndNeverASe
     EXPECT_THAT(record, ::testing::Not(HasSubstr("hf_secret_value_123")));
     EXPECT_THAT(record, HasSubstr("[REDACTED]"));
 
-    const auto runs = engine::journal::parse_history(record);
+    const auto runs = state::journal::parse_history(record);
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].exit_code, 4);
     EXPECT_EQ(runs[0].result, "stage failed");
@@ -124,7 +124,7 @@ TEST_F(JournalingReporterTest, RestartIsOneRunAndEventsAfterFinishAreNotRecorded
     EXPECT_EQ(inner.events.back(), "note after the end") << "still forwarded";
     EXPECT_EQ(journal.finish(ExitCode::kOk), record) << "no longer recorded";
 
-    const auto runs = engine::journal::parse_history(record);
+    const auto runs = state::journal::parse_history(record);
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].verb, "restart");
     int run_ends = 0, stop_stage_ends = 0;

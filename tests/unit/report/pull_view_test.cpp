@@ -14,12 +14,12 @@ using ::testing::HasSubstr;
 const std::string kGood = "sha256:3f2a9c1b7e4d11111111111111111111111111111111111111111111111111";
 const std::string kOther = "sha256:9999aaaabbbb22222222222222222222222222222222222222222222222222";
 
-std::string render(bool json, const std::function<void(PullPrinter&)>& fn) {
+std::string render(bool as_json, const std::function<void(PullPrinter&)>& fn) {
     char* buffer = nullptr;
     std::size_t size = 0;
     std::FILE* out = ::open_memstream(&buffer, &size);
     util::Redactor redactor;
-    PullPrinter printer(out, json, redactor);
+    PullPrinter printer(out, as_json, redactor);
     fn(printer);
     std::fclose(out);
     std::string text(buffer, size);

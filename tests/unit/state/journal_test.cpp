@@ -1,5 +1,5 @@
 // The journal's command builders (run for real) and the history parser.
-#include "pdctl/engine/journal.hpp"
+#include "pdctl/state/journal.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 
 #include "../support/script_sandbox.hpp"
 
-namespace pdctl::engine::journal {
+namespace pdctl::state::journal {
 namespace {
 
 using ::testing::HasSubstr;
@@ -104,4 +104,4 @@ TEST(JournalHistory, NewestFirstWithALimit) {
 }
 
 }  // namespace
-}  // namespace pdctl::engine::journal
+}  // namespace pdctl::state::journal

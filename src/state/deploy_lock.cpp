@@ -1,14 +1,15 @@
-#include "deploy_lock.hpp"
+#include "pdctl/state/deploy_lock.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 
-#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/config/state_paths.hpp"
+#include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::state {
 long long epoch_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -16,33 +17,33 @@ long long epoch_now() {
 }
 
 std::string lock_directory(const config::Cluster& cluster) {
-    return engine::lock::lock_path(engine::cluster_state_dir(cluster.state_dir, cluster.name));
+    return state::lock::lock_path(config::cluster_state_dir(cluster.state_dir, cluster.name));
 }
 
 std::string lock_location(const config::Cluster& cluster) {
-    return engine::coordinator_node(cluster).name + ":" + lock_directory(cluster);
+    return state::coordinator_node(cluster).name + ":" + lock_directory(cluster);
 }
 
 DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster, const OperatorIdentity& me,
                        const std::string& verb, const std::string& token)
     : executor_(executor), cluster_(cluster), token_(token) {
-    const auto& coordinator = engine::coordinator_node(cluster);
+    const auto& coordinator = state::coordinator_node(cluster);
     const auto began = std::chrono::steady_clock::now();
     const auto answer = executor.run(
-        coordinator, engine::lock::acquire_command(lock_directory(cluster), holder_for(me, verb, token)));
+        coordinator, state::lock::acquire_command(lock_directory(cluster), holder_for(me, verb, token)));
     if (!answer.transport_error.empty()) {
         throw Failure(ExitCode::kUnreachable,
                       fmt::format("{} ({}), the coordinator, is unreachable: cannot take the deploy lock: {}",
                                   coordinator.name, coordinator.address, answer.transport_error),
                       "`coordinator:` in the config names the node that keeps the lock and the journal");
     }
-    const auto result = engine::lock::parse_acquire(answer);
+    const auto result = state::lock::parse_acquire(answer);
     if (!result.acquired) {
         const auto liveness = holder_liveness(result.current.holder, me);
         throw Failure(
             ExitCode::kLocked,
-            engine::lock::locked_message(result.current, liveness, lock_location(cluster), epoch_now()),
-            engine::lock::locked_hint(result.current, liveness));
+            state::lock::locked_message(result.current, liveness, lock_location(cluster), epoch_now()),
+            state::lock::locked_hint(result.current, liveness));
     }
     held_ = true;
     spdlog::info(
@@ -62,15 +63,15 @@ DeployLock::~DeployLock() {
 void DeployLock::release() {
     if (!held_) return;
     held_ = false;
-    const auto& coordinator = engine::coordinator_node(cluster_);
+    const auto& coordinator = state::coordinator_node(cluster_);
     const auto answer =
-        executor_.run(coordinator, engine::lock::release_command(lock_directory(cluster_), token_));
+        executor_.run(coordinator, state::lock::release_command(lock_directory(cluster_), token_));
     try {
-        const auto result = engine::lock::parse_release(answer);
-        if (result.outcome == engine::lock::ReleaseOutcome::kChangedHands) {
+        const auto result = state::lock::parse_release(answer);
+        if (result.outcome == state::lock::ReleaseOutcome::kChangedHands) {
             spdlog::warn("the deploy lock was broken during this run and is now held by {}; left it alone",
-                         engine::lock::describe_holder(result.current, epoch_now()));
-        } else if (result.outcome == engine::lock::ReleaseOutcome::kAlreadyFree) {
+                         state::lock::describe_holder(result.current, epoch_now()));
+        } else if (result.outcome == state::lock::ReleaseOutcome::kAlreadyFree) {
             spdlog::warn(
                 "the deploy lock was broken during this run (someone ran `pdctl lock release --force`)");
         }
@@ -80,4 +81,4 @@ void DeployLock::release() {
     }
 }
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "operator_identity.hpp"
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/executor.hpp"
+#include "pdctl/state/operator_identity.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::state {
 
 // "n1:/var/lib/pdctl/kimi3/lock"
 std::string lock_location(const config::Cluster& cluster);
@@ -36,4 +36,4 @@ class DeployLock {
     bool held_ = false;
 };
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state

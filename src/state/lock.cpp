@@ -1,4 +1,4 @@
-#include "pdctl/engine/lock.hpp"
+#include "pdctl/state/lock.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::engine::lock {
+namespace pdctl::state::lock {
 namespace {
 
 // Fixed scripts; the lock directory and the token arrive as positional parameters, the holder text on
@@ -250,4 +250,4 @@ bool may_release_without_force(const Holder& holder, const std::string& user, co
     return !holder.empty() && holder.user == user && holder.host == host;
 }
 
-}  // namespace pdctl::engine::lock
+}  // namespace pdctl::state::lock

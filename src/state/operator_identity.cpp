@@ -1,4 +1,4 @@
-#include "operator_identity.hpp"
+#include "pdctl/state/operator_identity.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace pdctl::cli {
+namespace pdctl::state {
 namespace {
 
 struct ProcessStat {
@@ -69,8 +69,8 @@ OperatorIdentity current_operator() {
     return me;
 }
 
-engine::lock::Liveness holder_liveness(const engine::lock::Holder& holder, const OperatorIdentity& me) {
-    using engine::lock::Liveness;
+state::lock::Liveness holder_liveness(const state::lock::Holder& holder, const OperatorIdentity& me) {
+    using state::lock::Liveness;
     if (holder.host != me.host) return Liveness::kUnknown;
     if (holder.pid <= 0) return Liveness::kDead;
     // kill(pid, 0): EPERM means a process of another user holds the pid, which is still a live process.
@@ -81,10 +81,10 @@ engine::lock::Liveness holder_liveness(const engine::lock::Holder& holder, const
     return Liveness::kAlive;
 }
 
-engine::lock::Holder holder_for(const OperatorIdentity& me, const std::string& verb,
-                                const std::string& token) {
+state::lock::Holder holder_for(const OperatorIdentity& me, const std::string& verb,
+                               const std::string& token) {
     const auto now = std::chrono::system_clock::now();
-    engine::lock::Holder holder;
+    state::lock::Holder holder;
     holder.user = me.user;
     holder.host = me.host;
     holder.pid = me.pid;
@@ -98,4 +98,4 @@ engine::lock::Holder holder_for(const OperatorIdentity& me, const std::string& v
     return holder;
 }
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state

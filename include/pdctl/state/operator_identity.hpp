@@ -4,15 +4,15 @@
 
 #include <string>
 
-#include "pdctl/engine/lock.hpp"
+#include "pdctl/state/lock.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::state {
 
 struct OperatorIdentity {
     std::string user;
     std::string host;
     int pid = 0;
-    long long pid_start = 0;  // /proc/self/stat start time, see engine::lock::Holder::pid_start
+    long long pid_start = 0;  // /proc/self/stat start time, see state::lock::Holder::pid_start
 
     std::string who() const { return user + "@" + host; }
 };
@@ -20,10 +20,9 @@ struct OperatorIdentity {
 OperatorIdentity current_operator();
 
 // kUnknown for a holder on another host; kDead when its pid is gone, a zombie, or another process now.
-engine::lock::Liveness holder_liveness(const engine::lock::Holder& holder, const OperatorIdentity& me);
+state::lock::Liveness holder_liveness(const state::lock::Holder& holder, const OperatorIdentity& me);
 
 // The lock's holder file for this process.
-engine::lock::Holder holder_for(const OperatorIdentity& me, const std::string& verb,
-                                const std::string& token);
+state::lock::Holder holder_for(const OperatorIdentity& me, const std::string& verb, const std::string& token);
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state

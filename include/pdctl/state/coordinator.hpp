@@ -6,14 +6,12 @@
 #include <string>
 
 #include "pdctl/config/model.hpp"
+#include "pdctl/config/state_paths.hpp"
 
-namespace pdctl::engine {
+namespace pdctl::state {
 
 // The node named by `coordinator:`, else the first node. Throws Failure (usage) for a cluster
 // without nodes or naming an unknown node (the loader rejects both; a hand-built Cluster may not).
 const config::Node& coordinator_node(const config::Cluster& cluster);
 
-// <state_dir>/<cluster>, without a trailing slash: the parent of every node's unit directory.
-std::string cluster_state_dir(const std::string& state_dir, const std::string& cluster);
-
-}  // namespace pdctl::engine
+}  // namespace pdctl::state

@@ -1,18 +1,19 @@
-#include "journal_writer.hpp"
+#include "pdctl/state/journal_writer.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
 #include <fstream>
 
-#include "pdctl/engine/coordinator.hpp"
-#include "pdctl/engine/journal.hpp"
+#include "pdctl/config/state_paths.hpp"
+#include "pdctl/state/coordinator.hpp"
+#include "pdctl/state/journal.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::state {
 namespace {
 
 std::string cluster_dir(const config::Cluster& cluster) {
-    return engine::cluster_state_dir(cluster.state_dir, cluster.name);
+    return config::cluster_state_dir(cluster.state_dir, cluster.name);
 }
 
 void append_locally(const std::string& cluster, const std::string& lines) {
@@ -31,7 +32,7 @@ void append_locally(const std::string& cluster, const std::string& lines) {
 }  // namespace
 
 std::string journal_location(const config::Cluster& cluster) {
-    return engine::coordinator_node(cluster).name + ":" + engine::journal::journal_path(cluster_dir(cluster));
+    return state::coordinator_node(cluster).name + ":" + state::journal::journal_path(cluster_dir(cluster));
 }
 
 std::filesystem::path local_journal_path(const std::string& cluster) {
@@ -47,9 +48,9 @@ std::filesystem::path local_journal_path(const std::string& cluster) {
 }
 
 void write_journal(exec::Executor& executor, const config::Cluster& cluster, const std::string& lines) {
-    const auto& coordinator = engine::coordinator_node(cluster);
+    const auto& coordinator = state::coordinator_node(cluster);
     const auto answer =
-        executor.run(coordinator, engine::journal::append_command(cluster_dir(cluster), lines));
+        executor.run(coordinator, state::journal::append_command(cluster_dir(cluster), lines));
     if (!answer.ok()) {
         const std::string why = !answer.transport_error.empty() ? answer.transport_error
                                 : answer.timed_out              ? "timed out"
@@ -59,4 +60,4 @@ void write_journal(exec::Executor& executor, const config::Cluster& cluster, con
     append_locally(cluster.name, lines);
 }
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state

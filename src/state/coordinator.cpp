@@ -1,8 +1,8 @@
-#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/state/coordinator.hpp"
 
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::engine {
+namespace pdctl::state {
 
 const config::Node& coordinator_node(const config::Cluster& cluster) {
     if (cluster.nodes.empty()) throw Failure(ExitCode::kUsage, "the cluster has no nodes");
@@ -11,10 +11,4 @@ const config::Node& coordinator_node(const config::Cluster& cluster) {
     throw Failure(ExitCode::kUsage, "coordinator '" + cluster.coordinator + "' is not one of the nodes");
 }
 
-std::string cluster_state_dir(const std::string& state_dir, const std::string& cluster) {
-    std::string dir = state_dir;
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    return (dir == "/" ? "" : dir) + "/" + cluster;
-}
-
-}  // namespace pdctl::engine
+}  // namespace pdctl::state

@@ -1,4 +1,4 @@
-#include "pdctl/engine/journal.hpp"
+#include "pdctl/state/journal.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace pdctl::engine::journal {
+namespace pdctl::state::journal {
 namespace {
 
 using nlohmann::json;
@@ -121,4 +121,4 @@ std::vector<RunRecord> newest(std::vector<RunRecord> runs, std::size_t limit) {
     return runs;
 }
 
-}  // namespace pdctl::engine::journal
+}  // namespace pdctl::state::journal

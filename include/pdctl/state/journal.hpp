@@ -10,7 +10,7 @@
 
 #include "pdctl/exec/executor.hpp"
 
-namespace pdctl::engine::journal {
+namespace pdctl::state::journal {
 
 // <cluster_dir>/journal.jsonl
 std::string journal_path(const std::string& cluster_dir);
@@ -53,4 +53,4 @@ std::vector<RunRecord> parse_history(const std::string& jsonl);
 // The newest `limit` runs, newest first.
 std::vector<RunRecord> newest(std::vector<RunRecord> runs, std::size_t limit);
 
-}  // namespace pdctl::engine::journal
+}  // namespace pdctl::state::journal

@@ -7,7 +7,7 @@
 
 #include "pdctl/exec/executor.hpp"
 
-namespace pdctl::engine::lock {
+namespace pdctl::state::lock {
 
 // What the holder wrote into <lock>/holder, as key=value lines.
 struct Holder {
@@ -96,4 +96,4 @@ std::string locked_hint(const Observed& current, Liveness liveness);
 // host), whatever became of its pid.
 bool may_release_without_force(const Holder& holder, const std::string& user, const std::string& host);
 
-}  // namespace pdctl::engine::lock
+}  // namespace pdctl::state::lock

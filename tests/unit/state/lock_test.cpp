@@ -1,5 +1,5 @@
 // The deploy lock's command builders and parsers, and its scripts run for real in a temporary directory.
-#include "pdctl/engine/lock.hpp"
+#include "pdctl/state/lock.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "../support/script_sandbox.hpp"
-#include "pdctl/engine/coordinator.hpp"
+#include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::engine::lock {
+namespace pdctl::state::lock {
 namespace {
 
 using ::testing::HasSubstr;
@@ -76,8 +76,6 @@ TEST(LockCommands, ValuesArePositionalParametersAndTheHolderGoesOnStdin) {
     const auto status = status_command(dir);
     EXPECT_EQ(status.argv, (std::vector<std::string>{"sh", "-c", status.argv[2], "pdctl-lock-status", dir}));
     EXPECT_EQ(lock_path("/var/lib/pdctl/kimi3"), dir);
-    EXPECT_EQ(cluster_state_dir("/var/lib/pdctl/", "kimi3"), "/var/lib/pdctl/kimi3");
-    EXPECT_EQ(cluster_state_dir("/", "kimi3"), "/kimi3");
 }
 
 TEST(LockScripts, FirstTakesItSecondIsToldWhoHoldsIt) {
@@ -220,4 +218,4 @@ TEST(Coordinator, DefaultsToTheFirstNode) {
 }
 
 }  // namespace
-}  // namespace pdctl::engine::lock
+}  // namespace pdctl::state::lock

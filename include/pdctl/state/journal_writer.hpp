@@ -9,7 +9,7 @@
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/executor.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::state {
 
 // "n1:/var/lib/pdctl/kimi3/journal.jsonl"
 std::string journal_location(const config::Cluster& cluster);
@@ -20,4 +20,4 @@ std::filesystem::path local_journal_path(const std::string& cluster);
 // not whether the journal could be written.
 void write_journal(exec::Executor& executor, const config::Cluster& cluster, const std::string& lines);
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::state
