@@ -108,10 +108,18 @@ ExitCode Engine::start() {
         report::RunSummary summary{"start", result.code, "", elapsed, {}};
         summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
         if (!options_.keep_on_failure) {
-            const auto failures = stop_stages(started, "cleanup");
+            // A node that just became unreachable is left out: its stop would only wait out the SSH
+            // timeouts. Its units are named for the operator instead.
+            std::set<std::string> unreachable;
+            if (result.code == ExitCode::kUnreachable) unreachable.insert(result.failure.node);
+            const auto failures = stop_stages(started, "cleanup", unreachable);
             for (const auto* done : started) summary.cleaned_up.push_back(done->role);
             if (!failures.empty())
                 summary.message += "; the clean-up could not stop " + describe(failures) + " (see status)";
+            for (const auto& name : unreachable)
+                summary.message +=
+                    "; " + name +
+                    " is unreachable: its units were not stopped, run `pdctl stop` once it answers";
         } else {
             reporter_.note("--keep-on-failure: leaving the started units running for inspection");
         }

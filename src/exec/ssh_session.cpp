@@ -97,6 +97,15 @@ void SshSession::handshake(Clock::time_point deadline) {
 }
 
 SshSession::~SshSession() {
+    if (broken_ && fd_ >= 0) {
+        // A broken session may still have bytes queued for a host that stopped answering, a command
+        // request among them. With a graceful close the kernel goes on retransmitting them, after
+        // pdctl gave up on the command and even after pdctl exited, and the host runs the command
+        // whenever its link comes back (a stale `stop` killing what a later run started). A zero
+        // linger makes close() reset the connection and drop them.
+        const linger reset{1, 0};
+        ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    }
     if (session_) {
         if (!broken_) {
             // Bounded: a host that stopped answering must not hold up pdctl's exit.

@@ -5,6 +5,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
 #include "ssh_cluster.hpp"
 
 namespace pdctl::testing {
@@ -115,6 +119,61 @@ TEST_F(SshFailureTest, ConnectionLostMidCommandIsReportedThenReplaced) {
     const auto after = executor.run(cluster.node(5), probe());
     EXPECT_TRUE(after.ok()) << after.transport_error;
     EXPECT_EQ(executor.connections_opened(), 2u);
+}
+
+// TCP connections of this process's network namespace to `address`:22 that are not listening or in
+// TIME_WAIT (/proc/net/tcp: remote address as host-order hex, state 0A = LISTEN, 06 = TIME_WAIT).
+int open_connections_to(const std::string& address) {
+    in_addr addr{};
+    ::inet_pton(AF_INET, address.c_str(), &addr);
+    char remote[32];
+    std::snprintf(remote, sizeof remote, "%08X:0016", addr.s_addr);
+    std::ifstream file("/proc/net/tcp");
+    std::stringstream table;
+    table << file.rdbuf();
+    std::string line;
+    std::getline(table, line);  // header
+    int count = 0;
+    while (std::getline(table, line)) {
+        std::istringstream fields(line);
+        std::string slot, local_address, remote_address, state;
+        fields >> slot >> local_address >> remote_address >> state;
+        if (remote_address == remote && state != "0A" && state != "06") ++count;
+    }
+    return count;
+}
+
+// A command pdctl gives up on while a host's link is down must never run once the link is back: the
+// kernel would otherwise keep retransmitting the queued request after the session was dropped (and
+// after pdctl exited), and the host would run it late — a stale `stop` killing what a later run
+// started. The dropped session's connection is reset instead, so nothing of it is left to deliver.
+TEST_F(SshFailureTest, ACommandGivenUpOnAtALostLinkIsNeverDeliveredLater) {
+    const std::string marker = "/tmp/pdctl-late-command-" + std::to_string(::getpid());
+    const auto address = cluster.node(6).address;
+    bool down = false;
+    Restore link_up([&] {
+        if (down) local({"ip", "link", "set", host(6).veth, "up"});
+    });
+    {
+        SshExecutor executor(cluster.options());
+        ASSERT_TRUE(executor.run(cluster.node(6), probe()).ok());
+        ASSERT_EQ(open_connections_to(address), 1);
+        local({"ip", "link", "set", host(6).veth, "down"});
+        down = true;
+        const auto late =
+            executor.run(cluster.node(6), Command{{"touch", marker}, {}, std::chrono::milliseconds(1500)});
+        EXPECT_FALSE(late.ok());
+        EXPECT_TRUE(late.timed_out || !late.transport_error.empty());
+    }  // the executor drops its sessions here, the broken one included, with the link still down
+    EXPECT_EQ(open_connections_to(address), 0)
+        << "the dropped session's connection is still queued in the kernel";
+    local({"ip", "link", "set", host(6).veth, "up"});
+    down = false;
+    SshExecutor fresh(cluster.options());
+    const auto check = fresh.run(
+        cluster.node(6), Command{{"sh", "-c", "test ! -e \"$0\"", marker}, {}, std::chrono::seconds(10)});
+    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << check.transport_error;
+    fresh.run(cluster.node(6), Command{{"rm", "-f", marker}, {}, std::chrono::seconds(10)});
 }
 
 }  // namespace
