@@ -61,7 +61,4 @@ ExitCode lock_status_command(const GlobalOptions& global);
 ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOptions& options);
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options);
 
-// The executor of a loaded context, or a clear usage error when this build cannot drive that kind.
-exec::Executor& require_executor(const Context& context);
-
 }  // namespace pdctl::cli

@@ -24,7 +24,7 @@ struct Context {
     config::Cluster cluster;
     plan::Plan plan;
     util::Redactor redactor;
-    std::unique_ptr<exec::Executor> executor;
+    std::unique_ptr<exec::Executor> executor;  // always set: local or SSH, as the config says
 };
 
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.

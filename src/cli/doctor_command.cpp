@@ -31,7 +31,7 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     const int static_errors = report.errors();
     if (!options.static_only) {
         const auto started = std::chrono::steady_clock::now();
-        auto live = doctor::run_live_checks(context.cluster, context.plan, require_executor(context));
+        auto live = doctor::run_live_checks(context.cluster, context.plan, *context.executor);
         const auto elapsed = std::chrono::steady_clock::now() - started;
         for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
         report.live =

@@ -30,7 +30,7 @@ std::string read_local_copy(const std::filesystem::path& path) {
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options) {
     if (options.limit < 0) throw Failure(ExitCode::kUsage, "--limit takes 0 (every run) or more");
     auto context = load_context(global);
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     const auto& coordinator = state::coordinator_node(context.cluster);
     const auto answer = executor.run(
         coordinator,

@@ -41,7 +41,7 @@ ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, c
         const auto refused = doctor_before_start(global, context, verb);
         if (refused != ExitCode::kOk) return refused;
     }
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     auto reporter = make_reporter(global, context.redactor);
     health::RealHttpProber prober;
     engine::RealClock clock;
@@ -57,17 +57,6 @@ ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, c
 }
 
 }  // namespace
-
-exec::Executor& require_executor(const Context& context) {
-    if (!context.executor) {
-        throw Failure(ExitCode::kUsage,
-                      "executor '" + config::to_string(context.cluster.executor) + "' of " +
-                          context.cluster.config_path + " is not available in this build",
-                      "the SSH executor is being built (issue #3); `plan` works for every config, and "
-                      "`executor: local` drives the simulated cluster");
-    }
-    return *context.executor;
-}
 
 ExitCode start_command(const GlobalOptions& global, const StartOptions& options) {
     return with_engine(global, options, "start", [](engine::Engine& engine) { return engine.start(); });

@@ -84,7 +84,7 @@ void journal_forced_release(exec::Executor& executor, const Context& context,
 
 ExitCode lock_status_command(const GlobalOptions& global) {
     auto context = load_context(global);
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     const auto observed = read_lock(executor, context.cluster);
     const auto liveness = state::holder_liveness(observed.holder, state::current_operator());
     const std::string where = state::lock_location(context.cluster);
@@ -123,7 +123,7 @@ ExitCode lock_status_command(const GlobalOptions& global) {
 
 ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOptions& options) {
     auto context = load_context(global);
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     const auto me = state::current_operator();
     const auto observed = read_lock(executor, context.cluster);
     const auto liveness = state::holder_liveness(observed.holder, me);

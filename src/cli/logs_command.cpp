@@ -17,7 +17,7 @@ constexpr int kDefaultTail = 50;
 
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     auto context = load_context(global);
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     const auto* stage = context.plan.find_stage(options.role);
     if (!stage) {
         std::string roles;

@@ -75,7 +75,7 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
         return ExitCode::kOk;
     }
 
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     report::SilentReporter silent;
     report::PullPrinter printer(stdout, global.json, context.redactor);
     engine::install_interrupt_handlers();

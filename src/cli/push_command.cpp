@@ -80,7 +80,7 @@ ExitCode push_command(const GlobalOptions& global) {
     for (const auto& node : plan)
         for (const auto& file : node.files) at_most += local.at(file.source).size;
 
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     report::SilentReporter silent;
     report::PushPrinter printer(stdout, global.json, context.redactor);
     engine::install_interrupt_handlers();

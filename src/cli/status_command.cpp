@@ -8,7 +8,7 @@ namespace pdctl::cli {
 
 ExitCode status_command(const GlobalOptions& global) {
     auto context = load_context(global);
-    auto& executor = require_executor(context);
+    auto& executor = *context.executor;
     health::RealHttpProber prober;
     const auto status = engine::collect_status(context.plan, executor, prober);
     const std::string text =

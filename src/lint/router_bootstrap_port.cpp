@@ -40,7 +40,8 @@ std::vector<RouterPort> ports_used(const plan::Plan& plan, const std::vector<det
     }
     if (ports.empty())
         ports.push_back(
-            {detail::kDefaultBootstrapPort, "the router passes no port, so decode uses the default 8998"});
+            {config::kSglangBootstrapPort, "the router passes no port, so decode uses the default " +
+                                               std::to_string(config::kSglangBootstrapPort)});
     return ports;
 }
 

@@ -86,7 +86,7 @@ Endpoint http_endpoint(const plan::Unit& unit) {
 }
 
 int bootstrap_port(const std::vector<std::string>& argv) {
-    return flag_int(argv, {"--disaggregation-bootstrap-port"}).value_or(kDefaultBootstrapPort);
+    return flag_int(argv, {"--disaggregation-bootstrap-port"}).value_or(config::kSglangBootstrapPort);
 }
 
 bool given_in_args(const config::Role& role, std::string_view flag) {

@@ -16,7 +16,6 @@ namespace pdctl::lint::detail {
 
 inline constexpr const char* kSglangDefaultHost = "127.0.0.1";
 inline constexpr int kSglangDefaultPort = 30000;
-inline constexpr int kDefaultBootstrapPort = 8998;
 inline constexpr int kRouterDefaultPort = 30000;
 inline constexpr int kMooncakeDefaultPort = 50051;
 inline constexpr int kMooncakeDefaultMetricsPort = 9003;

@@ -52,7 +52,7 @@ Gate default_gate(const config::Cluster& cluster, const config::Role& role) {
 
 Gate bootstrap_gate(const config::Cluster& cluster, const config::Role& prefill) {
     const auto& rank0 = detail::node_of(cluster, prefill, 0);
-    const int port = prefill.bootstrap_port ? prefill.bootstrap_port : kBootstrapPort;
+    const int port = prefill.effective_bootstrap_port();
     // Bounded by the group's own readiness: a group that passes its gate has long started the
     // bootstrap server, and one that dies is caught by the liveness watch.
     const Gate readiness = default_gate(cluster, prefill);

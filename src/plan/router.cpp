@@ -18,9 +18,7 @@ ProgramSpec router_program(const config::Cluster& cluster, const config::Role& r
         const auto& rank0 = detail::node_of(cluster, *group, 0);
         const std::string url =
             "http://" + routable_address(*group, rank0) + ":" + std::to_string(service_port(*group));
-        detail::append(spec.argv,
-                       {"--prefill", url,
-                        std::to_string(group->bootstrap_port ? group->bootstrap_port : kBootstrapPort)});
+        detail::append(spec.argv, {"--prefill", url, std::to_string(group->effective_bootstrap_port())});
     }
     for (const auto& name : role.decode_roles) {
         const auto* group = cluster.find_role(name);

@@ -27,8 +27,7 @@ ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& r
                                "--disaggregation-transfer-backend", role.transfer_backend});
     if (prefill) {
         detail::append(spec.argv,
-                       {"--disaggregation-bootstrap-port",
-                        std::to_string(role.bootstrap_port ? role.bootstrap_port : kBootstrapPort)});
+                       {"--disaggregation-bootstrap-port", std::to_string(role.effective_bootstrap_port())});
     }
     detail::append(spec.argv, {"--host", role.host.empty() ? node.address : role.host, "--port",
                                std::to_string(service_port(role))});

@@ -66,6 +66,9 @@ struct HealthGate {
     Duration interval{0};  // 0 = the role kind's default
 };
 
+// SGLang's --disaggregation-bootstrap-port when none is given.
+inline constexpr int kSglangBootstrapPort = 8998;
+
 struct Role {
     std::string name;
     RoleKind kind = RoleKind::Generic;
@@ -95,7 +98,7 @@ struct Role {
     int tp_size = 0;         // 0 = nodes * gpus_per_node
     int ep_size = 0;         // 0 = not passed
     int gpus_per_node = 0;   // 0 = defaults.gpus_per_node
-    int bootstrap_port = 0;  // prefill only; 0 = 8998
+    int bootstrap_port = 0;  // prefill only; 0 = kSglangBootstrapPort (effective_bootstrap_port())
     int dist_init_port = 0;  // 0 = 5000
     std::string transfer_backend = "mooncake";
 
@@ -115,6 +118,9 @@ struct Role {
 
     // The gate this role waits for from `dependency` (Ready unless depends_on narrowed it).
     DependencyGate gate_on(const std::string& dependency) const;
+    // The port a prefill role's bootstrap server listens on: `bootstrap_port:`, else SGLang's default.
+    // The plan, the router's worker list, the gates and the lint rules all use this one.
+    int effective_bootstrap_port() const { return bootstrap_port ? bootstrap_port : kSglangBootstrapPort; }
 };
 
 // A file that `pdctl push` distributes to the nodes (the runbook's patch script and wheels).

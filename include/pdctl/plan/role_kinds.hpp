@@ -8,7 +8,6 @@ namespace pdctl::plan {
 
 // Defaults that the kinds use when the config leaves a value at 0 / empty.
 inline constexpr int kSglangPort = 30000;
-inline constexpr int kBootstrapPort = 8998;
 inline constexpr int kDistInitPort = 5000;
 inline constexpr int kMooncakePort = 50051;
 inline constexpr int kMooncakeMetricsPort = 9003;
