@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <string>
 
-#include "pdctl/state/journal.hpp"
-#include "pdctl/state/lock.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/health/generate_answer.hpp"
+#include "pdctl/state/journal.hpp"
+#include "pdctl/state/lock.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
