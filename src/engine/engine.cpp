@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
@@ -30,7 +31,7 @@ Engine::Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpPro
       prober_(prober),
       clock_(clock),
       reporter_(reporter),
-      options_(options) {}
+      options_(std::move(options)) {}
 
 const config::Node& Engine::node(const std::string& name) const {
     for (const auto& candidate : plan_.nodes)
