@@ -74,6 +74,18 @@ inline bool read_proc_stat(const std::filesystem::path& proc_dir, ProcStat& out)
     return static_cast<bool>(fields >> out.state >> out.ppid >> out.pgrp);
 }
 
+// Calls fn(pid, /proc/PID, stat) for every process that is alive (not a zombie: PID 1 here does not
+// reap) and still there when its stat is read.
+inline void for_each_live_process(
+    const std::function<void(int, const std::filesystem::path&, const ProcStat&)>& fn) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        ProcStat stat;
+        if (read_proc_stat(entry.path(), stat) && stat.state != "Z") fn(std::stoi(name), entry.path(), stat);
+    }
+}
+
 inline std::vector<std::string> split_cmdline(const std::string& raw) {
     std::vector<std::string> argv;
     std::string word;
@@ -104,18 +116,14 @@ inline std::string basename_of(const std::string& path) {
 // this machine's PID namespace, so this sees their units too.
 inline std::map<int, int> live_pdsim_groups(const std::string& marker) {
     std::map<int, int> groups;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto argv = split_cmdline(read_text(entry.path() / "cmdline"));
-        if (argv.empty() || !holds(argv, marker)) continue;
-        ProcStat stat;
-        if (!read_proc_stat(entry.path(), stat) || stat.state == "Z") continue;
+    for_each_live_process([&](int pid, const std::filesystem::path& dir, const ProcStat& stat) {
+        const auto argv = split_cmdline(read_text(dir / "cmdline"));
+        if (argv.empty() || !holds(argv, marker)) return;
         const bool program = basename_of(argv[0]) == "pdsim";
-        const bool supervisor = argv[0] == "sh" && argv.size() > 4 && basename_of(argv[4]) == "pdsim" &&
-                                std::stoi(name) == stat.pgrp;
+        const bool supervisor =
+            argv[0] == "sh" && argv.size() > 4 && basename_of(argv[4]) == "pdsim" && pid == stat.pgrp;
         if (program || supervisor) ++groups[stat.pgrp];
-    }
+    });
     return groups;
 }
 
@@ -124,15 +132,10 @@ inline std::map<int, int> live_pdsim_groups(const std::string& marker) {
 // nodes, each returning only once its unit recorded itself. Until then the node is still changing.
 inline int start_scripts_running(const std::string& marker) {
     int count = 0;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const auto name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto argv = split_cmdline(read_text(entry.path() / "cmdline"));
-        ProcStat stat;
-        if (argv.size() > 3 && argv[0] == "sh" && argv[3] == "pdctl-start" && holds(argv, marker) &&
-            read_proc_stat(entry.path(), stat) && stat.state != "Z")
-            ++count;
-    }
+    for_each_live_process([&](int, const std::filesystem::path& dir, const ProcStat&) {
+        const auto argv = split_cmdline(read_text(dir / "cmdline"));
+        if (argv.size() > 3 && argv[0] == "sh" && argv[3] == "pdctl-start" && holds(argv, marker)) ++count;
+    });
     return count;
 }
 

@@ -308,13 +308,9 @@ class FrozenGroup {
         std::error_code ec;
         std::filesystem::create_directories(dir_, ec);
         if (ec) return;
-        for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-            const auto name = entry.path().filename().string();
-            ProcStat stat;
-            if (name.find_first_not_of("0123456789") == std::string::npos &&
-                read_proc_stat(entry.path(), stat) && stat.pgrp == pgrp && stat.state != "Z")
-                std::ofstream(dir_ / "cgroup.procs") << name << std::endl;
-        }
+        for_each_live_process([&](int pid, const std::filesystem::path&, const ProcStat& stat) {
+            if (stat.pgrp == pgrp) std::ofstream(dir_ / "cgroup.procs") << pid << std::endl;
+        });
         std::ofstream(dir_ / "freezer.state") << "FROZEN" << std::endl;
         frozen_ = eventually([&] { return read_text(dir_ / "freezer.state").rfind("FROZEN", 0) == 0; },
                              std::chrono::seconds(10));
