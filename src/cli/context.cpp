@@ -89,7 +89,7 @@ Context load_context(const GlobalOptions& options) {
 
 namespace {
 
-std::unique_ptr<report::Reporter> make_screen_reporter(const GlobalOptions& options,
+std::unique_ptr<engine::Reporter> make_screen_reporter(const GlobalOptions& options,
                                                        const util::Redactor& redactor) {
     if (options.json) return std::make_unique<report::JsonLinesReporter>(stdout, redactor);
     const bool ci = std::getenv("CI") != nullptr;
@@ -106,7 +106,7 @@ std::unique_ptr<report::Reporter> make_screen_reporter(const GlobalOptions& opti
 
 }  // namespace
 
-std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options,
+std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options,
                                                 const util::Redactor& redactor) {
     auto screen = make_screen_reporter(options, redactor);
     if (!log_file::stream()) return screen;

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "pdctl/config/model.hpp"
+#include "pdctl/engine/reporter.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/plan/plan.hpp"
-#include "pdctl/report/reporter.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::cli {
@@ -30,6 +30,6 @@ struct Context {
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
 Context load_context(const GlobalOptions& options);
 // A reporter for progress: JSON Lines with --json, else text lines.
-std::unique_ptr<report::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
+std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
 
 }  // namespace pdctl::cli

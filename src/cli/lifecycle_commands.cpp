@@ -50,7 +50,7 @@ ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, c
     engine_options.start_hook = sigkill_hook_from_environment();
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
-    return run_mutating_verb(context, executor, *reporter, verb, [&](report::Reporter& journaled) {
+    return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
         engine::Engine engine(context.plan, executor, prober, clock, journaled, engine_options);
         return action(engine);
     });

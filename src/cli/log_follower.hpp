@@ -15,7 +15,7 @@ namespace pdctl::cli {
 struct FollowTarget {
     const plan::Unit* unit = nullptr;
     const config::Node* node = nullptr;
-    plan::RuntimeSpec runtime;
+    runtime::RuntimeSpec runtime;
     std::string node_dir;
     std::string prefix;  // "[n3 rank2] " when several units, else ""
 };

@@ -11,9 +11,9 @@
 
 namespace pdctl::cli {
 
-ExitCode run_mutating_verb(const Context& context, exec::Executor& executor, report::Reporter& reporter,
+ExitCode run_mutating_verb(const Context& context, exec::Executor& executor, engine::Reporter& reporter,
                            const std::string& verb,
-                           const std::function<ExitCode(report::Reporter&)>& action) {
+                           const std::function<ExitCode(engine::Reporter&)>& action) {
     const auto me = state::current_operator();
     const std::string run_id =
         state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}());

@@ -11,7 +11,7 @@
 
 namespace pdctl::cli {
 
-ExitCode run_mutating_verb(const Context& context, exec::Executor& executor, report::Reporter& reporter,
-                           const std::string& verb, const std::function<ExitCode(report::Reporter&)>& action);
+ExitCode run_mutating_verb(const Context& context, exec::Executor& executor, engine::Reporter& reporter,
+                           const std::string& verb, const std::function<ExitCode(engine::Reporter&)>& action);
 
 }  // namespace pdctl::cli

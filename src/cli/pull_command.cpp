@@ -26,7 +26,7 @@ std::string journal_line(const std::string& node, const pull::ImageOutcome& imag
 // Prints and journals each outcome.
 class JournaledPullPrinter : public pull::PullObserver {
   public:
-    JournaledPullPrinter(report::PullPrinter& printer, report::Reporter& journal)
+    JournaledPullPrinter(report::PullPrinter& printer, engine::Reporter& journal)
         : printer_(printer), journal_(journal) {}
     void image_done(const std::string& node, const pull::ImageOutcome& image, std::size_t done,
                     std::size_t total) override {
@@ -41,7 +41,7 @@ class JournaledPullPrinter : public pull::PullObserver {
 
   private:
     report::PullPrinter& printer_;
-    report::Reporter& journal_;
+    engine::Reporter& journal_;
 };
 
 pull::Duration parse_timeout(const std::string& text) {
@@ -79,7 +79,7 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
     report::SilentReporter silent;
     report::PullPrinter printer(stdout, global.json, context.redactor);
     engine::install_interrupt_handlers();
-    return run_mutating_verb(context, executor, silent, "pull", [&](report::Reporter& journal) {
+    return run_mutating_verb(context, executor, silent, "pull", [&](engine::Reporter& journal) {
         journal.run_begin("pull", context.plan);
         printer.begin(plan);
         JournaledPullPrinter observer(printer, journal);
@@ -89,7 +89,7 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
         for (const auto& mismatch : result.mismatches)
             journal.note(fmt::format("pull {} {} differs: {} (most nodes: {})", mismatch.node,
                                      mismatch.image.image, mismatch.id, mismatch.majority));
-        report::RunSummary summary;
+        engine::RunSummary summary;
         summary.verb = "pull";
         summary.elapsed = result.elapsed;
         // Unreachable first, as everywhere (docs/exit-codes.md): the operator fixes the link, then reruns.

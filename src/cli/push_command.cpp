@@ -51,7 +51,7 @@ std::string journal_line(const std::string& node, const push::FileOutcome& file)
 // Prints and journals each outcome.
 class JournaledPushPrinter : public push::PushObserver {
   public:
-    JournaledPushPrinter(report::PushPrinter& printer, report::Reporter& journal)
+    JournaledPushPrinter(report::PushPrinter& printer, engine::Reporter& journal)
         : printer_(printer), journal_(journal) {}
     void file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,
                    std::size_t total) override {
@@ -62,7 +62,7 @@ class JournaledPushPrinter : public push::PushObserver {
 
   private:
     report::PushPrinter& printer_;
-    report::Reporter& journal_;
+    engine::Reporter& journal_;
 };
 
 }  // namespace
@@ -84,7 +84,7 @@ ExitCode push_command(const GlobalOptions& global) {
     report::SilentReporter silent;
     report::PushPrinter printer(stdout, global.json, context.redactor);
     engine::install_interrupt_handlers();
-    return run_mutating_verb(context, executor, silent, "push", [&](report::Reporter& journal) {
+    return run_mutating_verb(context, executor, silent, "push", [&](engine::Reporter& journal) {
         journal.run_begin("push", context.plan);
         printer.begin(context.cluster.files.size(), plan.size(), at_most);
         JournaledPushPrinter observer(printer, journal);
@@ -92,7 +92,7 @@ ExitCode push_command(const GlobalOptions& global) {
         options.interrupted = [] { return engine::interrupted(); };
         const auto result = push::run_push(executor, plan, local, observer, options);
         printer.end(result);
-        report::RunSummary summary;
+        engine::RunSummary summary;
         summary.verb = "push";
         summary.elapsed = result.elapsed;
         summary.code = engine::interrupted()      ? ExitCode::kInterrupted

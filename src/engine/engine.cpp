@@ -7,8 +7,9 @@
 #include <sstream>
 #include <utility>
 
-#include "pdctl/report/text_reporter.hpp"
+#include "pdctl/runtime/failure_hint.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
 #include "waiting.hpp"
@@ -25,7 +26,7 @@ std::string answer_line(const std::string& text) {
 }  // namespace
 
 Engine::Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
-               report::Reporter& reporter, EngineOptions options)
+               Reporter& reporter, EngineOptions options)
     : plan_(plan),
       executor_(executor),
       prober_(prober),
@@ -106,7 +107,7 @@ ExitCode Engine::start() {
     if (result.code != ExitCode::kOk) {
         const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
         reporter_.stage_failed(result.failure, elapsed);
-        report::RunSummary summary{"start", result.code, "", elapsed, {}};
+        RunSummary summary{"start", result.code, "", elapsed, {}};
         summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
         if (!options_.keep_on_failure) {
             // A node that just became unreachable is left out: its stop would only wait out the SSH
@@ -190,7 +191,7 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
             result.failure.reason = "exited";
         }
         result.failure.log_tail = log_tail(unit);
-        result.failure.hint = hint_from_log(result.failure.log_tail);
+        result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         return result;
     }
     return std::nullopt;
@@ -227,9 +228,9 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
         const auto& rank0 = stage.units.front();
         result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
         result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
-                                            report::format_elapsed(gate.deadline), waiting.last_answer);
+                                            util::format_elapsed(gate.deadline), waiting.last_answer);
         result.failure.log_tail = log_tail(rank0);
-        result.failure.hint = hint_from_log(result.failure.log_tail);
+        result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         return result;
     }
     return std::nullopt;

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "pdctl/engine/engine.hpp"
-#include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/durations.hpp"
 #include "waiting.hpp"
 
 namespace pdctl::engine {
@@ -132,7 +132,7 @@ Engine::StageResult Engine::start_stages(std::size_t first, std::vector<const pl
                 moved = true;
                 const auto since = std::chrono::duration_cast<Duration>(now - slots[j].waiting->began);
                 reporter_.note(fmt::format("{} may start: {} bootstrap gate passed ({}) after {}", stage.role,
-                                           edge.role, edge.gate.why, report::format_elapsed(since)));
+                                           edge.role, edge.gate.why, util::format_elapsed(since)));
             }
         }
 

@@ -17,7 +17,7 @@ const ObservedUnit* Observation::find(const std::string& node, const std::string
 
 Observation observe(const plan::Plan& plan, exec::Executor& executor, const std::vector<std::string>& nodes) {
     // Which runtimes to ask on each node: a node can host process units and containers at once.
-    std::map<std::string, std::vector<plan::RuntimeSpec>> runtimes;
+    std::map<std::string, std::vector<runtime::RuntimeSpec>> runtimes;
     for (const auto& stage : plan.stages) {
         for (const auto& unit : stage.units) {
             auto& list = runtimes[unit.node];

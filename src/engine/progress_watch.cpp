@@ -69,7 +69,7 @@ std::optional<std::vector<std::string>> ProgressWatch::read_tail(exec::Executor&
     return split_log_lines(answer.out + answer.err, static_cast<std::size_t>(-1));
 }
 
-void ProgressWatch::poll(exec::Executor& executor, TimePoint now, report::Reporter& reporter) {
+void ProgressWatch::poll(exec::Executor& executor, TimePoint now, Reporter& reporter) {
     // One thread per node; a node's units (usually one per stage) are read one after the other.
     std::map<std::string, std::vector<std::size_t>> by_node;
     for (std::size_t i = 0; i < stage_.units.size(); ++i) by_node[stage_.units[i].node].push_back(i);
@@ -87,17 +87,16 @@ void ProgressWatch::poll(exec::Executor& executor, TimePoint now, report::Report
     }
 }
 
-report::UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::string>& lines,
-                                            TimePoint now) {
+UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::string>& lines, TimePoint now) {
     auto& tracked = tracked_.at(index);
     std::string tail;
     for (const auto& line : lines) tail += line + '\n';
     if (tail != tracked.tail) {
         tracked.tail = std::move(tail);
         tracked.last_change = now;
-        tracked.classification = report::classify(lines, stage_.kind);
+        tracked.classification = runtime::classify(lines, stage_.kind);
     } else if (!tracked.seen) {
-        tracked.classification = report::classify(lines, stage_.kind);
+        tracked.classification = runtime::classify(lines, stage_.kind);
     }
     const auto& seen = tracked.classification;
     if (seen.newest) {
@@ -106,7 +105,7 @@ report::UnitProgress ProgressWatch::observe(std::size_t index, const std::vector
         tracked.log_ahead = tracked.log_ahead ? std::max(*tracked.log_ahead, ahead) : ahead;
     }
 
-    report::UnitProgress progress;
+    UnitProgress progress;
     // Forward only: when the line that marked the phase scrolls out of the tail, the unit is still
     // there. kFailed is the largest phase, so a failure always shows.
     const auto phase = tracked.seen ? std::max(tracked.phase, seen.phase) : seen.phase;

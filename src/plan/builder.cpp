@@ -37,7 +37,7 @@ std::vector<const config::Role*> order_roles(const config::Cluster& cluster) {
     return ordered;
 }
 
-ProgramSpec program_for(const config::Cluster& cluster, const config::Role& role, int rank) {
+runtime::ProgramSpec program_for(const config::Cluster& cluster, const config::Role& role, int rank) {
     switch (role.kind) {
         case config::RoleKind::MooncakeMaster:
             return mooncake_master_program(cluster, role, rank);
@@ -51,8 +51,8 @@ ProgramSpec program_for(const config::Cluster& cluster, const config::Role& role
     return {};
 }
 
-RuntimeSpec runtime_for(const config::Cluster& cluster, const config::Role& role) {
-    RuntimeSpec spec;
+runtime::RuntimeSpec runtime_for(const config::Cluster& cluster, const config::Role& role) {
+    runtime::RuntimeSpec spec;
     spec.kind = role.runtime;
     if (role.runtime == config::RuntimeKind::Docker) {
         spec.cli = role.container.cli;
@@ -66,7 +66,7 @@ RuntimeSpec runtime_for(const config::Cluster& cluster, const config::Role& role
 
 // Everything that defines what runs, so a change anywhere shows as drift. Secret values are left out
 // (only their keys count): the fingerprint is stored on nodes and printed.
-std::string unit_fingerprint(const ProgramSpec& program, const RuntimeSpec& runtime) {
+std::string unit_fingerprint(const runtime::ProgramSpec& program, const runtime::RuntimeSpec& runtime) {
     std::string text = util::join_command(program.argv) + "\n" + program.bootstrap + "\n";
     for (const auto& env : program.env)
         text += env.key + "=" + (env.secret ? std::string("<secret>") : env.value) + "\n";

@@ -5,9 +5,9 @@ namespace pdctl::plan {
 
 // mooncake_master --port 50051 --metrics_port 9003: the RPC port and the always-on HTTP admin server
 // whose /health is the readiness gate (pd-stack-facts 4.2).
-ProgramSpec mooncake_master_program(const config::Cluster& /*cluster*/, const config::Role& role,
-                                    int /*rank*/) {
-    ProgramSpec spec;
+runtime::ProgramSpec mooncake_master_program(const config::Cluster& /*cluster*/, const config::Role& role,
+                                             int /*rank*/) {
+    runtime::ProgramSpec spec;
     spec.argv = detail::program_prefix(role, {"mooncake_master"});
     detail::append(spec.argv, {"--port", std::to_string(service_port(role)), "--metrics_port",
                                std::to_string(role.metrics_port ? role.metrics_port : kMooncakeMetricsPort)});
@@ -17,8 +17,9 @@ ProgramSpec mooncake_master_program(const config::Cluster& /*cluster*/, const co
     return spec;
 }
 
-ProgramSpec generic_program(const config::Cluster& /*cluster*/, const config::Role& role, int /*rank*/) {
-    ProgramSpec spec;
+runtime::ProgramSpec generic_program(const config::Cluster& /*cluster*/, const config::Role& role,
+                                     int /*rank*/) {
+    runtime::ProgramSpec spec;
     spec.argv = role.command;
     detail::append(spec.argv, role.args);
     spec.env = detail::role_env(role);

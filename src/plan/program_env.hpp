@@ -6,8 +6,8 @@
 
 namespace pdctl::plan::detail {
 
-inline std::vector<EnvEntry> role_env(const config::Role& role) {
-    std::vector<EnvEntry> env;
+inline std::vector<runtime::EnvEntry> role_env(const config::Role& role) {
+    std::vector<runtime::EnvEntry> env;
     for (const auto& var : role.env) env.push_back({var.key, var.value, var.secret});
     return env;
 }

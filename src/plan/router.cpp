@@ -7,9 +7,9 @@ namespace pdctl::plan {
 // prefill group and one --decode URL per decode group, repeated flags (the parser does not split
 // commas), rank-0 routable addresses only (decode fetches KV from the prefill's bootstrap at the
 // host it was given), and an explicit --host/--port (the default 30000 clashes with SGLang's).
-ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank) {
+runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank) {
     const auto& node = detail::node_of(cluster, role, rank);
-    ProgramSpec spec;
+    runtime::ProgramSpec spec;
     spec.argv = detail::program_prefix(role, {"python3", "-m", "sglang_router.launch_router"});
     spec.argv.push_back("--pd-disaggregation");
     if (role.mini_lb) spec.argv.push_back("--mini-lb");

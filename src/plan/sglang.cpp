@@ -12,7 +12,7 @@ const config::Node& node_of(const config::Cluster& cluster, const config::Role& 
 
 // One rank of a multi-node SGLang group (pd-stack-facts 1.1-1.4): every rank gets the same
 // --dist-init-addr (rank 0's address), --nnodes and total --tp-size, and its own --node-rank.
-ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank) {
+runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank) {
     const auto& node = detail::node_of(cluster, role, rank);
     const auto& rank0 = detail::node_of(cluster, role, 0);
     const int nnodes = static_cast<int>(role.nodes.size());
@@ -20,7 +20,7 @@ ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& r
     const int tp = role.tp_size ? role.tp_size : nnodes * (gpus ? gpus : 1);
     const bool prefill = role.mode == config::SglangMode::Prefill;
 
-    ProgramSpec spec;
+    runtime::ProgramSpec spec;
     spec.argv = detail::program_prefix(role, {"python3", "-m", "sglang.launch_server"});
     if (!role.model_path.empty()) detail::append(spec.argv, {"--model-path", role.model_path});
     detail::append(spec.argv, {"--disaggregation-mode", prefill ? "prefill" : "decode",

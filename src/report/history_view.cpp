@@ -5,9 +5,14 @@
 #include <algorithm>
 
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using util::format_elapsed;
+
 namespace {
 
 using util::pad;

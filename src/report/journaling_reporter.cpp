@@ -4,6 +4,13 @@
 #include <fmt/format.h>
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::Reporter;
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
+
 namespace {
 
 using nlohmann::json;

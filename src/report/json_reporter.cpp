@@ -7,6 +7,13 @@
 #include "pdctl/report/text_reporter.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
+using runtime::phase_id;
+
 namespace {
 
 using nlohmann::json;

@@ -7,6 +7,12 @@
 #include "pdctl/report/output.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
+
 namespace {
 
 constexpr std::size_t kDefaultWidth = 120;

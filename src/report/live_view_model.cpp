@@ -5,9 +5,19 @@
 #include <algorithm>
 #include <map>
 
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
+using runtime::Phase;
+using runtime::phase_label;
+using util::format_clock;
+
 namespace {
 
 using util::pad;

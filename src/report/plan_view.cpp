@@ -4,14 +4,17 @@
 
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/shell_quote.hpp"
 
 namespace pdctl::report {
+using util::format_elapsed;
+
 namespace {
 
 using nlohmann::json;
 
-std::string env_value(const plan::EnvEntry& entry) {
+std::string env_value(const runtime::EnvEntry& entry) {
     return entry.secret ? util::kRedacted : entry.value;
 }
 

@@ -7,8 +7,11 @@
 #include <set>
 
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
+using util::format_elapsed;
+
 namespace {
 
 using nlohmann::json;

@@ -6,8 +6,11 @@
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
+using util::format_elapsed;
+
 namespace {
 
 using nlohmann::json;

@@ -1,6 +1,11 @@
 #include "pdctl/report/tee_reporter.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
 
 void TeeReporter::run_begin(const std::string& verb, const plan::Plan& plan) {
     primary_->run_begin(verb, plan);

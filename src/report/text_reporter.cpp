@@ -6,16 +6,18 @@
 #include <chrono>
 
 #include "pdctl/report/output.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
 
-std::string format_elapsed(Duration elapsed) {
-    const auto ms = elapsed.count();
-    if (ms < 60000) return fmt::format("{:.1f}s", static_cast<double>(ms) / 1000.0);
-    const auto seconds = ms / 1000;
-    if (seconds < 3600) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
-    return fmt::format("{}h{:02}m", seconds / 3600, (seconds % 3600) / 60);
-}
+using engine::RunSummary;
+using engine::StageFailure;
+using engine::UnitProgress;
+using runtime::Phase;
+using runtime::phase_id;
+using util::format_clock;
+using util::format_elapsed;
 
 namespace {
 

@@ -90,7 +90,7 @@ bool options_set_init(const std::vector<std::string>& options) {
 
 }  // namespace
 
-exec::Command ContainerRuntime::start(const plan::Unit& unit) const {
+exec::Command ContainerRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
     command.argv = {"sh", "-c", env_complete_function() + kContainerStartScript, "pdctl-start"};
     const std::string env_file = dir_ + "/" + unit.name + ".env";

@@ -81,7 +81,7 @@ exec::Command with_timeout(std::vector<std::string> argv) {
     return command;
 }
 
-bool is_container(const plan::RuntimeSpec& runtime) {
+bool is_container(const RuntimeSpec& runtime) {
     return runtime.kind == config::RuntimeKind::Docker;
 }
 
@@ -115,7 +115,7 @@ std::string normalize_rfc3339(const std::string& timestamp) {
     return whole + "." + fraction + "Z";
 }
 
-exec::Command read_log_command(const plan::RuntimeSpec& runtime, const std::string& node_dir,
+exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request) {
     if (is_container(runtime)) {
         std::vector<std::string> argv = {"sh",        "-c", kContainerLogsScript,           "pdctl-logs",
@@ -145,7 +145,7 @@ exec::Command read_log_command(const plan::RuntimeSpec& runtime, const std::stri
                          std::to_string(request.tail_lines), request.with_cursor ? "1" : "0", mode, value});
 }
 
-exec::Command follow_log_command(const plan::RuntimeSpec& runtime, const std::string& node_dir,
+exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                  const std::string& unit, const LogCursor& cursor, long long max_bytes) {
     if (is_container(runtime)) {
         std::vector<std::string> argv = {"sh", "-c", kContainerLogsScript, "pdctl-logs", runtime.cli,
@@ -157,8 +157,7 @@ exec::Command follow_log_command(const plan::RuntimeSpec& runtime, const std::st
                          std::to_string(cursor.offset), std::to_string(max_bytes)});
 }
 
-LogChunk parse_log_chunk(const plan::RuntimeSpec& runtime, const std::string& output,
-                         const LogCursor& previous) {
+LogChunk parse_log_chunk(const RuntimeSpec& runtime, const std::string& output, const LogCursor& previous) {
     LogChunk chunk;
     chunk.next = previous;
     std::size_t pos = 0;

@@ -114,7 +114,7 @@ std::vector<std::string> process_script(const std::string& body, const char* nam
 
 }  // namespace
 
-std::vector<std::string> launch_argv(const plan::ProgramSpec& program) {
+std::vector<std::string> launch_argv(const ProgramSpec& program) {
     if (program.bootstrap.empty()) return program.argv;
     // A failed BOOTSTRAP stops the unit (exit 97) instead of starting a server on a half-prepared node;
     // `{ }` rather than `( )` keeps what BOOTSTRAP exports for the server.
@@ -127,7 +127,7 @@ std::vector<std::string> launch_argv(const plan::ProgramSpec& program) {
     return argv;
 }
 
-exec::Command ProcessRuntime::start(const plan::Unit& unit) const {
+exec::Command ProcessRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
     command.argv = process_script(env_complete_function() + kProcessStartScript, "pdctl-start");
     command.argv.insert(command.argv.end(), {dir_, unit.name, labels_text(unit_labels(unit))});

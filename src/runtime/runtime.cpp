@@ -5,7 +5,7 @@
 
 namespace pdctl::runtime {
 
-std::unique_ptr<Runtime> make_runtime(const plan::RuntimeSpec& spec, const std::string& node_dir) {
+std::unique_ptr<Runtime> make_runtime(const RuntimeSpec& spec, const std::string& node_dir) {
     if (spec.kind == config::RuntimeKind::Docker) return std::make_unique<ContainerRuntime>(spec, node_dir);
     return std::make_unique<ProcessRuntime>(spec, node_dir);
 }
@@ -16,7 +16,7 @@ std::vector<std::string> start_payload(const exec::Command& start) {
     return {start.argv.begin() + kPrefix, start.argv.end()};
 }
 
-std::string env_file_content(const std::vector<plan::EnvEntry>& env) {
+std::string env_file_content(const std::vector<EnvEntry>& env) {
     std::string out;
     for (const auto& entry : env) out += entry.key + "=" + entry.value + "\n";
     return out + kEnvEndMarker + "\n";
@@ -28,7 +28,7 @@ std::string env_complete_function() {
            "away); nothing started\" >&2; exit 1; }; }\n";
 }
 
-std::map<std::string, std::string> unit_labels(const plan::Unit& unit) {
+std::map<std::string, std::string> unit_labels(const UnitSpec& unit) {
     return {
         {"pdctl.cluster", unit.cluster},           {"pdctl.role", unit.role},
         {"pdctl.rank", std::to_string(unit.rank)}, {"pdctl.node", unit.node},

@@ -3,7 +3,7 @@
 # exits non-zero on any finding (WarningsAsErrors: '*').
 #   tests/analysis/clang-tidy.sh
 #
-# It checks the unity batches of pdctl_core and pdctl (preset tidy: configured here, nothing is built),
+# It checks the unity batches of the layer libraries and pdctl (preset tidy: configured here, nothing is built),
 # not each source file: the checks' time goes mostly into walking the AST of the header-only libraries
 # (nlohmann/json, fmt, spdlog, CLI11), which a batch of 16 sources parses once instead of 16 times.
 # All of src/ takes about 1.5 min on 2 cores instead of about 15. Findings are reported at the source
@@ -16,8 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build-tidy
 cmake --preset tidy --log-level=WARNING >/dev/null
-batches=$(find "$build/CMakeFiles/pdctl_core.dir/Unity" "$build/CMakeFiles/pdctl.dir/Unity" -name 'unity_*.cxx' | sort)
-# The embedded-profile source is generated data, and pdctl_core's other sources must all be in a batch:
+batches=$(find "$build/src/CMakeFiles" -path '*/Unity/*' ! -path '*/pdsim.dir/*' -name 'unity_*.cxx' | sort)
+# The embedded-profile source is generated data, and every other source of src/ must be in a batch:
 # a source left out of every batch would go unchecked without a word.
 sources=$(find src -name '*.cpp' ! -path 'src/sim/*' | wc -l)
 batched=$(cat $batches | grep -c '^#include ".*/src/.*\.cpp"')

@@ -1,4 +1,4 @@
-// libFuzzer target: the start-up phase classifier (report::classify) and the log time parser over the
+// libFuzzer target: the start-up phase classifier (runtime::classify) and the log time parser over the
 // tail of a unit's log, which is whatever the program on the node printed. The first byte picks the
 // role kind (the same line means different things for SGLang and the router); the rest is split into
 // lines like the engine splits a `logs --tail` answer.
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pdctl/report/phases.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace pdctl;
@@ -24,9 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         lines.emplace_back(text.substr(start, end - start));
         start = end + 1;
     }
-    const auto result = report::classify(lines, kind);
-    (void)report::phase_id(result.phase);
-    (void)report::phase_label(result.phase);
-    for (const auto& line : lines) (void)report::parse_log_time(line, 2025);
+    const auto result = runtime::classify(lines, kind);
+    (void)runtime::phase_id(result.phase);
+    (void)runtime::phase_label(result.phase);
+    for (const auto& line : lines) (void)runtime::parse_log_time(line, 2025);
     return 0;
 }

@@ -25,10 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)doctor::kernel_version(output);
     (void)push::parse_probe(output, paths);
 
-    plan::RuntimeSpec process;
+    runtime::RuntimeSpec process;
     process.kind = config::RuntimeKind::Process;
     process.state_dir = "/tmp/pdctl-state";
-    plan::RuntimeSpec docker;
+    runtime::RuntimeSpec docker;
     docker.kind = config::RuntimeKind::Docker;
     docker.cli = "docker";
     docker.image = "lmsysorg/sglang:latest";

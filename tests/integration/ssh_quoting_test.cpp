@@ -117,7 +117,7 @@ TEST_F(SshQuotingTest, EnvValuesAndArgsThroughTheProcessRuntimeStartScript) {
     Restore cleanup([&] { std::filesystem::remove_all(dir); });  // /tmp is shared with the hosts
     runtime::ProcessRuntime process({config::RuntimeKind::Process, "", "", {}, dir, 5}, dir);
     const int units = 8;
-    std::vector<std::vector<plan::EnvEntry>> envs(units);
+    std::vector<std::vector<runtime::EnvEntry>> envs(units);
     std::vector<std::vector<std::string>> args(units);
     const auto started = Clock::now();
     for (int u = 0; u < units; ++u) {

@@ -10,10 +10,10 @@
 
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/observer.hpp"
+#include "pdctl/engine/reporter.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/plan/plan.hpp"
-#include "pdctl/report/reporter.hpp"
 
 namespace pdctl::engine {
 
@@ -42,7 +42,7 @@ struct EngineOptions {
 class Engine {
   public:
     Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
-           report::Reporter& reporter, EngineOptions options = {});
+           Reporter& reporter, EngineOptions options = {});
 
     // Brings the cluster up. Stages already running from the same config and passing their gate are
     // left alone; the first stage that is not, and every stage after it, is (re)started. A stage
@@ -56,7 +56,7 @@ class Engine {
   private:
     struct StageResult {
         ExitCode code = ExitCode::kOk;
-        report::StageFailure failure;
+        StageFailure failure;
     };
     // A unit whose stop command did not succeed: it may still run (and hold its GPUs).
     struct StopFailure {
@@ -93,11 +93,8 @@ class Engine {
     exec::Executor& executor_;
     health::HttpProber& prober_;
     Clock& clock_;
-    report::Reporter& reporter_;
+    Reporter& reporter_;
     EngineOptions options_;
 };
-
-// A hint for the operator, from the last log lines of a failed unit (known SGLang/Mooncake failures).
-std::string hint_from_log(const std::vector<std::string>& lines);
 
 }  // namespace pdctl::engine

@@ -16,7 +16,7 @@ namespace pdctl::engine {
 // A unit found on a node, with the runtime that reported it (needed to stop units the plan no longer names).
 struct ObservedUnit {
     runtime::UnitState state;
-    plan::RuntimeSpec runtime;
+    runtime::RuntimeSpec runtime;
 };
 
 struct NodeObservation {

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "pdctl/engine/clock.hpp"
+#include "pdctl/engine/reporter.hpp"
+#include "pdctl/engine/unit_progress.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/plan/plan.hpp"
-#include "pdctl/report/phases.hpp"
-#include "pdctl/report/reporter.hpp"
-#include "pdctl/report/unit_progress.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
 
 namespace pdctl::engine {
 
@@ -24,15 +24,15 @@ class ProgressWatch {
 
     // One round: read every unit's tail and report each unit (a unit whose log could not be read this
     // round is left out; it is not a change).
-    void poll(exec::Executor& executor, TimePoint now, report::Reporter& reporter);
+    void poll(exec::Executor& executor, TimePoint now, Reporter& reporter);
 
     // The bookkeeping step behind poll(): unit `index` (in stage order) showed `lines` at `now`.
-    report::UnitProgress observe(std::size_t index, const std::vector<std::string>& lines, TimePoint now);
+    UnitProgress observe(std::size_t index, const std::vector<std::string>& lines, TimePoint now);
 
   private:
     struct Tracked {
         bool seen = false;
-        report::Phase phase = report::Phase::kStarting;
+        runtime::Phase phase = runtime::Phase::kStarting;
         TimePoint phase_started;
         std::string phase_line;
         std::string tail;       // last tail read, to tell whether the log moved
@@ -41,8 +41,8 @@ class ProgressWatch {
         // written before the poll that read it. Tightens as lines arrive; maps log times to ours
         // without trusting the node's clock to agree with this machine's.
         std::optional<TimePoint::duration> log_ahead;
-        report::Classification classification;  // of `tail`
-        std::vector<std::string> warnings;      // already reported
+        runtime::Classification classification;  // of `tail`
+        std::vector<std::string> warnings;       // already reported
     };
     std::optional<std::vector<std::string>> read_tail(exec::Executor& executor, std::size_t index) const;
 

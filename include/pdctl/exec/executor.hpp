@@ -9,27 +9,9 @@
 #include <vector>
 
 #include "pdctl/config/model.hpp"
+#include "pdctl/exec/command.hpp"
 
 namespace pdctl::exec {
-
-struct Command {
-    std::vector<std::string> argv;
-    // Written to the command's stdin, then stdin is closed. Carries env files (which may hold secrets)
-    // so that values never appear on a command line, in `ps` or in logs.
-    std::string stdin_data;
-    std::chrono::milliseconds timeout{std::chrono::seconds(60)};
-};
-
-struct CommandResult {
-    int exit_code = -1;  // -1 when the command did not finish (timeout, transport error)
-    std::string out;
-    std::string err;
-    bool timed_out = false;
-    std::string signal;           // name of the signal that ended the command, if any
-    std::string transport_error;  // non-empty: the node could not be reached; nothing ran
-
-    bool ok() const { return transport_error.empty() && !timed_out && exit_code == 0; }
-};
 
 struct TransferResult {
     std::string error;  // empty = the whole file is at the remote path with its mode

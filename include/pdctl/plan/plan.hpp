@@ -7,46 +7,18 @@
 #include <vector>
 
 #include "pdctl/config/model.hpp"
-#include "pdctl/exec/executor.hpp"
+#include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::plan {
 
 using Duration = std::chrono::milliseconds;
 
-struct EnvEntry {
-    std::string key;
-    std::string value;
-    bool secret = false;
-};
-
-// What a role kind decides for one rank: the program and its environment, independent of where it runs.
-struct ProgramSpec {
-    std::vector<std::string> argv;
-    std::vector<EnvEntry> env;
-    std::string bootstrap;  // shell run before the program ("" = none)
-};
-
-// How a role runs on its nodes.
-struct RuntimeSpec {
-    config::RuntimeKind kind = config::RuntimeKind::Process;
-    std::string cli;    // container CLI (docker/podman/path); empty for process
-    std::string image;  // container image; empty for process
-    std::vector<std::string> options;
-    std::string state_dir;  // per node: where env/pid/log/state files live
-    int stop_grace_seconds = 30;
-};
-
-// One role instance on one node.
-struct Unit {
-    std::string name;  // pd-<cluster>-<role>-<rank>: container name / state file name
-    std::string cluster;
-    std::string role;
-    std::string node;
+// One role instance on one node: its spec (the types runtime/ consumes, runtime/unit_spec.hpp), where it
+// is reached, and the exact commands for it.
+struct Unit : runtime::UnitSpec {
     std::string address;
-    int rank = 0;
-    ProgramSpec program;
-    std::string fingerprint;  // of the resolved spec; stored on the node to detect drift
-    exec::Command start;      // exact command, env file content on stdin
+    exec::Command start;  // exact command, env file content on stdin
     exec::Command stop;
     std::string stop_description;  // one line for plans
     exec::Command logs;            // last lines of the unit's log
@@ -78,7 +50,7 @@ struct Stage {
     config::RoleKind kind = config::RoleKind::Generic;
     std::string mode;         // prefill/decode for sglang, "" otherwise
     std::vector<Edge> edges;  // its dependencies, in depends_on order
-    RuntimeSpec runtime;
+    runtime::RuntimeSpec runtime;
     std::vector<Unit> units;  // ordered by rank
     Gate gate;                // its own readiness
 

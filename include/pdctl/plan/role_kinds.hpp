@@ -13,10 +13,11 @@ inline constexpr int kMooncakePort = 50051;
 inline constexpr int kMooncakeMetricsPort = 9003;
 inline constexpr int kRouterPort = 8000;
 
-ProgramSpec mooncake_master_program(const config::Cluster& cluster, const config::Role& role, int rank);
-ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank);
-ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
-ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);
+runtime::ProgramSpec mooncake_master_program(const config::Cluster& cluster, const config::Role& role,
+                                             int rank);
+runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank);
+runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
+runtime::ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);
 
 // The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
 Gate default_gate(const config::Cluster& cluster, const config::Role& role);

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "pdctl/report/reporter.hpp"
+#include "pdctl/engine/reporter.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::report {
@@ -25,22 +25,23 @@ struct JournalRun {
     std::string version;
 };
 
-class JournalingReporter : public Reporter {
+class JournalingReporter : public engine::Reporter {
   public:
-    JournalingReporter(Reporter& inner, const util::Redactor& redactor, JournalRun run);
+    JournalingReporter(engine::Reporter& inner, const util::Redactor& redactor, JournalRun run);
 
     void run_begin(const std::string& verb, const plan::Plan& plan) override;
     void stage_begin(const std::string& verb, const plan::Stage& stage) override;
     void stage_skipped(const plan::Stage& stage, const std::string& why) override;
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
-    void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void gate_waiting(const plan::Stage& stage, const std::string& last_answer,
+                      engine::Duration elapsed) override;
     // Forwarded, not recorded: the live view polls every unit every few seconds.
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
-                       const UnitProgress& progress) override;
-    void stage_ready(const plan::Stage& stage, Duration elapsed) override;
-    void stage_failed(const StageFailure& failure, Duration elapsed) override;
+                       const engine::UnitProgress& progress) override;
+    void stage_ready(const plan::Stage& stage, engine::Duration elapsed) override;
+    void stage_failed(const engine::StageFailure& failure, engine::Duration elapsed) override;
     void note(const std::string& message) override;
-    void run_end(const RunSummary& summary) override;
+    void run_end(const engine::RunSummary& summary) override;
 
     // Recorded only, not forwarded: an error the CLI prints itself (an exception that ended the run).
     void journal_note(const std::string& message);
@@ -58,7 +59,7 @@ class JournalingReporter : public Reporter {
     void open_stage(const std::string& action, const std::string& role);
     void close_stage(const char* result);
 
-    Reporter& inner_;
+    engine::Reporter& inner_;
     const util::Redactor& redactor_;
     JournalRun run_;
     std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();

@@ -16,7 +16,7 @@
 
 namespace pdctl::report {
 
-class LiveViewReporter : public Reporter {
+class LiveViewReporter : public engine::Reporter {
   public:
     LiveViewReporter(std::FILE* out, const util::Redactor& redactor, LiveStyle style);
     ~LiveViewReporter() override;
@@ -27,13 +27,14 @@ class LiveViewReporter : public Reporter {
     void stage_begin(const std::string& verb, const plan::Stage& stage) override;
     void stage_skipped(const plan::Stage& stage, const std::string& why) override;
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
-    void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void gate_waiting(const plan::Stage& stage, const std::string& last_answer,
+                      engine::Duration elapsed) override;
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
-                       const UnitProgress& progress) override;
-    void stage_ready(const plan::Stage& stage, Duration elapsed) override;
-    void stage_failed(const StageFailure& failure, Duration elapsed) override;
+                       const engine::UnitProgress& progress) override;
+    void stage_ready(const plan::Stage& stage, engine::Duration elapsed) override;
+    void stage_failed(const engine::StageFailure& failure, engine::Duration elapsed) override;
     void note(const std::string& message) override;
-    void run_end(const RunSummary& summary) override;
+    void run_end(const engine::RunSummary& summary) override;
 
   private:
     // Overwrites the block on screen with the current one (`final`: leave it as ordinary output).
@@ -48,7 +49,8 @@ class LiveViewReporter : public Reporter {
     LiveStyle style_;
     TextReporter text_;
     LiveViewModel model_;
-    std::optional<std::pair<StageFailure, Duration>> failure_;  // printed in full below the final block
+    std::optional<std::pair<engine::StageFailure, engine::Duration>>
+        failure_;  // printed in full below the final block
 
     std::mutex mutex_;
     std::size_t drawn_ = 0;  // lines of the block on screen; the cursor sits just below them

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pdctl/report/reporter.hpp"
+#include "pdctl/engine/reporter.hpp"
 
 namespace pdctl::report {
 
@@ -33,11 +33,11 @@ class LiveViewModel {
     void stage_skipped(const plan::Stage& stage, const std::string& why);
     void unit_done(const std::string& verb, const plan::Unit& unit);
     void gate_waiting(const plan::Stage& stage, const std::string& answer);
-    void unit_progress(const plan::Stage& stage, const plan::Unit& unit, const UnitProgress& progress,
+    void unit_progress(const plan::Stage& stage, const plan::Unit& unit, const engine::UnitProgress& progress,
                        LiveClock::time_point now);
-    void stage_ready(const plan::Stage& stage, Duration elapsed);
-    void stage_failed(const StageFailure& failure, Duration elapsed);
-    void run_end(const RunSummary& summary);
+    void stage_ready(const plan::Stage& stage, engine::Duration elapsed);
+    void stage_failed(const engine::StageFailure& failure, engine::Duration elapsed);
+    void run_end(const engine::RunSummary& summary);
 
     // Between run_begin and run_end.
     bool active() const { return active_; }
@@ -49,9 +49,10 @@ class LiveViewModel {
     struct UnitView {
         std::string node;
         int rank = 0;
-        std::optional<UnitProgress> progress;              // the newest
-        LiveClock::time_point received;                    // when it arrived: the view ticks on from there
-        std::vector<std::pair<Phase, Duration>> finished;  // phases done, with how long each took
+        std::optional<engine::UnitProgress> progress;  // the newest
+        LiveClock::time_point received;                // when it arrived: the view ticks on from there
+        std::vector<std::pair<runtime::Phase, engine::Duration>>
+            finished;  // phases done, with how long each took
         std::vector<std::string> warnings;
         bool stopped = false;
     };
@@ -61,8 +62,8 @@ class LiveViewModel {
         std::string gate_why;
         State state = State::kPending;
         LiveClock::time_point began;
-        Duration frozen{0};  // elapsed when it became ready or failed
-        std::string detail;  // why skipped / why failed / the gate's last answer
+        engine::Duration frozen{0};  // elapsed when it became ready or failed
+        std::string detail;          // why skipped / why failed / the gate's last answer
         std::vector<UnitView> units;
         std::string failed_node;
         int failed_rank = -1;
@@ -78,7 +79,7 @@ class LiveViewModel {
     std::string cluster_;
     LiveClock::time_point began_;
     bool active_ = false;
-    std::optional<RunSummary> summary_;
+    std::optional<engine::RunSummary> summary_;
     std::vector<RoleView> roles_;
 };
 

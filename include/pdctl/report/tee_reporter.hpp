@@ -4,29 +4,30 @@
 
 #include <memory>
 
-#include "pdctl/report/reporter.hpp"
+#include "pdctl/engine/reporter.hpp"
 
 namespace pdctl::report {
 
-class TeeReporter : public Reporter {
+class TeeReporter : public engine::Reporter {
   public:
-    TeeReporter(std::unique_ptr<Reporter> primary, std::unique_ptr<Reporter> copy)
+    TeeReporter(std::unique_ptr<engine::Reporter> primary, std::unique_ptr<engine::Reporter> copy)
         : primary_(std::move(primary)), copy_(std::move(copy)) {}
     void run_begin(const std::string& verb, const plan::Plan& plan) override;
     void stage_begin(const std::string& verb, const plan::Stage& stage) override;
     void stage_skipped(const plan::Stage& stage, const std::string& why) override;
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
-    void gate_waiting(const plan::Stage& stage, const std::string& last_answer, Duration elapsed) override;
+    void gate_waiting(const plan::Stage& stage, const std::string& last_answer,
+                      engine::Duration elapsed) override;
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
-                       const UnitProgress& progress) override;
-    void stage_ready(const plan::Stage& stage, Duration elapsed) override;
-    void stage_failed(const StageFailure& failure, Duration elapsed) override;
+                       const engine::UnitProgress& progress) override;
+    void stage_ready(const plan::Stage& stage, engine::Duration elapsed) override;
+    void stage_failed(const engine::StageFailure& failure, engine::Duration elapsed) override;
     void note(const std::string& message) override;
-    void run_end(const RunSummary& summary) override;
+    void run_end(const engine::RunSummary& summary) override;
 
   private:
-    std::unique_ptr<Reporter> primary_;
-    std::unique_ptr<Reporter> copy_;
+    std::unique_ptr<engine::Reporter> primary_;
+    std::unique_ptr<engine::Reporter> copy_;
 };
 
 }  // namespace pdctl::report

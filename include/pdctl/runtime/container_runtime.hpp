@@ -9,9 +9,9 @@ namespace pdctl::runtime {
 
 class ContainerRuntime : public Runtime {
   public:
-    ContainerRuntime(plan::RuntimeSpec spec, std::string node_dir)
+    ContainerRuntime(RuntimeSpec spec, std::string node_dir)
         : spec_(std::move(spec)), dir_(std::move(node_dir)) {}
-    exec::Command start(const plan::Unit& unit) const override;
+    exec::Command start(const UnitSpec& unit) const override;
     exec::Command stop(const std::string& unit_name) const override;
     std::string describe_stop(const std::string& unit_name) const override;
     exec::Command logs(const std::string& unit_name, int tail_lines) const override;
@@ -19,7 +19,7 @@ class ContainerRuntime : public Runtime {
     std::vector<UnitState> parse_inspect(const std::string& output) const override;
 
   private:
-    plan::RuntimeSpec spec_;
+    RuntimeSpec spec_;
     std::string dir_;
 };
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "pdctl/exec/executor.hpp"
-#include "pdctl/plan/plan.hpp"
+#include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::runtime {
 
@@ -39,10 +39,10 @@ struct LogCursor {
 // The process runtime keeps lines without a timestamp with the stamp before them (tracebacks stay
 // whole); a file without any stamp is shown whole if it changed after `since`, else not at all.
 // Recognised stamps: SGLang's `[YYYY-MM-DD HH:MM:SS` and glog's `I1129 08:12:03` (Mooncake).
-exec::Command read_log_command(const plan::RuntimeSpec& runtime, const std::string& node_dir,
+exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request);
 // What the log gained after `cursor`; at most `max_bytes` per call for the process runtime.
-exec::Command follow_log_command(const plan::RuntimeSpec& runtime, const std::string& node_dir,
+exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                  const std::string& unit, const LogCursor& cursor,
                                  long long max_bytes = 4 << 20);
 
@@ -52,8 +52,7 @@ struct LogChunk {
     bool restarted = false;  // the process log is shorter than the cursor: the unit started again
 };
 // Parses the answer of read_log_command (with a cursor) or follow_log_command.
-LogChunk parse_log_chunk(const plan::RuntimeSpec& runtime, const std::string& output,
-                         const LogCursor& previous);
+LogChunk parse_log_chunk(const RuntimeSpec& runtime, const std::string& output, const LogCursor& previous);
 
 // Docker timestamps trim trailing zeros (…03.12Z); padded to nanoseconds they compare as strings.
 std::string normalize_rfc3339(const std::string& timestamp);

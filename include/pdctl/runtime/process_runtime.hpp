@@ -14,9 +14,9 @@ class ProcessRuntime : public Runtime {
     // take seconds); one still there after this is reported, not assumed gone.
     static constexpr int kKillWaitSeconds = 10;
 
-    ProcessRuntime(plan::RuntimeSpec spec, std::string node_dir)
+    ProcessRuntime(RuntimeSpec spec, std::string node_dir)
         : spec_(std::move(spec)), dir_(std::move(node_dir)) {}
-    exec::Command start(const plan::Unit& unit) const override;
+    exec::Command start(const UnitSpec& unit) const override;
     exec::Command stop(const std::string& unit_name) const override;
     std::string describe_stop(const std::string& unit_name) const override;
     exec::Command logs(const std::string& unit_name, int tail_lines) const override;
@@ -24,13 +24,13 @@ class ProcessRuntime : public Runtime {
     std::vector<UnitState> parse_inspect(const std::string& output) const override;
 
   private:
-    plan::RuntimeSpec spec_;
+    RuntimeSpec spec_;
     std::string dir_;
 };
 
 // The argv that runs the unit's program, with BOOTSTRAP first when there is one:
 //   sh -c '{ <bootstrap>\n} || exit 97\nexec "$@"' pdctl-bootstrap <program argv...>
-std::vector<std::string> launch_argv(const plan::ProgramSpec& program);
+std::vector<std::string> launch_argv(const ProgramSpec& program);
 
 // Parses the `key=value` blocks (separated by blank lines) printed by the inspect scripts.
 std::vector<UnitState> parse_state_blocks(const std::string& output);

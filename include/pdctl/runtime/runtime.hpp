@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "pdctl/config/state_paths.hpp"
-#include "pdctl/exec/executor.hpp"
-#include "pdctl/plan/plan.hpp"
+#include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::runtime {
 
@@ -28,7 +28,7 @@ struct UnitState {
 class Runtime {
   public:
     virtual ~Runtime() = default;
-    virtual exec::Command start(const plan::Unit& unit) const = 0;
+    virtual exec::Command start(const UnitSpec& unit) const = 0;
     virtual exec::Command stop(const std::string& unit_name) const = 0;
     // One line for plans: what stop does, e.g. "docker stop -t 30 NAME; docker rm -f NAME".
     virtual std::string describe_stop(const std::string& unit_name) const = 0;
@@ -39,7 +39,7 @@ class Runtime {
 };
 
 // `node_dir` is the per-node state directory (state_dir/cluster/node).
-std::unique_ptr<Runtime> make_runtime(const plan::RuntimeSpec& spec, const std::string& node_dir);
+std::unique_ptr<Runtime> make_runtime(const RuntimeSpec& spec, const std::string& node_dir);
 
 // The command a start script finally runs (`docker run ...` or the program), for readable plans.
 // Start commands are `sh -c SCRIPT pdctl-start DIR UNIT X payload...`.
@@ -47,7 +47,7 @@ std::vector<std::string> start_payload(const exec::Command& start);
 
 // The env file content sent on stdin: KEY=VALUE lines, the format of `docker run --env-file`, then
 // kEnvEndMarker as the last line (a comment to docker and to the process runtime).
-std::string env_file_content(const std::vector<plan::EnvEntry>& env);
+std::string env_file_content(const std::vector<EnvEntry>& env);
 inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
 // Shell function `env_complete FILE UNIT` for the start scripts: exits 1 (removing FILE) unless FILE
 // ends with kEnvEndMarker. A pdctl that dies while sending the env closes stdin early; without the
@@ -55,6 +55,6 @@ inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
 std::string env_complete_function();
 
 // The labels stored with a unit.
-std::map<std::string, std::string> unit_labels(const plan::Unit& unit);
+std::map<std::string, std::string> unit_labels(const UnitSpec& unit);
 
 }  // namespace pdctl::runtime

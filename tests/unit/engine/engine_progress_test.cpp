@@ -14,7 +14,7 @@ namespace pdctl::engine {
 namespace {
 
 using namespace std::chrono_literals;
-using report::Phase;
+using runtime::Phase;
 
 // A prefill rank's log as the fake cluster serves it: each line appears `after` the unit started,
 // stamped with the matching wall time (start = 08:00:00).

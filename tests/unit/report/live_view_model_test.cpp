@@ -7,6 +7,11 @@
 #include "pdctl/plan/builder.hpp"
 
 namespace pdctl::report {
+using engine::Duration;
+
+using engine::UnitProgress;
+using runtime::Phase;
+
 namespace {
 
 using namespace std::chrono_literals;

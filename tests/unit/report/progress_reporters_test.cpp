@@ -9,8 +9,13 @@
 #include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
+using engine::UnitProgress;
+using runtime::Phase;
+using util::format_clock;
+
 namespace {
 
 using namespace std::chrono_literals;

@@ -15,8 +15,8 @@
 namespace pdctl::runtime {
 namespace {
 
-plan::RuntimeSpec podman_spec(std::vector<std::string> options = {"--network", "host"}) {
-    plan::RuntimeSpec spec;
+RuntimeSpec podman_spec(std::vector<std::string> options = {"--network", "host"}) {
+    RuntimeSpec spec;
     spec.kind = config::RuntimeKind::Docker;
     spec.cli = "podman";
     spec.image = "localhost/pdctl/pdsim:test";
@@ -25,8 +25,8 @@ plan::RuntimeSpec podman_spec(std::vector<std::string> options = {"--network", "
     return spec;
 }
 
-plan::Unit prefill_unit() {
-    plan::Unit unit;
+UnitSpec prefill_unit() {
+    UnitSpec unit;
     unit.name = "pd-c-prefill-2";
     unit.cluster = "c";
     unit.role = "prefill";
@@ -38,7 +38,7 @@ plan::Unit prefill_unit() {
     return unit;
 }
 
-std::vector<std::string> payload_of(const plan::RuntimeSpec& spec) {
+std::vector<std::string> payload_of(const RuntimeSpec& spec) {
     return start_payload(ContainerRuntime(spec, "/state/c/n3").start(prefill_unit()));
 }
 
@@ -141,7 +141,7 @@ class InspectScript : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(InspectScript, ListsTheClustersContainersByLabelAndNamesThemWithoutSlash) {
-    plan::RuntimeSpec spec = podman_spec();
+    RuntimeSpec spec = podman_spec();
     spec.cli = (dir / "cli").string();
     ContainerRuntime runtime(spec, "/state/c/n1");
     exec::LocalExecutor executor;

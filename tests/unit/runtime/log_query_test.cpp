@@ -13,10 +13,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-plan::RuntimeSpec process_runtime() {
+RuntimeSpec process_runtime() {
     return {config::RuntimeKind::Process, "", "", {}, "/tmp", 10};
 }
-plan::RuntimeSpec docker_runtime() {
+RuntimeSpec docker_runtime() {
     return {config::RuntimeKind::Docker, "docker", "img:1", {}, "/tmp", 10};
 }
 

@@ -51,12 +51,12 @@ class ProcessRuntimeScripts : public ::testing::Test {
     }
 
     ProcessRuntime runtime(int grace_seconds) const {
-        plan::RuntimeSpec spec;
+        RuntimeSpec spec;
         spec.stop_grace_seconds = grace_seconds;
         return ProcessRuntime(spec, dir_.string());
     }
-    plan::Unit unit(std::vector<std::string> argv) const {
-        plan::Unit u;
+    UnitSpec unit(std::vector<std::string> argv) const {
+        UnitSpec u;
         u.name = "u";
         u.cluster = "c";
         u.role = "prefill";

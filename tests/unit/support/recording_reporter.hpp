@@ -5,20 +5,20 @@
 #include <string>
 #include <vector>
 
-#include "pdctl/report/reporter.hpp"
+#include "pdctl/engine/reporter.hpp"
 
 namespace pdctl::testing {
 
-class RecordingReporter : public report::Reporter {
+class RecordingReporter : public engine::Reporter {
   public:
     std::vector<std::string> events;
-    report::StageFailure failure;
-    report::RunSummary summary;
+    engine::StageFailure failure;
+    engine::RunSummary summary;
     // unit_progress events, kept apart from `events` so tests that compare `events` stay unaffected.
     struct Progress {
         std::string role;
         std::string unit;
-        report::UnitProgress progress;
+        engine::UnitProgress progress;
     };
     std::vector<Progress> progress;
 
@@ -28,19 +28,19 @@ class RecordingReporter : public report::Reporter {
     }
     void stage_skipped(const plan::Stage& stage, const std::string&) override { add("skip " + stage.role); }
     void unit_done(const std::string&, const plan::Unit&, const std::string&) override {}
-    void gate_waiting(const plan::Stage&, const std::string&, report::Duration) override {}
+    void gate_waiting(const plan::Stage&, const std::string&, engine::Duration) override {}
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
-                       const report::UnitProgress& p) override {
+                       const engine::UnitProgress& p) override {
         std::lock_guard lock(mutex_);
         progress.push_back({stage.role, unit.name, p});
     }
-    void stage_ready(const plan::Stage& stage, report::Duration) override { add("ready " + stage.role); }
-    void stage_failed(const report::StageFailure& f, report::Duration) override {
+    void stage_ready(const plan::Stage& stage, engine::Duration) override { add("ready " + stage.role); }
+    void stage_failed(const engine::StageFailure& f, engine::Duration) override {
         failure = f;
         add("failed " + f.role);
     }
     void note(const std::string& message) override { add("note " + message); }
-    void run_end(const report::RunSummary& s) override {
+    void run_end(const engine::RunSummary& s) override {
         summary = s;
         add("end " + s.verb);
     }

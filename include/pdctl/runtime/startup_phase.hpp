@@ -1,8 +1,7 @@
 #pragma once
-// Start-up phases of a unit, read from the last lines of its log. A table of patterns over the lines
-// SGLang, the Mooncake transfer engine and master, and the routers write while they start
-// (pd-stack-facts section 8); the wording differs between SGLang v0.5.4 and HEAD, so patterns are
-// loose where it drifts. Pure: lines in, phase out.
+// Start-up phases of a unit, read from the last lines of its log against the patterns of what SGLang,
+// the Mooncake transfer engine and master, and the routers write while they start
+// (src/runtime/log_patterns.cpp). Pure: lines in, phase out.
 
 #include <chrono>
 #include <optional>
@@ -12,7 +11,7 @@
 
 #include "pdctl/config/model.hpp"
 
-namespace pdctl::report {
+namespace pdctl::runtime {
 
 // In start-up order: a unit only moves forward, so a later phase wins over an earlier one.
 // kJoined is where ranks >= 1 of a group end (their dummy /health is up); rank 0 goes on to
@@ -61,4 +60,4 @@ struct Classification {
 Classification classify(const std::vector<std::string>& lines,
                         config::RoleKind kind = config::RoleKind::Sglang);
 
-}  // namespace pdctl::report
+}  // namespace pdctl::runtime

@@ -1,94 +1,16 @@
-#include "pdctl/report/phases.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <regex>
 
-namespace pdctl::report {
+#include "log_patterns.hpp"
+
+namespace pdctl::runtime {
 namespace {
 
-// Which programs a rule applies to: the same uvicorn line means different things for SGLang and MiniLB.
-enum class Only { kAny, kRouter, kNotRouter };
-
-struct Rule {
-    Phase phase;
-    // Lower-case text the line must contain. Checked before the regex: std::regex is slow, and every
-    // unit's tail is classified every couple of seconds.
-    std::string_view needle;
-    const char* pattern;
-    bool icase = false;
-    Only only = Only::kAny;
-};
-
-// First matching rule wins, so the failures come first ("Disaggregation warmup failed" is a failure,
-// not warm-up). Lines logged once at start-up whatever happens later ("Cuda graph is disabled for
-// prefill server", "KV cache is forced as chunk cache") are deliberately absent: real SGLang prints
-// them while parsing arguments, so they say nothing about progress.
-const std::array kRules = {
-    // -- failed (scheduler.py, http_server.py, engine.py, Mooncake) --
-    Rule{Phase::kFailed, "scheduler hit an exception", "Scheduler hit an exception"},
-    Rule{Phase::kFailed, "initialization failed", "Initialization failed"},
-    Rule{Phase::kFailed, "scheduler is dead", "Rank \\d+ scheduler is dead"},
-    Rule{Phase::kFailed, "memory registration failed", "Mooncake memory registration failed", true},
-    // v0.5.4 "Prefill disaggregation mode warm Up Failed", HEAD "Disaggregation warmup failed".
-    Rule{Phase::kFailed, "up failed", "warm ?up failed", true},
-    // uvicorn cannot bind the API port and the server exits.
-    Rule{Phase::kFailed, "error while attempting to bind", "error while attempting to bind on address"},
-    // glog FATAL (Mooncake master, transfer engine): "F0312 08:52:39.123456 4242 x.cpp:9] Check failed".
-    Rule{Phase::kFailed, "check failed", "^F\\d{4} \\d\\d:\\d\\d:\\d\\d.*Check failed"},
-
-    // -- ready --
-    Rule{Phase::kReady, "fired up and ready to roll", "The server is fired up and ready to roll"},
-    Rule{Phase::kReady, "master service started", "Master service started"},
-    Rule{Phase::kReady, "starting router on", "Starting router on"},  // Rust router, after its workers
-    Rule{Phase::kReady, "uvicorn running on", "Uvicorn running on", false, Only::kRouter},  // MiniLB
-
-    // -- rank 0 after the scheduler: API port, then the warm-up request --
-    // v0.5.4 "Start of pd disaggregation warmup ...", "End of prefill disaggregation mode warmup with
-    // status 200"; HEAD "Disaggregation warmup requests completed for all N DP ranks", "End of
-    // disaggregation warmup".
-    Rule{Phase::kWarmup, "warmup", "disaggregation (mode )?warmup", true},
-    Rule{Phase::kHttpUp, "uvicorn running on", "Uvicorn running on", false, Only::kNotRouter},
-
-    // -- ranks >= 1: done, answering the dummy /health ("scheduled on existing loop" v0.5.4,
-    // "started in background thread" HEAD) --
-    Rule{Phase::kJoined, "dummy health check server", "Dummy health check server (scheduled|started)"},
-
-    // -- scheduler start-up (model_runner.py; HEAD moved some of it, same words) --
-    // v0.5.4 "Capture cuda graph begin."; HEAD "Capture target decode CUDA graph begin."
-    Rule{Phase::kCudaGraphs, "cuda graph", "Capture .*cuda graph (begin|end)", true},
-    // The KV pool is sized from the memory left after the weights, right after they are loaded.
-    Rule{Phase::kKvCache, "load weight end", "Load weight end"},
-    Rule{Phase::kKvCache, "kv cache is allocated", "KV Cache is allocated", true},
-    Rule{Phase::kKvCache, "memory pool end", "Memory pool end"},
-    Rule{Phase::kLoadingWeights, "load weight begin", "Load weight begin"},
-    // The loader's progress bar, in case it pushed "Load weight begin" out of the tail.
-    Rule{Phase::kLoadingWeights, "checkpoint shards", "Loading (safetensors|pt) checkpoint shards"},
-    Rule{Phase::kInitialising, "server_args=", "server_args=ServerArgs\\("},
-    // v0.5.4 "Init torch distributed ends. mem usage=.."; HEAD "... ends. elapsed=..".
-    Rule{Phase::kInitialising, "init torch distributed", "Init torch distributed (begin|ends)"},
-    // Mooncake transfer engine (PD only).
-    Rule{Phase::kInitialising, "transfer engine rpc", "Transfer Engine RPC using"},
-    Rule{Phase::kInitialising, "topology", "Auto-discovering topology|Topology discovery complete"},
-    Rule{Phase::kInitialising, "rdma device:", "RDMA device: "},
-    Rule{Phase::kInitialising, "mc_force_tcp", "MC_FORCE_TCP is set"},
-    // Rust router before it serves.
-    Rule{Phase::kInitialising, "workers to become healthy", "Waiting for \\d+ workers to become healthy"},
-};
-
-struct WarningRule {
-    std::string_view needle;
-    const char* pattern;
-    const char* message;
-};
-
-const std::array kWarnings = {
-    WarningRule{"found 0 hcas", "Found 0 HCAs",
-                "Mooncake found 0 HCAs: no RDMA device, the KV transfer falls back to TCP"},
-    WarningRule{"mc_force_tcp", "MC_FORCE_TCP is set",
-                "MC_FORCE_TCP is set: Mooncake transfers the KV cache over TCP, not RDMA"},
-};
+using log_patterns::Only;
 
 struct Compiled {
     std::vector<std::regex> rules;
@@ -98,12 +20,12 @@ struct Compiled {
 const Compiled& compiled() {
     static const Compiled table = [] {
         Compiled result;
-        for (const auto& rule : kRules) {
+        for (const auto& rule : log_patterns::phase_rules()) {
             auto flags = std::regex::ECMAScript | std::regex::optimize;
             if (rule.icase) flags |= std::regex::icase;
             result.rules.emplace_back(rule.pattern, flags);
         }
-        for (const auto& warning : kWarnings)
+        for (const auto& warning : log_patterns::warning_rules())
             result.warnings.emplace_back(warning.pattern, std::regex::ECMAScript | std::regex::optimize);
         return result;
     }();
@@ -136,8 +58,9 @@ bool search(const std::string& line, const std::regex& regex) {
 
 std::optional<Phase> match_phase(const std::string& line, const std::string& lower, config::RoleKind kind) {
     const auto& regexes = compiled().rules;
-    for (std::size_t i = 0; i < kRules.size(); ++i) {
-        const auto& rule = kRules[i];
+    const auto rules = log_patterns::phase_rules();
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const auto& rule = rules[i];
         if (lower.find(rule.needle) == std::string::npos || !applies(rule.only, kind)) continue;
         if (search(line, regexes[i])) return rule.phase;
     }
@@ -274,16 +197,17 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
 
     Classification result;
     const auto& warning_regexes = compiled().warnings;
+    const auto warnings = log_patterns::warning_rules();
     for (const auto& line : lines) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         result.last_line = line;
         const auto time = parse_log_time(line, glog_year);
         if (time) result.newest = time;
         const std::string lower = lower_case(line);
-        for (std::size_t i = 0; i < kWarnings.size(); ++i) {
-            if (lower.find(kWarnings[i].needle) == std::string::npos) continue;
+        for (std::size_t i = 0; i < warnings.size(); ++i) {
+            if (lower.find(warnings[i].needle) == std::string::npos) continue;
             if (!search(line, warning_regexes[i])) continue;
-            const std::string message = kWarnings[i].message;
+            const std::string message = warnings[i].message;
             if (std::find(result.warnings.begin(), result.warnings.end(), message) == result.warnings.end())
                 result.warnings.push_back(message);
         }
@@ -299,4 +223,4 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
     return result;
 }
 
-}  // namespace pdctl::report
+}  // namespace pdctl::runtime

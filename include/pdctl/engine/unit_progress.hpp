@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "pdctl/report/phases.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
 
-namespace pdctl::report {
+namespace pdctl::engine {
 
 struct UnitProgress {
-    Phase phase = Phase::kStarting;
+    runtime::Phase phase = runtime::Phase::kStarting;
     std::chrono::milliseconds phase_elapsed{0};  // time in `phase`, dated by the log line that entered it
     std::chrono::milliseconds stage_elapsed{0};  // since the stage's units were launched
     std::chrono::milliseconds stalled_for{0};    // since the unit's log last changed
     // False for the periodic refresh a live view redraws from; true when the phase moved or a warning
     // appeared (what line-based reporters print).
     bool phase_changed = false;
-    std::optional<Phase> previous;  // the phase before, when phase_changed
+    std::optional<runtime::Phase> previous;  // the phase before, when phase_changed
     std::chrono::milliseconds previous_took{0};
     std::vector<std::string> new_warnings;  // seen for the first time in this poll
     std::string phase_line;                 // the log line that entered `phase`
@@ -27,7 +27,4 @@ struct UnitProgress {
     bool changed() const { return phase_changed || !new_warnings.empty(); }
 };
 
-// Durations as a clock reads: "0:41", "6:38", "1:02:03". Progress lines and the live view use it.
-std::string format_clock(std::chrono::milliseconds duration);
-
-}  // namespace pdctl::report
+}  // namespace pdctl::engine

@@ -1,15 +1,16 @@
 #pragma once
-// The engine's only output channel. Implementations: plain timestamped lines (CI, pipes), JSON Lines
+// The engine's only output channel, owned by the engine that emits to it; report/ implements it.
+// Implementations: plain timestamped lines (CI, pipes), JSON Lines
 // (--json), a live view updated in place (terminals). The engine never prints.
 
 #include <string>
 #include <vector>
 
+#include "pdctl/engine/unit_progress.hpp"
 #include "pdctl/plan/plan.hpp"
-#include "pdctl/report/unit_progress.hpp"
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::report {
+namespace pdctl::engine {
 
 using Duration = std::chrono::milliseconds;
 
@@ -50,4 +51,4 @@ class Reporter {
     virtual void run_end(const RunSummary& summary) = 0;
 };
 
-}  // namespace pdctl::report
+}  // namespace pdctl::engine

@@ -1,11 +1,11 @@
-// The log-line table on real lines: SGLang v0.5.4 and HEAD wording (pd-stack-facts section 8),
+// The log-line table on real lines: SGLang v0.5.4 and HEAD wording,
 // Mooncake transfer engine and master (glog), both routers, and what pdsim writes (captured from
 // build/pdsim runs, verbatim).
-#include "pdctl/report/phases.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
 
 #include <gtest/gtest.h>
 
-namespace pdctl::report {
+namespace pdctl::runtime {
 namespace {
 
 using Lines = std::vector<std::string>;
@@ -330,4 +330,4 @@ TEST(Phases, VeryLongLinesDoNotOverflowTheStack) {
 }
 
 }  // namespace
-}  // namespace pdctl::report
+}  // namespace pdctl::runtime

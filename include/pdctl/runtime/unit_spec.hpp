@@ -1,0 +1,47 @@
+#pragma once
+// What a runtime needs to start a unit: the program with its environment, how the role runs on its
+// nodes, and who the unit is (the labels it carries). plan/ decides these and keeps them in its Units;
+// they live here, with the layer that consumes them, so that runtime/ knows nothing of plans.
+
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+
+namespace pdctl::runtime {
+
+struct EnvEntry {
+    std::string key;
+    std::string value;
+    bool secret = false;
+};
+
+// What a role kind decides for one rank: the program and its environment, independent of where it runs.
+struct ProgramSpec {
+    std::vector<std::string> argv;
+    std::vector<EnvEntry> env;
+    std::string bootstrap;  // shell run before the program ("" = none)
+};
+
+// How a role runs on its nodes.
+struct RuntimeSpec {
+    config::RuntimeKind kind = config::RuntimeKind::Process;
+    std::string cli;    // container CLI (docker/podman/path); empty for process
+    std::string image;  // container image; empty for process
+    std::vector<std::string> options;
+    std::string state_dir;  // per node: where env/pid/log/state files live
+    int stop_grace_seconds = 30;
+};
+
+// Who a unit is and what it runs: everything its start command and labels are made of.
+struct UnitSpec {
+    std::string name;  // pd-<cluster>-<role>-<rank>: container name / state file name
+    std::string cluster;
+    std::string role;
+    std::string node;
+    int rank = 0;
+    ProgramSpec program;
+    std::string fingerprint;  // of the resolved spec; stored on the node to detect drift
+};
+
+}  // namespace pdctl::runtime

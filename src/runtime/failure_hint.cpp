@@ -1,0 +1,16 @@
+#include "pdctl/runtime/failure_hint.hpp"
+
+#include "log_patterns.hpp"
+
+namespace pdctl::runtime {
+
+std::string hint_from_log(const std::vector<std::string>& lines) {
+    // The table is ordered by priority; within one entry the newest line counts.
+    for (const auto& known : log_patterns::failure_hints()) {
+        for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+            if (it->find(known.needle) != std::string::npos) return known.hint;
+    }
+    return {};
+}
+
+}  // namespace pdctl::runtime
