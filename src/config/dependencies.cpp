@@ -107,7 +107,8 @@ class Linker {
         }
     }
 
-    // Only a prefill group runs a bootstrap server (pd-stack-facts 1.4).
+    // Only a prefill group runs a bootstrap server (SGLang starts it in the prefill's TokenizerManager;
+    // docs/config.md, "Gates").
     void check_gate(const Role& role, const Role& target, const SourceLocation& where,
                     const std::string& path) {
         if (role.gate_on(target.name) != DependencyGate::Bootstrap || is_sglang(target, SglangMode::Prefill))

@@ -1,44 +1,83 @@
 // The live check table and the loop that runs it over every node's answer. Adding a check: a function
-// in the area's file (checks.hpp), one line here, a section in docs/doctor.md, a unit test.
+// in the area's file (checks.hpp), its ID and reference in live_checks(), a section in docs/doctor.md,
+// a unit test.
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "checks.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor {
+
+const std::vector<LiveCheckInfo>& live_checks() {
+    // Each reference is the check's section in docs/doctor.md, then the upstream sources an operator can
+    // open, joined by " · " (tests/unit/doctor/evaluate_test.cpp keeps them followable).
+    static const std::vector<LiveCheckInfo> checks = {
+        {"NET001", "docs/doctor.md#net001"},
+        {"NET002", "docs/doctor.md#net002"},
+        {"NET003",
+         "docs/doctor.md#net003 · https://github.com/sgl-project/sglang/issues/3467 · "
+         "https://github.com/sgl-project/sglang/issues/3226"},
+        {"NET004", "docs/doctor.md#net004 · https://github.com/sgl-project/sglang/issues/3467"},
+        {"CTR001", "docs/doctor.md#ctr001"},
+        {"CTR002", "docs/doctor.md#ctr002"},
+        {"CTR003", "docs/doctor.md#ctr003"},
+        {"GPU001", "docs/doctor.md#gpu001"},
+        {"GPU002", "docs/doctor.md#gpu002"},
+        {"GPU003", "docs/doctor.md#gpu003"},
+        {"RDMA001",
+         "docs/doctor.md#rdma001 · https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"},
+        {"RDMA002",
+         "docs/doctor.md#rdma002 · "
+         "https://github.com/kvcache-ai/Mooncake/blob/main/docs/source/troubleshooting/troubleshooting.md"},
+        {"RDMA003", "docs/doctor.md#rdma003 · https://github.com/kvcache-ai/Mooncake/issues/351"},
+        {"SYS001",
+         "docs/doctor.md#sys001 · "
+         "https://github.com/kvcache-ai/Mooncake/blob/main/docs/source/troubleshooting/troubleshooting.md"},
+        {"SYS002", "docs/doctor.md#sys002"},
+        {"SYS003", "docs/doctor.md#sys003"},
+        {"FILE001", "docs/doctor.md#file001"},
+    };
+    return checks;
+}
+
 namespace {
 
-struct LiveCheck {
+std::string_view reference_of(std::string_view id) {
+    for (const auto& check : live_checks())
+        if (check.id == id) return check.reference;
+    throw std::logic_error("live check " + std::string(id) + " is missing from live_checks()");
+}
+
+// A sink that stamps the check's ID and its reference from live_checks().
+lint::FindingSink sink_for(std::string_view id, std::vector<lint::Finding>& out) {
+    return lint::FindingSink(id, reference_of(id), out);
+}
+
+struct NodeCheck {
     std::string_view id;
-    std::string_view reference;
     detail::NodeCheck check;
 };
 
-const std::vector<LiveCheck>& node_checks() {
-    static const std::vector<LiveCheck> checks = {
-        {"NET003", "sglang #3467, #958; pd-stack-facts 6.3", detail::check_nic_present},
-        {"NET004", "sglang #3467; pd-stack-facts 6.3", detail::check_nic_up},
-        {"CTR001", "docs/containers.md", detail::check_container_cli},
-        {"CTR002", "docs/containers.md", detail::check_image_present},
-        {"GPU001", "", detail::check_gpu_present},
-        {"GPU002", "pd-stack-facts 1.2", detail::check_gpu_count},
-        {"GPU003", "", detail::check_gpu_idle},
-        {"RDMA001", "NCCL_IB_HCA (NCCL env docs); Mooncake transfer engine", detail::check_hca_present},
-        {"RDMA002", "NCCL_IB_HCA (NCCL env docs); Mooncake transfer engine", detail::check_hca_active},
-        {"RDMA003", "Mooncake #2035 (dmabuf registration)", detail::check_gpudirect},
-        {"SYS001", "Mooncake and NCCL troubleshooting (memlock)", detail::check_memlock},
-        {"SYS002", "", detail::check_disk_space},
+const std::vector<NodeCheck>& node_checks() {
+    static const std::vector<NodeCheck> checks = {
+        {"NET003", detail::check_nic_present},   {"NET004", detail::check_nic_up},
+        {"CTR001", detail::check_container_cli}, {"CTR002", detail::check_image_present},
+        {"GPU001", detail::check_gpu_present},   {"GPU002", detail::check_gpu_count},
+        {"GPU003", detail::check_gpu_idle},      {"RDMA001", detail::check_hca_present},
+        {"RDMA002", detail::check_hca_active},   {"RDMA003", detail::check_gpudirect},
+        {"SYS001", detail::check_memlock},       {"SYS002", detail::check_disk_space},
     };
     return checks;
 }
 
 lint::Finding& add_node_finding(std::vector<lint::Finding>& out, std::string_view id, const NodeNeeds& needs,
                                 std::string message, std::string fix) {
-    lint::FindingSink sink(id, "", out);
+    auto sink = sink_for(id, out);
     auto& finding = sink.add(lint::Severity::Error, "", std::move(message), std::move(fix));
     finding.node = needs.node.name;
     return finding;
@@ -106,14 +145,14 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
         if (!needs[i].sglang_role.empty() && input.simulated()) simulated.push_back(needs[i].node.name);
         for (const auto& check : node_checks()) {
             const auto start = result.findings.size();
-            lint::FindingSink sink(check.id, check.reference, result.findings);
+            auto sink = sink_for(check.id, result.findings);
             const bool ran = check.check(input, sink);
             for (auto j = start; j < result.findings.size(); ++j)
                 result.findings[j].node = needs[i].node.name;
             count(start, ran ? 1 : 0);
         }
         const auto start = result.findings.size();
-        lint::FindingSink sink("FILE001", "runbook step 2 (docs/runbook.md)", result.findings);
+        auto sink = sink_for("FILE001", result.findings);
         const bool ran = detail::check_files(needs[i], probes[i], sink);
         for (auto j = start; j < result.findings.size(); ++j) result.findings[j].node = needs[i].node.name;
         count(start, ran ? 1 : 0);
@@ -127,17 +166,17 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
     }
     {
         const auto before = result.findings.size();
-        lint::FindingSink sink("CTR003", "docs/containers.md", result.findings);
+        auto sink = sink_for("CTR003", result.findings);
         count(before, detail::check_image_ids(cross, sink));
     }
     {
         const auto before = result.findings.size();
-        lint::FindingSink sink("SYS003", "", result.findings);
+        auto sink = sink_for("SYS003", result.findings);
         count(before, detail::check_clock_skew(cross, sink));
     }
     if (!simulated.empty()) {
         // The simulated cluster (profiles/local) has no GPUs by design: say so once, as info.
-        lint::FindingSink sink("GPU001", "docs/pdsim.md", result.findings);
+        auto sink = sink_for("GPU001", result.findings);
         auto& finding = sink.add(
             lint::Severity::Info, "",
             fmt::format(

@@ -1,7 +1,7 @@
 // PD010: a multi-node group bound to 127.0.0.1 (SGLang's default --host) cannot be reached from
 // its other ranks, from decode (the bootstrap server binds --host) or from the router
-// (pd-stack-facts 1.4, sglang #10001). pdctl binds the node's address by default, so this comes
-// from `host:` or a --host in args/EXTRA_ARGS (the last one wins).
+// (SGLang's CommonKVBootstrapServer binds --host; sglang #10001; docs/doctor.md#pd010). pdctl binds the
+// node's address by default, so this comes from `host:` or a --host in args/EXTRA_ARGS (the last one wins).
 
 #include "pdctl/lint/address.hpp"
 #include "rule_support.hpp"

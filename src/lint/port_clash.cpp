@@ -1,6 +1,7 @@
 // PD012: two listeners on one host with the same port — the second fails with "Address already in
-// use", often minutes into a start (pd-stack-facts 7.10: the router's default 30000 is SGLang's
-// too). Two prefill bootstrap servers are PD013's, with their own advice.
+// use", often minutes into a start (the router's default --port 30000 is SGLang's too, see
+// sglang_router's router_args.py; docs/doctor.md#pd012). Two prefill bootstrap servers are PD013's, with
+// their own advice.
 
 #include <algorithm>
 

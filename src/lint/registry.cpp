@@ -20,31 +20,46 @@ Finding& FindingSink::add(Severity severity, const std::string& role, std::strin
 }
 
 const std::vector<Rule>& static_rules() {
+    // Each reference is the rule's section in docs/doctor.md, then the upstream sources an operator can
+    // open, joined by " · " (tests/unit/lint/registry_test.cpp keeps them followable).
     static const std::vector<Rule> rules = {
         {"PD001", "PYTORCH_CUDA_ALLOC_CONF enables expandable_segments in a prefill/decode role",
-         "Mooncake #2511; runbook rule 1", check_expandable_segments},
-        {"PD002", "BOOTSTRAP installs a Mooncake older than 0.3.12.post1", "Mooncake #2035; runbook rule 3",
-         check_mooncake_version},
+         "docs/doctor.md#pd001 · https://github.com/kvcache-ai/Mooncake/issues/2511",
+         check_expandable_segments},
+        {"PD002", "BOOTSTRAP installs a Mooncake older than 0.3.12.post1",
+         "docs/doctor.md#pd002 · https://github.com/kvcache-ai/Mooncake/pull/2035", check_mooncake_version},
         {"PD003", "an sglang container role does not upgrade Mooncake in BOOTSTRAP",
-         "Mooncake #2035; runbook rule 3", check_mooncake_upgrade},
+         "docs/doctor.md#pd003 · https://github.com/kvcache-ai/Mooncake/pull/2035", check_mooncake_upgrade},
         {"PD004", "NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME missing on a multi-node sglang role",
-         "sglang #3467, #958, #3226; pd-stack-facts 7.9", check_socket_ifname_missing},
+         "docs/doctor.md#pd004 · https://github.com/sgl-project/sglang/issues/3467 · "
+         "https://github.com/sgl-project/sglang/issues/3226",
+         check_socket_ifname_missing},
         {"PD005", "NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME differ between the two or between roles",
-         "Kimi-K3 cookbook; sglang #3467; pd-stack-facts 6.3", check_socket_ifname_mismatch},
-        {"PD006", "NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME on the management network", "runbook rule 4",
+         "docs/doctor.md#pd005 · https://github.com/sgl-project/sglang/issues/3467",
+         check_socket_ifname_mismatch},
+        {"PD006", "NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME on the management network", "docs/doctor.md#pd006",
          check_socket_ifname_management},
-        {"PD007", "a decode role does not start after its prefill roles", "runbook rule 2",
+        {"PD007", "a decode role does not start after its prefill roles", "docs/doctor.md#pd007",
          check_prefill_before_decode},
         {"PD008", "the router's bootstrap port for a prefill differs from that prefill's",
-         "sglang #11747; pd-stack-facts 3.2, 7.2", check_router_bootstrap_port},
+         "docs/doctor.md#pd008 · https://github.com/sgl-project/sglang/pull/11747",
+         check_router_bootstrap_port},
         {"PD009", "the router is given a loopback or non-rank-0 worker URL",
-         "sglang #11747, #6413; pd-stack-facts 1.3, 3.4", check_router_urls},
+         "docs/doctor.md#pd009 · https://github.com/sgl-project/sglang/pull/11747 · "
+         "https://github.com/sgl-project/sglang/issues/6413",
+         check_router_urls},
         {"PD010", "--host is a loopback address on a multi-node sglang group",
-         "sglang #10001; pd-stack-facts 1.4, 7.2", check_host_loopback},
-        {"PD011", "--tp-size does not match nodes x gpus_per_node", "pd-stack-facts 1.2", check_tp_size},
-        {"PD012", "two listeners on one host share a port", "pd-stack-facts 7.10", check_port_clash},
+         "docs/doctor.md#pd010 · https://github.com/sgl-project/sglang/issues/10001", check_host_loopback},
+        {"PD011", "--tp-size does not match nodes x gpus_per_node",
+         "docs/doctor.md#pd011 · "
+         "https://github.com/sgl-project/sglang/blob/main/docs/docs/advanced_features/pd_disaggregation.mdx",
+         check_tp_size},
+        {"PD012", "two listeners on one host share a port", "docs/doctor.md#pd012", check_port_clash},
         {"PD013", "two prefills on one host share a bootstrap port",
-         "Mooncake pd-disaggregation doc; pd-stack-facts 1.4, 7.10", check_shared_bootstrap_port},
+         "docs/doctor.md#pd013 · "
+         "https://github.com/kvcache-ai/Mooncake/blob/main/docs/source/deployment/integrations/sglang/"
+         "pd-disaggregation.md",
+         check_shared_bootstrap_port},
     };
     return rules;
 }

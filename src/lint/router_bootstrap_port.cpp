@@ -1,6 +1,6 @@
 // PD008: decode fetches the KV of a request from the bootstrap server at the prefill host the
 // router names and the port the router passes with `--prefill URL PORT`; the router does not
-// discover it (pd-stack-facts 3.2). pdctl passes the config's bootstrap_port, so a
+// discover it (sglang_router's router_args.py; sglang #11747). pdctl passes the config's bootstrap_port, so a
 // --disaggregation-bootstrap-port in the prefill's args/EXTRA_ARGS (the last one wins) silently
 // splits the two: "Could not fetch prefill parallel info from bootstrap" on every request.
 
@@ -13,7 +13,7 @@ namespace pdctl::lint {
 namespace {
 
 // The port decode uses for a worker: the router's, or — when the router sends none — the decode's
-// own --disaggregation-bootstrap-port (SGLang's scheduler falls back to it; pd-stack-facts 3.2).
+// own --disaggregation-bootstrap-port (SGLang's scheduler.py falls back to it; docs/doctor.md#pd008).
 struct RouterPort {
     int port = 0;
     std::string source;  // for the message

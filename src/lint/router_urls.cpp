@@ -1,7 +1,7 @@
 // PD009: the router must get each group's rank-0 URL at an address every decode node can reach.
-// Only rank 0 serves real requests (ranks >= 1 answer /health only, pd-stack-facts 1.3), and the
-// router hands the prefill URL's host to decode as the bootstrap host (3.4): 127.0.0.1 makes decode
-// look for the prefill on itself ("Connection refused", sglang #11747).
+// Only rank 0 serves real requests (ranks >= 1 run SGLang's launch_dummy_health_check_server), and the
+// router hands the prefill URL's host to decode as the bootstrap host (docs/doctor.md#pd009): 127.0.0.1 makes
+// decode look for the prefill on itself ("Connection refused", sglang #11747).
 
 #include "router_workers.hpp"
 

@@ -1,7 +1,8 @@
 #pragma once
 // Shared by the rule files: roles, units and env values by name, and what a unit's final argv
 // means on the network (the host it binds, the port peers reach it at). Flags missing from an argv
-// take the program's own default (pd-stack-facts 1.1, 1.2, 3.2, 4.2), not pdctl's.
+// take the program's own default (SGLang's server_args.py, sglang_router's
+// router_args.py, Mooncake's master.cpp; docs/doctor.md, "Reading argv"), not pdctl's.
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 // PD013: two prefills on one node with the same bootstrap port — Mooncake's SGLang guide says
 // "Multiple prefills on the same node are not supported due to bootstrap server port conflicts";
-// a distinct bootstrap port per prefill, passed to the router, makes it work (pd-stack-facts 1.4,
-// 7.10). pdctl passes each prefill's bootstrap_port to the router itself.
+// a distinct bootstrap port per prefill, passed to the router, makes it work (docs/doctor.md#pd013). pdctl
+// passes each prefill's bootstrap_port to the router itself.
 
 #include "listeners.hpp"
 

@@ -1,4 +1,5 @@
-// PD011: --tp-size is the group's total tensor parallelism across nodes (pd-stack-facts 1.2): with
+// PD011: --tp-size is the group's total tensor parallelism across nodes (SGLang's PD docs, "DeepSeek
+// Multi-Node": --tp-size 16 on 2 x 8 GPUs): with
 // pipeline parallelism, or data parallelism without DP attention, each replica takes tp GPUs, so
 // tp x pp x dp must equal nodes x gpus_per_node. Anything else leaves GPUs idle or fails to start
 // after minutes of loading.

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pdctl/config/model.hpp"
@@ -108,6 +109,16 @@ struct LiveResult {
     int nodes = 0;
     int unreachable = 0;  // nodes with a NET001 finding
 };
+
+// One live check: its ID and the reference its findings carry ("docs/doctor.md#<id>", then upstream
+// URLs, joined by " · ").
+struct LiveCheckInfo {
+    std::string_view id;
+    std::string_view reference;
+};
+
+// Every live check evaluate_live can report, in the order of docs/doctor.md's table.
+const std::vector<LiveCheckInfo>& live_checks();
 
 // Pure: findings from the needs and the answers (same order).
 LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<NodeProbe>& probes,

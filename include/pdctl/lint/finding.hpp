@@ -22,7 +22,7 @@ struct Finding {
     config::SourceLocation location;  // the file (and line) of the offending value; file "" = unknown
     std::string message;              // what was found; never contains a secret value
     std::string fix;                  // what to do about it
-    std::string reference;            // where the rule comes from, e.g. "Mooncake #2511"
+    std::string reference;            // "docs/doctor.md#pd001", then upstream URLs, joined by " · "
 };
 
 // "file:line:col", "file" when no position is known, "" when no file is known.

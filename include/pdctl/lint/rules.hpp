@@ -47,8 +47,9 @@ using RuleCheck = void (*)(const RuleInput& input, FindingSink& sink);
 
 struct Rule {
     std::string_view id;
-    std::string_view title;      // one line, for docs and --help style listings
-    std::string_view reference;  // default reference of its findings
+    std::string_view title;  // one line, for docs and --help style listings
+    // Its findings' reference: "docs/doctor.md#<id>", then upstream URLs, joined by " · ".
+    std::string_view reference;
     RuleCheck check;
 };
 

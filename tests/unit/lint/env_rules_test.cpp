@@ -34,7 +34,8 @@ TEST(LintPD001, ExpandableSegmentsInAProfileIsAnErrorAtItsLine) {
         contains(found[0].message,
                  "prefill sets PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128,expandable_segments:True"));
     EXPECT_TRUE(contains(found[0].message, "Bad address [14]"));
-    EXPECT_TRUE(contains(found[0].reference, "Mooncake #2511"));
+    EXPECT_EQ(found[0].reference,
+              "docs/doctor.md#pd001 · https://github.com/kvcache-ai/Mooncake/issues/2511");
 }
 
 TEST(LintPD001, ExplicitlyDisabledIsFine) {

@@ -19,9 +19,9 @@ Report sample_report() {
                   {"profiles/k3/prefill.env", 14, 1},
                   "prefill sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
                   "remove it",
-                  "Mooncake #2511"};
+                  "docs/doctor.md#pd001 · https://github.com/kvcache-ai/Mooncake/issues/2511"};
     Finding warn{"PD012", Severity::Warn, "router", "n5", {}, "n5 port clash", "move it", ""};
-    Finding info{"PD010", Severity::Info, "decode", "", {}, "loopback", "fine", "pd-stack-facts 1.4"};
+    Finding info{"PD010", Severity::Info, "decode", "", {}, "loopback", "fine", "docs/doctor.md#pd010"};
     report.findings = {error, warn, info};
     return report;
 }
@@ -30,11 +30,12 @@ TEST(LintRender, TextHasOneLinePerFindingItsFixAndTheOkLine) {
     EXPECT_EQ(render_text(sample_report()),
               "ERROR  PD001 profiles/k3/prefill.env:14:1  prefill sets "
               "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
-              "             fix: remove it (Mooncake #2511)\n"
+              "             fix: remove it (docs/doctor.md#pd001 · "
+              "https://github.com/kvcache-ai/Mooncake/issues/2511)\n"
               "WARN   PD012 n5  n5 port clash\n"
               "             fix: move it\n"
               "INFO   PD010 decode  loopback\n"
-              "             fix: fine (pd-stack-facts 1.4)\n"
+              "             fix: fine (docs/doctor.md#pd010)\n"
               "OK     11 other static rules found nothing (no node touched)\n"
               "1 error, 1 warning, 1 info\n");
 }
@@ -90,7 +91,8 @@ TEST(LintRender, JsonDocument) {
     EXPECT_EQ(first["role"], "prefill");
     EXPECT_TRUE(first["node"].is_null());
     EXPECT_EQ(first["location"], "profiles/k3/prefill.env:14:1");
-    EXPECT_EQ(first["reference"], "Mooncake #2511");
+    EXPECT_EQ(first["reference"],
+              "docs/doctor.md#pd001 · https://github.com/kvcache-ai/Mooncake/issues/2511");
     EXPECT_EQ(json["findings"][1]["severity"], "warn");
     EXPECT_EQ(json["findings"][1]["node"], "n5");
     EXPECT_TRUE(json["findings"][1]["location"].is_null());
