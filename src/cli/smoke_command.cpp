@@ -1,7 +1,6 @@
 // The runbook's last step: every SGLang group's rank 0 answers /health_generate (which runs a real
 // generation inside that server), and one /generate through the router returns text.
 #include <fmt/format.h>
-#include <httplib.h>
 
 #include <chrono>
 #include <mutex>
@@ -58,9 +57,8 @@ Check make_check(const char* name, const plan::Stage& stage, const std::string& 
     return check;
 }
 
-Check health_generate(const plan::Stage& stage, std::chrono::seconds timeout) {
+Check health_generate(health::HttpProber& prober, const plan::Stage& stage, std::chrono::seconds timeout) {
     auto check = make_check("health_generate", stage, "/health_generate");
-    health::RealHttpProber prober;
     const auto began = std::chrono::steady_clock::now();
     const auto answer = prober.get(check.url, timeout);
     check.latency_ms = since_ms(began);
@@ -72,27 +70,23 @@ Check health_generate(const plan::Stage& stage, std::chrono::seconds timeout) {
     return check;
 }
 
-Check generate(const plan::Stage& router, const SmokeOptions& options) {
+Check generate(health::HttpProber& prober, const plan::Stage& router, const SmokeOptions& options) {
     auto check = make_check("generate", router, "/generate");
-    std::string host, path;
-    int port = 0;
-    health::split_http_url(router.gate.url, host, port, path);
     const json body = {{"text", options.prompt},
                        {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
-    httplib::Client client(host, port);
-    client.set_connection_timeout(5, 0);
-    client.set_read_timeout(options.timeout_seconds, 0);
+    health::PostTimeouts timeouts;
+    timeouts.read = std::chrono::seconds(options.timeout_seconds);
     const auto began = std::chrono::steady_clock::now();
-    auto response = client.Post("/generate", body.dump(), "application/json");
+    const auto answer = prober.post(check.url, body.dump(), "application/json", timeouts);
     check.latency_ms = since_ms(began);
-    if (!response) {
-        check.error = "no answer: " + httplib::to_string(response.error());
+    if (!answer.error.empty()) {
+        check.error = "no answer: " + answer.error;
         return check;
     }
-    check.status = response->status;
-    auto answer = health::read_generate_answer(response->status, response->body);
-    check.text = std::move(answer.text);
-    check.error = std::move(answer.error);
+    check.status = answer.status;
+    auto generated = health::read_generate_answer(answer.status, answer.body);
+    check.text = std::move(generated.text);
+    check.error = std::move(generated.error);
     return check;
 }
 
@@ -123,11 +117,12 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
     if (!router) throw Failure(ExitCode::kUsage, "the config has no router role to send a request through");
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
+    health::RealHttpProber prober;
     std::vector<Check> checks(groups.size());
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
-        checks[i] = health_generate(*groups[i], std::chrono::seconds(options.timeout_seconds));
+        checks[i] = health_generate(prober, *groups[i], std::chrono::seconds(options.timeout_seconds));
     });
-    checks.push_back(generate(*router, options));
+    checks.push_back(generate(prober, *router, options));
 
     bool ok = true;
     for (const auto& check : checks) ok = ok && check.error.empty();
