@@ -3,39 +3,18 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "pdctl/engine/observer.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
+#include "pdctl/report/smoke_view.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::cli {
 namespace {
 
-using nlohmann::json;
-
-struct Check {
-    std::string name;  // health_generate | generate
-    std::string role;
-    std::string node;
-    std::string url;
-    int status = 0;
-    long long latency_ms = 0;
-    std::string text;   // generate only
-    std::string error;  // empty = passed
-
-    json to_json() const {
-        json out = {{"check", name},      {"role", role},     {"node", node},
-                    {"url", url},         {"status", status}, {"latency_ms", latency_ms},
-                    {"ok", error.empty()}};
-        if (name == "generate") out["text"] = text;
-        if (!error.empty()) out["error"] = error;
-        return out;
-    }
-};
+using report::SmokeCheck;
 
 long long since_ms(std::chrono::steady_clock::time_point began) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
@@ -48,8 +27,8 @@ std::string with_path(const std::string& url, const std::string& path) {
     return url.substr(0, slash) + path;
 }
 
-Check make_check(const char* name, const plan::Stage& stage, const std::string& path) {
-    Check check;
+SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::string& path) {
+    SmokeCheck check;
     check.name = name;
     check.role = stage.role;
     check.node = stage.gate.node;
@@ -57,7 +36,8 @@ Check make_check(const char* name, const plan::Stage& stage, const std::string& 
     return check;
 }
 
-Check health_generate(health::HttpProber& prober, const plan::Stage& stage, std::chrono::seconds timeout) {
+SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
+                           std::chrono::seconds timeout) {
     auto check = make_check("health_generate", stage, "/health_generate");
     const auto began = std::chrono::steady_clock::now();
     const auto answer = prober.get(check.url, timeout);
@@ -70,10 +50,10 @@ Check health_generate(health::HttpProber& prober, const plan::Stage& stage, std:
     return check;
 }
 
-Check generate(health::HttpProber& prober, const plan::Stage& router, const SmokeOptions& options) {
+SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const SmokeOptions& options) {
     auto check = make_check("generate", router, "/generate");
-    const json body = {{"text", options.prompt},
-                       {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
+    const nlohmann::json body = {{"text", options.prompt},
+                                 {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
     health::PostTimeouts timeouts;
     timeouts.read = std::chrono::seconds(options.timeout_seconds);
     const auto began = std::chrono::steady_clock::now();
@@ -90,20 +70,6 @@ Check generate(health::HttpProber& prober, const plan::Stage& router, const Smok
     return check;
 }
 
-std::string check_line(const Check& check) {
-    if (check.name == "health_generate") {
-        return check.error.empty()
-                   ? fmt::format("✓ health_generate {} rank0 on {}: 200 in {} ms", check.role, check.node,
-                                 check.latency_ms)
-                   : fmt::format("✗ health_generate {} rank0 on {} ({}) failed after {} ms: {}", check.role,
-                                 check.node, check.url, check.latency_ms, check.error);
-    }
-    return check.error.empty() ? fmt::format("✓ smoke: POST {} answered in {} ms: {}", check.url,
-                                             check.latency_ms, check.text)
-                               : fmt::format("✗ smoke: POST {} failed after {} ms: {}", check.url,
-                                             check.latency_ms, check.error);
-}
-
 }  // namespace
 
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options) {
@@ -118,29 +84,19 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
     health::RealHttpProber prober;
-    std::vector<Check> checks(groups.size());
+    std::vector<SmokeCheck> checks(groups.size());
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
         checks[i] = health_generate(prober, *groups[i], std::chrono::seconds(options.timeout_seconds));
     });
     checks.push_back(generate(prober, *router, options));
 
-    bool ok = true;
-    for (const auto& check : checks) ok = ok && check.error.empty();
     if (global.json) {
-        const auto& request = checks.back();
-        json document = {{"ok", ok}, {"checks", json::array()}};
-        for (const auto& check : checks) document["checks"].push_back(check.to_json());
-        // The /generate result at the top level too, as before the health checks were added.
-        document["url"] = request.url;
-        document["latency_ms"] = request.latency_ms;
-        document["status"] = request.status;
-        document["text"] = request.text;
-        if (!request.error.empty()) document["error"] = request.error;
-        fmt::print("{}\n", context.redactor.redact(document.dump(2)));
+        fmt::print("{}\n", context.redactor.redact(report::smoke_to_json(checks).dump(2)));
     } else {
-        for (const auto& check : checks) fmt::print("{}\n", context.redactor.redact(check_line(check)));
+        for (const auto& check : checks)
+            fmt::print("{}\n", context.redactor.redact(report::render_smoke_check_line(check)));
     }
-    return ok ? ExitCode::kOk : ExitCode::kSmokeFailed;
+    return report::all_passed(checks) ? ExitCode::kOk : ExitCode::kSmokeFailed;
 }
 
 }  // namespace pdctl::cli
