@@ -48,8 +48,6 @@ struct PullOptions {
     std::string timeout = "60m";     // one `<cli> pull`; images of 30+ GB take many minutes
 };
 ExitCode pull_command(const GlobalOptions& global, const PullOptions& options);
-// The static doctor rules before start/restart: prints errors and warnings; kUsage when errors refuse it.
-ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb);
 
 struct LockReleaseOptions {
     bool force = false;

@@ -1,6 +1,5 @@
 // pdctl doctor: the static rules of lint/ over the loaded config and plan, then (unless --static) the
-// live checks of doctor/ on every node; and the static rules alone as the gate in front of
-// start/restart, where errors refuse the start.
+// live checks of doctor/ on every node. The same static rules gate start/restart: doctor_gate.cpp.
 
 #include <fmt/format.h>
 
@@ -42,32 +41,6 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     const std::string text = global.json ? lint::to_json(report).dump(2) : lint::render_text(report);
     fmt::print("{}{}", context.redactor.redact(text), global.json ? "\n" : "");
     return doctor_exit_code(report, static_errors);
-}
-
-ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb) {
-    const auto report = lint::run_static_rules(context.cluster, context.plan);
-    if (report.errors() == 0 && report.warnings() == 0) return ExitCode::kOk;
-    if (global.json) {
-        // One JSON Lines event ahead of the run's own events.
-        auto event = lint::to_json(report);
-        event["event"] = "doctor";
-        event["verb"] = verb;
-        event["refused"] = report.errors() > 0;
-        fmt::print("{}\n", context.redactor.redact(event.dump()));
-        std::fflush(stdout);
-    } else {
-        // Diagnostics go to stderr, like config errors: stdout stays the run's progress.
-        lint::TextOptions options;
-        options.show_info = false;
-        options.show_summary = false;
-        fmt::print(stderr, "{}", context.redactor.redact(lint::render_text(report, options)));
-    }
-    if (report.errors() == 0) return ExitCode::kOk;
-    fmt::print(stderr,
-               "pdctl: error: {} refused: `pdctl doctor` found {} error{} in {} (nothing was touched)\n"
-               "  hint: fix the config; --skip-doctor starts anyway, for emergencies only\n",
-               verb, report.errors(), report.errors() == 1 ? "" : "s", context.cluster.config_path);
-    return ExitCode::kUsage;
 }
 
 }  // namespace pdctl::cli

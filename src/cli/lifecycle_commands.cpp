@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "commands.hpp"
+#include "doctor_gate.hpp"
 #include "mutating_run.hpp"
 #include "pdctl/engine/engine.hpp"
 
