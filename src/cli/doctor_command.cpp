@@ -3,15 +3,21 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
+#include <memory>
 
-#include "commands.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/render.hpp"
 #include "pdctl/lint/rules.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
+
+struct DoctorOptions {
+    bool static_only = false;  // --static: no node touched
+};
 
 // docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
 // anyway), then an unreachable node, then an error found on a node.
@@ -21,8 +27,6 @@ ExitCode doctor_exit_code(const lint::Report& report, int static_errors) {
     if (report.errors() > 0) return ExitCode::kNodeCheckFailed;
     return ExitCode::kOk;
 }
-
-}  // namespace
 
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
     auto context = load_context(global);
@@ -41,6 +45,18 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     const std::string text = global.json ? lint::to_json(report).dump(2) : lint::render_text(report);
     fmt::print("{}{}", context.redactor.redact(text), global.json ? "\n" : "");
     return doctor_exit_code(report, static_errors);
+}
+
+}  // namespace
+
+void add_doctor_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<DoctorOptions>();
+    auto* command = app.add_subcommand("doctor",
+                                       "check the config and plan against known PD pitfalls, then every node "
+                                       "(GPUs, RDMA, NICs, images, ...)");
+    command->add_flag("--static", options->static_only,
+                      "only the static rules of the config and plan (touches no node; what start runs)");
+    verbs.add(command, [options](const GlobalOptions& global) { return doctor_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

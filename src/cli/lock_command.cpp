@@ -1,10 +1,11 @@
 // pdctl lock status | release [--force]: the deploy lock on the coordinator node.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
+#include <memory>
 #include <random>
 
-#include "commands.hpp"
 #include "pdctl/report/journaling_reporter.hpp"
 #include "pdctl/report/lock_view.hpp"
 #include "pdctl/report/silent_reporter.hpp"
@@ -14,12 +15,17 @@
 #include "pdctl/state/journal_writer.hpp"
 #include "pdctl/state/lock.hpp"
 #include "pdctl/state/operator_identity.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 using state::lock::Liveness;
 using state::lock::State;
+
+struct LockReleaseOptions {
+    bool force = false;
+};
 
 state::lock::Observed read_lock(exec::Executor& executor, const config::Cluster& cluster) {
     const auto& coordinator = state::coordinator_node(cluster);
@@ -55,8 +61,6 @@ void journal_forced_release(exec::Executor& executor, const Context& context,
          "lock release --force", me.who(), context.cluster.name, context.plan.fingerprint, PDCTL_VERSION});
     state::write_journal(executor, context.cluster, journal.finish(ExitCode::kOk, what));
 }
-
-}  // namespace
 
 ExitCode lock_status_command(const GlobalOptions& global) {
     auto context = load_context(global);
@@ -135,6 +139,23 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
     journal_forced_release(executor, context, me, message);
     print(message, true, true);
     return ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_lock_verb(CLI::App& app, Verbs& verbs) {
+    auto* lock = app.add_subcommand("lock", "the deploy lock on the coordinator node: status, release");
+    lock->require_subcommand(1);
+    auto* status = lock->add_subcommand("status", "who holds the deploy lock, since when, for which verb");
+    auto options = std::make_shared<LockReleaseOptions>();
+    auto* release =
+        lock->add_subcommand("release", "remove the deploy lock: your own, or anyone's with --force");
+    release->add_flag("--force", options->force, "break a lock held by another operator, or a stale one");
+    status->fallthrough();
+    release->fallthrough();
+    verbs.add(status, lock_status_command);
+    verbs.add(release,
+              [options](const GlobalOptions& global) { return lock_release_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

@@ -2,19 +2,27 @@
 // generation inside that server), and one /generate through the router returns text.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
+#include <memory>
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/report/smoke_view.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 using report::SmokeCheck;
+
+struct SmokeOptions {
+    std::string prompt = "Hello";
+    int max_new_tokens = 16;
+    int timeout_seconds = 120;
+};
 
 long long since_ms(std::chrono::steady_clock::time_point began) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
@@ -70,8 +78,6 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
     return check;
 }
 
-}  // namespace
-
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options) {
     auto context = load_context(global);
     const plan::Stage* router = nullptr;
@@ -97,6 +103,19 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
             fmt::print("{}\n", context.redactor.redact(report::render_smoke_check_line(check)));
     }
     return report::all_passed(checks) ? ExitCode::kOk : ExitCode::kSmokeFailed;
+}
+
+}  // namespace
+
+void add_smoke_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<SmokeOptions>();
+    auto* command = app.add_subcommand(
+        "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
+    command->add_option("--prompt", options->prompt, "prompt text")->capture_default_str();
+    command->add_option("--max-tokens", options->max_new_tokens, "max_new_tokens")->capture_default_str();
+    command->add_option("--timeout", options->timeout_seconds, "seconds to wait for the answer")
+        ->capture_default_str();
+    verbs.add(command, [options](const GlobalOptions& global) { return smoke_command(global, *options); });
 }
 
 }  // namespace pdctl::cli
