@@ -1,18 +1,23 @@
 // pdctl doctor: the static rules of lint/ over the loaded config and plan, then (unless --static) the
-// live checks of doctor/ on every node; and the static rules alone as the gate in front of
-// start/restart, where errors refuse the start.
+// live checks of doctor/ on every node. The same static rules gate start/restart: doctor_gate.cpp.
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
+#include <memory>
 
-#include "commands.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/render.hpp"
 #include "pdctl/lint/rules.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
+
+struct DoctorOptions {
+    bool static_only = false;  // --static: no node touched
+};
 
 // docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
 // anyway), then an unreachable node, then an error found on a node.
@@ -22,8 +27,6 @@ ExitCode doctor_exit_code(const lint::Report& report, int static_errors) {
     if (report.errors() > 0) return ExitCode::kNodeCheckFailed;
     return ExitCode::kOk;
 }
-
-}  // namespace
 
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
     auto context = load_context(global);
@@ -44,30 +47,16 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     return doctor_exit_code(report, static_errors);
 }
 
-ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb) {
-    const auto report = lint::run_static_rules(context.cluster, context.plan);
-    if (report.errors() == 0 && report.warnings() == 0) return ExitCode::kOk;
-    if (global.json) {
-        // One JSON Lines event ahead of the run's own events.
-        auto event = lint::to_json(report);
-        event["event"] = "doctor";
-        event["verb"] = verb;
-        event["refused"] = report.errors() > 0;
-        fmt::print("{}\n", context.redactor.redact(event.dump()));
-        std::fflush(stdout);
-    } else {
-        // Diagnostics go to stderr, like config errors: stdout stays the run's progress.
-        lint::TextOptions options;
-        options.show_info = false;
-        options.show_summary = false;
-        fmt::print(stderr, "{}", context.redactor.redact(lint::render_text(report, options)));
-    }
-    if (report.errors() == 0) return ExitCode::kOk;
-    fmt::print(stderr,
-               "pdctl: error: {} refused: `pdctl doctor` found {} error{} in {} (nothing was touched)\n"
-               "  hint: fix the config; --skip-doctor starts anyway, for emergencies only\n",
-               verb, report.errors(), report.errors() == 1 ? "" : "s", context.cluster.config_path);
-    return ExitCode::kUsage;
+}  // namespace
+
+void add_doctor_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<DoctorOptions>();
+    auto* command = app.add_subcommand("doctor",
+                                       "check the config and plan against known PD pitfalls, then every node "
+                                       "(GPUs, RDMA, NICs, images, ...)");
+    command->add_flag("--static", options->static_only,
+                      "only the static rules of the config and plan (touches no node; what start runs)");
+    verbs.add(command, [options](const GlobalOptions& global) { return doctor_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

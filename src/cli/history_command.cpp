@@ -2,15 +2,17 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
-#include "commands.hpp"
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/report/history_view.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
 #include "pdctl/state/journal_writer.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -18,14 +20,16 @@ namespace {
 // Enough for thousands of runs; older ones stay in the file, out of this view.
 constexpr std::size_t kReadBytes = 16u << 20;
 
+struct HistoryOptions {
+    int limit = 20;  // 0: every run the journal holds
+};
+
 std::string read_local_copy(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
 }
-
-}  // namespace
 
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options) {
     if (options.limit < 0) throw Failure(ExitCode::kUsage, "--limit takes 0 (every run) or more");
@@ -61,6 +65,17 @@ ExitCode history_command(const GlobalOptions& global, const HistoryOptions& opti
                     : report::render_history_text(runs, source);
     fmt::print("{}", context.redactor.redact(output));
     return code;
+}
+
+}  // namespace
+
+void add_history_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<HistoryOptions>();
+    auto* command = app.add_subcommand("history",
+                                       "past runs of every verb that changed the cluster (start, stop, "
+                                       "restart, push, pull), from the coordinator's journal");
+    command->add_option("--limit", options->limit, "newest runs to show (0: all)")->capture_default_str();
+    verbs.add(command, [options](const GlobalOptions& global) { return history_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

@@ -1,12 +1,13 @@
 // pdctl lock status | release [--force]: the deploy lock on the coordinator node.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
-#include <nlohmann/json.hpp>
+#include <memory>
 #include <random>
 
-#include "commands.hpp"
 #include "pdctl/report/journaling_reporter.hpp"
+#include "pdctl/report/lock_view.hpp"
 #include "pdctl/report/silent_reporter.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/deploy_lock.hpp"
@@ -14,16 +15,19 @@
 #include "pdctl/state/journal_writer.hpp"
 #include "pdctl/state/lock.hpp"
 #include "pdctl/state/operator_identity.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
-using nlohmann::json;
 using state::lock::Liveness;
-using state::lock::Observed;
 using state::lock::State;
 
-Observed read_lock(exec::Executor& executor, const config::Cluster& cluster) {
+struct LockReleaseOptions {
+    bool force = false;
+};
+
+state::lock::Observed read_lock(exec::Executor& executor, const config::Cluster& cluster) {
     const auto& coordinator = state::coordinator_node(cluster);
     const auto answer =
         executor.run(coordinator, state::lock::status_command(state::lock_directory(cluster)));
@@ -34,39 +38,17 @@ Observed read_lock(exec::Executor& executor, const config::Cluster& cluster) {
     return state::lock::parse_status(answer);
 }
 
-const char* state_name(const Observed& observed, Liveness liveness) {
-    if (observed.state == State::kFree) return "free";
-    if (observed.state == State::kIncomplete) return "incomplete";
-    return liveness == Liveness::kDead ? "stale" : "held";
-}
-
-json holder_json(const state::lock::Holder& holder, Liveness liveness) {
-    return {{"who", holder.who()},
-            {"user", holder.user},
-            {"host", holder.host},
-            {"pid", holder.pid},
-            {"since", holder.since},
-            {"age_seconds", holder.since_epoch > 0 ? state::epoch_now() - holder.since_epoch : 0},
-            {"verb", holder.verb},
-            {"version", holder.version},
-            {"run", holder.token},
-            // null: the holder is on another host, whose processes pdctl cannot see.
-            {"running", liveness == Liveness::kUnknown ? json(nullptr) : json(liveness == Liveness::kAlive)}};
-}
-
-std::string liveness_text(const state::lock::Holder& holder, Liveness liveness) {
-    switch (liveness) {
-        case Liveness::kAlive:
-            return fmt::format("its pdctl (pid {}) is running on this machine", holder.pid);
-        case Liveness::kDead:
-            return fmt::format(
-                "STALE: pid {} no longer runs on {}; `pdctl lock release --force` removes it "
-                "(never done automatically)",
-                holder.pid, holder.host);
-        case Liveness::kUnknown:
-            break;
-    }
-    return fmt::format("held from {}: pdctl cannot see whether that run is still going", holder.host);
+// The lock as the coordinator has it now, and whether its holder's pdctl still runs as far as `me`
+// can tell.
+report::LockView look_at_lock(const Context& context, const state::OperatorIdentity& me) {
+    report::LockView lock;
+    lock.observed = read_lock(*context.executor, context.cluster);
+    lock.liveness = state::holder_liveness(lock.observed.holder, me);
+    lock.cluster = context.cluster.name;
+    lock.coordinator = state::coordinator_node(context.cluster).name;
+    lock.path = state::lock_directory(context.cluster);
+    lock.where = state::lock_location(context.cluster);
+    return lock;
 }
 
 // A broken lock is worth an audit line: who broke whose lock, when.
@@ -80,44 +62,14 @@ void journal_forced_release(exec::Executor& executor, const Context& context,
     state::write_journal(executor, context.cluster, journal.finish(ExitCode::kOk, what));
 }
 
-}  // namespace
-
 ExitCode lock_status_command(const GlobalOptions& global) {
     auto context = load_context(global);
-    auto& executor = *context.executor;
-    const auto observed = read_lock(executor, context.cluster);
-    const auto liveness = state::holder_liveness(observed.holder, state::current_operator());
-    const std::string where = state::lock_location(context.cluster);
-    if (global.json) {
-        json document = {{"cluster", context.cluster.name},
-                         {"coordinator", state::coordinator_node(context.cluster).name},
-                         {"path", state::lock_directory(context.cluster)},
-                         {"state", state_name(observed, liveness)},
-                         {"holder", nullptr}};
-        if (observed.state == State::kHeld) document["holder"] = holder_json(observed.holder, liveness);
-        fmt::print("{}\n", context.redactor.redact(document.dump(2)));
-        return ExitCode::kOk;
-    }
-    std::string text;
-    switch (observed.state) {
-        case State::kFree:
-            text = fmt::format("deploy lock: free ({})\n", where);
-            break;
-        case State::kIncomplete:
-            text = fmt::format(
-                "deploy lock: {} exists but names no holder: a pdctl is taking it right now, or "
-                "one died doing so\n  if no pdctl is deploying: pdctl lock release --force\n",
-                where);
-            break;
-        case State::kHeld:
-            text = fmt::format("deploy lock: {} by {}\n  at {} · pdctl {} · run {}\n  {}\n",
-                               liveness == Liveness::kDead ? "STALE, held" : "held",
-                               state::lock::describe_holder(observed.holder, state::epoch_now()), where,
-                               observed.holder.version, observed.holder.token,
-                               liveness_text(observed.holder, liveness));
-            break;
-    }
-    fmt::print("{}", context.redactor.redact(text));
+    const auto lock = look_at_lock(context, state::current_operator());
+    if (global.json)
+        fmt::print("{}\n",
+                   context.redactor.redact(report::lock_status_to_json(lock, state::epoch_now()).dump(2)));
+    else
+        fmt::print("{}", context.redactor.redact(report::render_lock_status_text(lock, state::epoch_now())));
     return ExitCode::kOk;
 }
 
@@ -125,26 +77,19 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
     auto context = load_context(global);
     auto& executor = *context.executor;
     const auto me = state::current_operator();
-    const auto observed = read_lock(executor, context.cluster);
-    const auto liveness = state::holder_liveness(observed.holder, me);
-    const std::string where = state::lock_location(context.cluster);
+    const auto lock = look_at_lock(context, me);
+    const auto& observed = lock.observed;
+    const auto liveness = lock.liveness;
     const auto print = [&](const std::string& message, bool released, bool broken) {
-        if (global.json) {
-            json document = {{"cluster", context.cluster.name},
-                             {"path", state::lock_directory(context.cluster)},
-                             {"released", released},
-                             {"broken", broken},
-                             {"holder", nullptr},
-                             {"message", message}};
-            if (observed.state == State::kHeld) document["holder"] = holder_json(observed.holder, liveness);
-            fmt::print("{}\n", context.redactor.redact(document.dump(2)));
-        } else {
-            fmt::print("{}\n", context.redactor.redact(message));
-        }
+        const std::string text =
+            global.json
+                ? report::lock_release_to_json(lock, message, released, broken, state::epoch_now()).dump(2)
+                : message;
+        fmt::print("{}\n", context.redactor.redact(text));
     };
 
     if (observed.state == State::kFree) {
-        print(fmt::format("deploy lock: already free ({})", where), false, false);
+        print(report::lock_already_free_message(lock), false, false);
         return ExitCode::kOk;
     }
     const bool mine = observed.state == State::kHeld &&
@@ -162,7 +107,7 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
     if (!mine && !options.force) {
         if (observed.state == State::kIncomplete)
             throw Failure(ExitCode::kLocked,
-                          state::lock::locked_message(observed, liveness, where, state::epoch_now()),
+                          state::lock::locked_message(observed, liveness, lock.where, state::epoch_now()),
                           "`pdctl lock release --force` removes it");
         throw Failure(ExitCode::kLocked,
                       fmt::format("deploy lock held by {}{}; only {} may release it without --force",
@@ -173,9 +118,8 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
     }
 
     // The token read above: if the lock changed hands since, the new holder's lock stays.
-    const auto answer = executor.run(
-        state::coordinator_node(context.cluster),
-        state::lock::release_command(state::lock_directory(context.cluster), observed.holder.token));
+    const auto answer = executor.run(state::coordinator_node(context.cluster),
+                                     state::lock::release_command(lock.path, observed.holder.token));
     const auto result = state::lock::parse_release(answer);
     if (result.outcome == state::lock::ReleaseOutcome::kChangedHands)
         throw Failure(
@@ -184,26 +128,34 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
                         state::lock::describe_holder(result.current, state::epoch_now())),
             "`pdctl lock status`, then release again if you mean to");
     if (result.outcome == state::lock::ReleaseOutcome::kAlreadyFree) {
-        print(fmt::format("deploy lock: already free ({})", where), false, false);
+        print(report::lock_already_free_message(lock), false, false);
         return ExitCode::kOk;
     }
     if (mine) {
-        print(fmt::format("deploy lock released (it was yours: {})",
-                          state::lock::describe_holder(observed.holder, state::epoch_now())),
-              true, false);
+        print(report::lock_released_own_message(lock, state::epoch_now()), true, false);
         return ExitCode::kOk;
     }
-    const std::string whose = observed.state == State::kHeld
-                                  ? state::lock::describe_holder(observed.holder, state::epoch_now())
-                                  : "nobody (it named no holder)";
-    std::string message = fmt::format("broke the deploy lock held by {} at {}", whose, where);
-    if (liveness == Liveness::kAlive)
-        message += fmt::format("; warning: its pdctl (pid {}) is still running", observed.holder.pid);
-    else if (liveness == Liveness::kUnknown && observed.state == State::kHeld)
-        message += fmt::format("; its run on {} may still be going", observed.holder.host);
+    const std::string message = report::lock_broken_message(lock, state::epoch_now());
     journal_forced_release(executor, context, me, message);
     print(message, true, true);
     return ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_lock_verb(CLI::App& app, Verbs& verbs) {
+    auto* lock = app.add_subcommand("lock", "the deploy lock on the coordinator node: status, release");
+    lock->require_subcommand(1);
+    auto* status = lock->add_subcommand("status", "who holds the deploy lock, since when, for which verb");
+    auto options = std::make_shared<LockReleaseOptions>();
+    auto* release =
+        lock->add_subcommand("release", "remove the deploy lock: your own, or anyone's with --force");
+    release->add_flag("--force", options->force, "break a lock held by another operator, or a stale one");
+    status->fallthrough();
+    release->fallthrough();
+    verbs.add(status, lock_status_command);
+    verbs.add(release,
+              [options](const GlobalOptions& global) { return lock_release_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

@@ -1,19 +1,29 @@
+// pdctl logs ROLE: a role's log lines, the last ones, --since a moment, or --follow.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+#include <memory>
 #include <sstream>
 
-#include "commands.hpp"
 #include "log_follower.hpp"
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 constexpr int kDefaultTail = 50;
 
-}  // namespace
+struct LogsOptions {
+    std::string role;
+    std::string node;
+    int rank = -1;
+    int tail = -1;      // -1: kDefaultTail lines, or every line with --since
+    std::string since;  // runtime::parse_since
+    bool follow = false;
+};
 
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     auto context = load_context(global);
@@ -68,6 +78,23 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
         while (std::getline(in, line)) fmt::print("{}{}\n", target.prefix, context.redactor.redact(line));
     }
     return code;
+}
+
+}  // namespace
+
+void add_logs_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<LogsOptions>();
+    auto* command =
+        app.add_subcommand("logs", "a role's log lines: the last ones, --since a moment, or --follow");
+    command->add_option("role", options->role, "role name")->required();
+    command->add_option("--node", options->node, "only this node");
+    command->add_option("--rank", options->rank, "only this rank");
+    command->add_option("--tail", options->tail, "lines per unit (default 50; with --since, every line)");
+    command->add_option("--since", options->since,
+                        "only lines from this moment on: a duration (90s, 10m, 2h) or a time on the node "
+                        "(2026-11-29 08:12[:03])");
+    command->add_flag("-f,--follow", options->follow, "keep printing new lines until Ctrl-C");
+    verbs.add(command, [options](const GlobalOptions& global) { return logs_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

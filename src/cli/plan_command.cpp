@@ -1,9 +1,18 @@
+// pdctl plan [start|stop|restart]: the stages and every node's exact commands; touches no node.
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include <CLI/CLI.hpp>
+#include <memory>
+
 #include "pdctl/report/plan_view.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
+namespace {
+
+struct PlanOptions {
+    std::string verb = "start";
+};
 
 ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     if (options.verb != "start" && options.verb != "stop" && options.verb != "restart")
@@ -13,6 +22,16 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
                                          : report::render_plan_text(context.plan, options.verb);
     fmt::print("{}\n", context.redactor.redact(text));
     return ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_plan_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<PlanOptions>();
+    auto* command =
+        app.add_subcommand("plan", "print the stages and every node's exact commands; touches no node");
+    command->add_option("verb", options->verb, "start | stop | restart")->capture_default_str();
+    verbs.add(command, [options](const GlobalOptions& global) { return plan_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

@@ -5,16 +5,25 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include <CLI/CLI.hpp>
+#include <memory>
+
 #include "mutating_run.hpp"
 #include "pdctl/config/duration.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/pull/puller.hpp"
 #include "pdctl/report/pull_view.hpp"
 #include "pdctl/report/silent_reporter.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
+
+struct PullOptions {
+    std::vector<std::string> roles;  // --role: only these roles' images (on their nodes)
+    std::vector<std::string> nodes;  // --node: only on these nodes
+    std::string timeout = "60m";     // one `<cli> pull`; images of 30+ GB take many minutes
+};
 
 std::string journal_line(const std::string& node, const pull::ImageOutcome& image) {
     auto line = fmt::format("pull {} {} {}", node, image.image.image, pull::to_string(image.status));
@@ -51,8 +60,6 @@ pull::Duration parse_timeout(const std::string& text) {
                       std::string("a duration: ") + config::kDurationForms);
     return *timeout;
 }
-
-}  // namespace
 
 ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
     auto context = load_context(global);
@@ -101,6 +108,20 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
         journal.run_end(summary);
         return summary.code;
     });
+}
+
+}  // namespace
+
+void add_pull_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<PullOptions>();
+    auto* command = app.add_subcommand(
+        "pull",
+        "pull the docker-runtime roles' images on their nodes in parallel, then require one image ID "
+        "per image on every node");
+    command->add_option("--role", options->roles, "only this role's image (repeatable)");
+    command->add_option("--node", options->nodes, "only on this node (repeatable)");
+    command->add_option("--timeout", options->timeout, "per pull: 90s, 25m, 2h")->capture_default_str();
+    verbs.add(command, [options](const GlobalOptions& global) { return pull_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

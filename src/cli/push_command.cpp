@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
 
-#include "commands.hpp"
 #include "mutating_run.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/lint/finding.hpp"
@@ -15,6 +15,7 @@
 #include "pdctl/report/push_view.hpp"
 #include "pdctl/report/silent_reporter.hpp"
 #include "pdctl/util/sha256.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -65,8 +66,6 @@ class JournaledPushPrinter : public push::PushObserver {
     engine::Reporter& journal_;
 };
 
-}  // namespace
-
 ExitCode push_command(const GlobalOptions& global) {
     auto context = load_context(global);
     if (context.cluster.files.empty()) {
@@ -104,6 +103,15 @@ ExitCode push_command(const GlobalOptions& global) {
         journal.run_end(summary);
         return summary.code;
     });
+}
+
+}  // namespace
+
+void add_push_verb(CLI::App& app, Verbs& verbs) {
+    auto* command = app.add_subcommand(
+        "push",
+        "copy the config's `files:` to their nodes in parallel: sha256-verified, identical files skipped");
+    verbs.add(command, push_command);
 }
 
 }  // namespace pdctl::cli

@@ -1,41 +1,27 @@
 // The runbook's last step: every SGLang group's rank 0 answers /health_generate (which runs a real
 // generation inside that server), and one /generate through the router returns text.
 #include <fmt/format.h>
-#include <httplib.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
-#include <mutex>
+#include <memory>
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
-#include "pdctl/engine/observer.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
+#include "pdctl/report/smoke_view.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
-using nlohmann::json;
+using report::SmokeCheck;
 
-struct Check {
-    std::string name;  // health_generate | generate
-    std::string role;
-    std::string node;
-    std::string url;
-    int status = 0;
-    long long latency_ms = 0;
-    std::string text;   // generate only
-    std::string error;  // empty = passed
-
-    json to_json() const {
-        json out = {{"check", name},      {"role", role},     {"node", node},
-                    {"url", url},         {"status", status}, {"latency_ms", latency_ms},
-                    {"ok", error.empty()}};
-        if (name == "generate") out["text"] = text;
-        if (!error.empty()) out["error"] = error;
-        return out;
-    }
+struct SmokeOptions {
+    std::string prompt = "Hello";
+    int max_new_tokens = 16;
+    int timeout_seconds = 120;
 };
 
 long long since_ms(std::chrono::steady_clock::time_point began) {
@@ -49,8 +35,8 @@ std::string with_path(const std::string& url, const std::string& path) {
     return url.substr(0, slash) + path;
 }
 
-Check make_check(const char* name, const plan::Stage& stage, const std::string& path) {
-    Check check;
+SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::string& path) {
+    SmokeCheck check;
     check.name = name;
     check.role = stage.role;
     check.node = stage.gate.node;
@@ -58,9 +44,9 @@ Check make_check(const char* name, const plan::Stage& stage, const std::string& 
     return check;
 }
 
-Check health_generate(const plan::Stage& stage, std::chrono::seconds timeout) {
+SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
+                           std::chrono::seconds timeout) {
     auto check = make_check("health_generate", stage, "/health_generate");
-    health::RealHttpProber prober;
     const auto began = std::chrono::steady_clock::now();
     const auto answer = prober.get(check.url, timeout);
     check.latency_ms = since_ms(began);
@@ -72,45 +58,25 @@ Check health_generate(const plan::Stage& stage, std::chrono::seconds timeout) {
     return check;
 }
 
-Check generate(const plan::Stage& router, const SmokeOptions& options) {
+SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const SmokeOptions& options) {
     auto check = make_check("generate", router, "/generate");
-    std::string host, path;
-    int port = 0;
-    health::split_http_url(router.gate.url, host, port, path);
-    const json body = {{"text", options.prompt},
-                       {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
-    httplib::Client client(host, port);
-    client.set_connection_timeout(5, 0);
-    client.set_read_timeout(options.timeout_seconds, 0);
+    const nlohmann::json body = {{"text", options.prompt},
+                                 {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
+    health::PostTimeouts timeouts;
+    timeouts.read = std::chrono::seconds(options.timeout_seconds);
     const auto began = std::chrono::steady_clock::now();
-    auto response = client.Post("/generate", body.dump(), "application/json");
+    const auto answer = prober.post(check.url, body.dump(), "application/json", timeouts);
     check.latency_ms = since_ms(began);
-    if (!response) {
-        check.error = "no answer: " + httplib::to_string(response.error());
+    if (!answer.error.empty()) {
+        check.error = "no answer: " + answer.error;
         return check;
     }
-    check.status = response->status;
-    auto answer = health::read_generate_answer(response->status, response->body);
-    check.text = std::move(answer.text);
-    check.error = std::move(answer.error);
+    check.status = answer.status;
+    auto generated = health::read_generate_answer(answer.status, answer.body);
+    check.text = std::move(generated.text);
+    check.error = std::move(generated.error);
     return check;
 }
-
-std::string check_line(const Check& check) {
-    if (check.name == "health_generate") {
-        return check.error.empty()
-                   ? fmt::format("✓ health_generate {} rank0 on {}: 200 in {} ms", check.role, check.node,
-                                 check.latency_ms)
-                   : fmt::format("✗ health_generate {} rank0 on {} ({}) failed after {} ms: {}", check.role,
-                                 check.node, check.url, check.latency_ms, check.error);
-    }
-    return check.error.empty() ? fmt::format("✓ smoke: POST {} answered in {} ms: {}", check.url,
-                                             check.latency_ms, check.text)
-                               : fmt::format("✗ smoke: POST {} failed after {} ms: {}", check.url,
-                                             check.latency_ms, check.error);
-}
-
-}  // namespace
 
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options) {
     auto context = load_context(global);
@@ -123,29 +89,33 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
     if (!router) throw Failure(ExitCode::kUsage, "the config has no router role to send a request through");
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
-    std::vector<Check> checks(groups.size());
+    health::RealHttpProber prober;
+    std::vector<SmokeCheck> checks(groups.size());
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
-        checks[i] = health_generate(*groups[i], std::chrono::seconds(options.timeout_seconds));
+        checks[i] = health_generate(prober, *groups[i], std::chrono::seconds(options.timeout_seconds));
     });
-    checks.push_back(generate(*router, options));
+    checks.push_back(generate(prober, *router, options));
 
-    bool ok = true;
-    for (const auto& check : checks) ok = ok && check.error.empty();
     if (global.json) {
-        const auto& request = checks.back();
-        json document = {{"ok", ok}, {"checks", json::array()}};
-        for (const auto& check : checks) document["checks"].push_back(check.to_json());
-        // The /generate result at the top level too, as before the health checks were added.
-        document["url"] = request.url;
-        document["latency_ms"] = request.latency_ms;
-        document["status"] = request.status;
-        document["text"] = request.text;
-        if (!request.error.empty()) document["error"] = request.error;
-        fmt::print("{}\n", context.redactor.redact(document.dump(2)));
+        fmt::print("{}\n", context.redactor.redact(report::smoke_to_json(checks).dump(2)));
     } else {
-        for (const auto& check : checks) fmt::print("{}\n", context.redactor.redact(check_line(check)));
+        for (const auto& check : checks)
+            fmt::print("{}\n", context.redactor.redact(report::render_smoke_check_line(check)));
     }
-    return ok ? ExitCode::kOk : ExitCode::kSmokeFailed;
+    return report::all_passed(checks) ? ExitCode::kOk : ExitCode::kSmokeFailed;
+}
+
+}  // namespace
+
+void add_smoke_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<SmokeOptions>();
+    auto* command = app.add_subcommand(
+        "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
+    command->add_option("--prompt", options->prompt, "prompt text")->capture_default_str();
+    command->add_option("--max-tokens", options->max_new_tokens, "max_new_tokens")->capture_default_str();
+    command->add_option("--timeout", options->timeout_seconds, "seconds to wait for the answer")
+        ->capture_default_str();
+    verbs.add(command, [options](const GlobalOptions& global) { return smoke_command(global, *options); });
 }
 
 }  // namespace pdctl::cli

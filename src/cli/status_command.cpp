@@ -1,10 +1,14 @@
+// pdctl status: every role and node: state, rank, health, uptime, config drift.
 #include <fmt/format.h>
 
-#include "commands.hpp"
+#include <CLI/CLI.hpp>
+
 #include "pdctl/engine/status.hpp"
 #include "pdctl/report/status_view.hpp"
+#include "verbs.hpp"
 
 namespace pdctl::cli {
+namespace {
 
 ExitCode status_command(const GlobalOptions& global) {
     auto context = load_context(global);
@@ -15,6 +19,14 @@ ExitCode status_command(const GlobalOptions& global) {
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
     return engine::status_exit_code(status);
+}
+
+}  // namespace
+
+void add_status_verb(CLI::App& app, Verbs& verbs) {
+    auto* command =
+        app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
+    verbs.add(command, status_command);
 }
 
 }  // namespace pdctl::cli

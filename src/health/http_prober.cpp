@@ -67,4 +67,26 @@ ProbeResult RealHttpProber::get(const std::string& url, std::chrono::millisecond
     return result;
 }
 
+ProbeResult RealHttpProber::post(const std::string& url, const std::string& body,
+                                 const std::string& content_type, const PostTimeouts& timeouts) {
+    ProbeResult result;
+    std::string host, path;
+    int port = 0;
+    if (!split_http_url(url, host, port, path)) {
+        result.error = "not an http:// URL: " + url;
+        return result;
+    }
+    httplib::Client client(host, port);
+    client.set_connection_timeout(timeouts.connect);
+    client.set_read_timeout(timeouts.read);
+    // The write timeout stays httplib's default (5 s): the request is one small JSON document.
+    if (auto response = client.Post(path, body, content_type)) {
+        result.status = response->status;
+        result.body = response->body;
+    } else {
+        result.error = httplib::to_string(response.error());
+    }
+    return result;
+}
+
 }  // namespace pdctl::health

@@ -1,6 +1,7 @@
 #pragma once
-// One HTTP GET against a readiness URL. The interface lets engine tests script answers; the real one
-// uses cpp-httplib.
+// HTTP to the cluster's servers: the GET of a readiness gate, and the POST of `pdctl smoke`. The
+// interface lets engine tests script answers; the real one uses cpp-httplib, the only place pdctl
+// (outside the simulator) speaks HTTP.
 
 #include <chrono>
 #include <string>
@@ -9,20 +10,31 @@ namespace pdctl::health {
 
 struct ProbeResult {
     int status = 0;     // HTTP status; 0 = no HTTP answer (refused, timeout, DNS, ...)
-    std::string body;   // first bytes of the body
-    std::string error;  // why there was no answer
+    std::string body;   // get: the first bytes of the body; post: all of it
+    std::string error;  // why there was no answer; empty whenever there was one
     bool ok(int expect) const { return status == expect; }
+};
+
+struct PostTimeouts {
+    std::chrono::milliseconds connect{std::chrono::seconds(5)};
+    std::chrono::milliseconds read{std::chrono::seconds(120)};  // a generation's time
 };
 
 class HttpProber {
   public:
     virtual ~HttpProber() = default;
     virtual ProbeResult get(const std::string& url, std::chrono::milliseconds timeout) = 0;
+    virtual ProbeResult post(const std::string& url, const std::string& body, const std::string& content_type,
+                             const PostTimeouts& timeouts) = 0;
 };
 
 class RealHttpProber : public HttpProber {
   public:
     ProbeResult get(const std::string& url, std::chrono::milliseconds timeout) override;
+    // `error` is cpp-httplib's own name for the failure ("Could not establish connection"), as smoke
+    // has always printed it; get() words its errors for gate reports instead.
+    ProbeResult post(const std::string& url, const std::string& body, const std::string& content_type,
+                     const PostTimeouts& timeouts) override;
 };
 
 // Splits http://host:port/path. Returns false for anything else.

@@ -14,8 +14,8 @@ namespace pdctl::report {
 
 class PullPrinter : public pull::PullObserver {
   public:
-    PullPrinter(std::FILE* out, bool json, const util::Redactor& redactor)
-        : out_(out), json_(json), redactor_(redactor) {}
+    PullPrinter(std::FILE* out, bool as_json, const util::Redactor& redactor)
+        : out_(out), json_(as_json), redactor_(redactor) {}
 
     void begin(const std::vector<pull::NodeImages>& plan);
     void image_done(const std::string& node, const pull::ImageOutcome& image, std::size_t done,

@@ -16,8 +16,8 @@ std::string format_bytes(std::uint64_t bytes);
 
 class PushPrinter : public push::PushObserver {
   public:
-    PushPrinter(std::FILE* out, bool json, const util::Redactor& redactor)
-        : out_(out), json_(json), redactor_(redactor) {}
+    PushPrinter(std::FILE* out, bool as_json, const util::Redactor& redactor)
+        : out_(out), json_(as_json), redactor_(redactor) {}
 
     void begin(std::size_t files, std::size_t nodes, std::uint64_t bytes_at_most);
     void file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,

@@ -130,6 +130,14 @@ health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::millis
     return result;
 }
 
+health::ProbeResult FakeCluster::post(const std::string& /*url*/, const std::string& /*body*/,
+                                      const std::string& /*content_type*/,
+                                      const health::PostTimeouts& /*timeouts*/) {
+    health::ProbeResult result;
+    result.error = "FakeCluster answers GET probes only";
+    return result;
+}
+
 bool FakeCluster::probe_bootstrap(const std::string& url, health::ProbeResult& result) {
     for (const auto& stage : plan_.stages) {
         for (const auto& edge : stage.edges) {

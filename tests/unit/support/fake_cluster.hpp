@@ -44,6 +44,9 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
 
     exec::CommandResult run(const config::Node& node, const exec::Command& command) override;
     health::ProbeResult get(const std::string& url, std::chrono::milliseconds timeout) override;
+    // The engine only probes with GET; a POST (smoke's) gets no answer here.
+    health::ProbeResult post(const std::string& url, const std::string& body, const std::string& content_type,
+                             const health::PostTimeouts& timeouts) override;
 
     // Puts a unit in the running state as if an earlier pdctl had started it.
     void preload_running(const plan::Unit& unit, const std::string& fingerprint);

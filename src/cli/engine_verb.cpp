@@ -1,12 +1,13 @@
-// start, stop, restart: the verbs that change the cluster.
+#include "engine_verb.hpp"
+
 #include <signal.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 
-#include "commands.hpp"
+#include "doctor_gate.hpp"
 #include "mutating_run.hpp"
-#include "pdctl/engine/engine.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -32,9 +33,15 @@ std::function<void(engine::StartMoment, const plan::Unit&)> sigkill_hook_from_en
     };
 }
 
-template <typename Action>
-ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
-                     Action action) {
+}  // namespace
+
+void add_skip_doctor_flag(CLI::App& command, StartOptions& options) {
+    command.add_flag("--skip-doctor", options.skip_doctor,
+                     "emergencies only: start even though `pdctl doctor` finds errors in the config");
+}
+
+ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
+                         const std::function<ExitCode(engine::Engine&)>& action) {
     auto context = load_context(global);
     // The static doctor rules gate start/restart before anything touches a node (docs/doctor.md).
     if (verb != "stop" && !options.skip_doctor) {
@@ -54,20 +61,6 @@ ExitCode with_engine(const GlobalOptions& global, const StartOptions& options, c
         engine::Engine engine(context.plan, executor, prober, clock, journaled, engine_options);
         return action(engine);
     });
-}
-
-}  // namespace
-
-ExitCode start_command(const GlobalOptions& global, const StartOptions& options) {
-    return with_engine(global, options, "start", [](engine::Engine& engine) { return engine.start(); });
-}
-
-ExitCode stop_command(const GlobalOptions& global) {
-    return with_engine(global, {}, "stop", [](engine::Engine& engine) { return engine.stop(); });
-}
-
-ExitCode restart_command(const GlobalOptions& global, const StartOptions& options) {
-    return with_engine(global, options, "restart", [](engine::Engine& engine) { return engine.restart(); });
 }
 
 }  // namespace pdctl::cli

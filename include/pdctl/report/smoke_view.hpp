@@ -1,0 +1,30 @@
+#pragma once
+// `pdctl smoke`: one line per check for people ("✓ health_generate prefill rank0 on n1: 200 in 812 ms"),
+// one JSON document for programs.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace pdctl::report {
+
+// One request smoke made, and what came back.
+struct SmokeCheck {
+    std::string name;  // health_generate | generate
+    std::string role;
+    std::string node;
+    std::string url;
+    int status = 0;
+    long long latency_ms = 0;
+    std::string text;   // generate only
+    std::string error;  // empty = passed
+};
+
+bool all_passed(const std::vector<SmokeCheck>& checks);
+
+std::string render_smoke_check_line(const SmokeCheck& check);
+// {"ok", "checks": [...]}, and the last check (the /generate through the router) at the top level too,
+// as the document was before the health checks were added.
+nlohmann::json smoke_to_json(const std::vector<SmokeCheck>& checks);
+
+}  // namespace pdctl::report

@@ -1,0 +1,30 @@
+#pragma once
+// start, stop, restart: the verbs the engine runs. Each loads the config, has the static doctor rules
+// gate start and restart, and runs its engine call under the deploy lock with every event journaled.
+
+#include <functional>
+#include <string>
+
+#include "context.hpp"
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace pdctl::cli {
+
+// The flags of start and restart (stop takes none).
+struct StartOptions {
+    bool keep_on_failure = false;
+    bool skip_doctor = false;  // --skip-doctor: start even if the static doctor rules find errors
+};
+
+// --skip-doctor, the same for start and restart.
+void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
+
+ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
+                         const std::function<ExitCode(engine::Engine&)>& action);
+
+}  // namespace pdctl::cli

@@ -1,0 +1,23 @@
+// pdctl start: every stage in order, gated by health checks; a second start on a healthy cluster
+// changes nothing (docs/architecture.md).
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "engine_verb.hpp"
+#include "verbs.hpp"
+
+namespace pdctl::cli {
+
+void add_start_verb(CLI::App& app, Verbs& verbs) {
+    auto options = std::make_shared<StartOptions>();
+    auto* command = app.add_subcommand("start", "start every stage in order, gated by health checks");
+    command->add_flag("--keep-on-failure", options->keep_on_failure,
+                      "leave what this run started when it fails (default: stop it, in reverse order)");
+    add_skip_doctor_flag(*command, *options);
+    verbs.add(command, [options](const GlobalOptions& global) {
+        return run_engine_verb(global, *options, "start",
+                               [](engine::Engine& engine) { return engine.start(); });
+    });
+}
+
+}  // namespace pdctl::cli
