@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "pdctl/doctor/live_checks.hpp"
-#include "pdctl/lint/render.hpp"
 #include "pdctl/lint/rules.hpp"
+#include "pdctl/report/doctor_report_view.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -42,7 +42,8 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
                               std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
     }
     // Checks never put secret values in findings; the redactor is the second line of defence.
-    const std::string text = global.json ? lint::to_json(report).dump(2) : lint::render_text(report);
+    const std::string text =
+        global.json ? report::doctor_report_json(report).dump(2) : report::render_doctor_report(report);
     fmt::print("{}{}", context.redactor.redact(text), global.json ? "\n" : "");
     return doctor_exit_code(report, static_errors);
 }

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "pdctl/lint/render.hpp"
+#include "pdctl/report/doctor_report_view.hpp"
 
 namespace pdctl::report {
 
 nlohmann::json doctor_gate_event(const lint::Report& report, const std::string& verb) {
-    auto event = lint::to_json(report);
+    auto event = doctor_report_json(report);
     event["event"] = "doctor";
     event["verb"] = verb;
     event["refused"] = report.errors() > 0;
@@ -15,10 +15,10 @@ nlohmann::json doctor_gate_event(const lint::Report& report, const std::string& 
 }
 
 std::string render_doctor_gate_text(const lint::Report& report) {
-    lint::TextOptions options;
+    DoctorReportOptions options;
     options.show_info = false;
     options.show_summary = false;
-    return lint::render_text(report, options);
+    return render_doctor_report(report, options);
 }
 
 std::string render_doctor_refusal(const lint::Report& report, const std::string& verb,

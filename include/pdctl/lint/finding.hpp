@@ -1,6 +1,6 @@
 #pragma once
 // One problem found by `pdctl doctor`: what, where, how bad, how to fix it, and where the rule comes
-// from. Pure data; rules produce findings, lint/render.hpp prints them.
+// from. Pure data; rules produce findings, report/doctor_report_view.hpp prints them.
 
 #include <string>
 

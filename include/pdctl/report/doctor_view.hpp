@@ -1,7 +1,7 @@
 #pragma once
 // The static doctor rules in front of start and restart (cli/doctor_gate.cpp): their errors and
 // warnings as one JSON Lines event ahead of the run's own events, or as text for stderr; and, when
-// errors refuse the start, why. `pdctl doctor`'s own report is lint/render.hpp's.
+// errors refuse the start, why. `pdctl doctor`'s own report is doctor_report_view.hpp's.
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,12 +1,17 @@
 // The doctor's text and JSON output.
-#include "pdctl/lint/render.hpp"
+#include "pdctl/report/doctor_report_view.hpp"
 
 #include <gtest/gtest.h>
 
-#include "lint_test_util.hpp"
+#include "pdctl/lint/rules.hpp"
 
-namespace pdctl::lint::testing {
+namespace pdctl::report {
 namespace {
+
+using lint::Finding;
+using lint::LiveSummary;
+using lint::Report;
+using lint::Severity;
 
 Report sample_report() {
     Report report;
@@ -26,8 +31,8 @@ Report sample_report() {
     return report;
 }
 
-TEST(LintRender, TextHasOneLinePerFindingItsFixAndTheOkLine) {
-    EXPECT_EQ(render_text(sample_report()),
+TEST(DoctorReportView, TextHasOneLinePerFindingItsFixAndTheOkLine) {
+    EXPECT_EQ(render_doctor_report(sample_report()),
               "ERROR  PD001 profiles/k3/prefill.env:14:1  prefill sets "
               "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
               "             fix: remove it (docs/doctor.md#pd001 · "
@@ -40,46 +45,46 @@ TEST(LintRender, TextHasOneLinePerFindingItsFixAndTheOkLine) {
               "1 error, 1 warning, 1 info\n");
 }
 
-TEST(LintRender, PreStartTextLeavesOutInfoAndSummary) {
-    TextOptions options;
+TEST(DoctorReportView, PreStartTextLeavesOutInfoAndSummary) {
+    DoctorReportOptions options;
     options.show_info = false;
     options.show_summary = false;
-    const auto text = render_text(sample_report(), options);
+    const auto text = render_doctor_report(sample_report(), options);
     EXPECT_EQ(text.find("PD010"), std::string::npos);
     EXPECT_EQ(text.find("OK"), std::string::npos);
     EXPECT_NE(text.find("PD012"), std::string::npos);
 }
 
-TEST(LintRender, CleanReport) {
+TEST(DoctorReportView, CleanReport) {
     Report report;
     report.rules_run = 13;
     report.rules_without_findings = 13;
-    EXPECT_EQ(render_text(report), "OK     all 13 static rules passed (no node touched)\n");
+    EXPECT_EQ(render_doctor_report(report), "OK     all 13 static rules passed (no node touched)\n");
 }
 
-TEST(LintRender, LiveSummaryLineCountsChecksNodesAndTime) {
+TEST(DoctorReportView, LiveSummaryLineCountsChecksNodesAndTime) {
     Report clean;
     clean.rules_run = clean.rules_without_findings = 13;
     clean.live = LiveSummary{8, 48, 48, 0, 1234};
-    EXPECT_EQ(render_text(clean),
+    EXPECT_EQ(render_doctor_report(clean),
               "OK     all 13 static rules passed\n"
               "OK     all 48 checks on 8 nodes passed (1.2 s)\n");
     auto report = sample_report();
     report.live = LiveSummary{8, 48, 46, 0, 950};
-    const auto text = render_text(report);
+    const auto text = render_doctor_report(report);
     EXPECT_NE(text.find("OK     11 other static rules found nothing\n"
                         "OK     46 other checks on 8 nodes passed (0.9 s)\n"
                         "1 error, 1 warning, 1 info\n"),
               std::string::npos)
         << text;
-    const auto json = to_json(report);
+    const auto json = doctor_report_json(report);
     EXPECT_EQ(json["live"]["checks"], 48);
     EXPECT_EQ(json["live"]["elapsed_ms"], 950);
-    EXPECT_TRUE(to_json(sample_report())["live"].is_null());
+    EXPECT_TRUE(doctor_report_json(sample_report())["live"].is_null());
 }
 
-TEST(LintRender, JsonDocument) {
-    const auto json = to_json(sample_report());
+TEST(DoctorReportView, JsonDocument) {
+    const auto json = doctor_report_json(sample_report());
     EXPECT_EQ(json["errors"], 1);
     EXPECT_EQ(json["warnings"], 1);
     EXPECT_EQ(json["infos"], 1);
@@ -99,4 +104,4 @@ TEST(LintRender, JsonDocument) {
 }
 
 }  // namespace
-}  // namespace pdctl::lint::testing
+}  // namespace pdctl::report

@@ -1,8 +1,14 @@
-#include "pdctl/lint/render.hpp"
+#include "pdctl/report/doctor_report_view.hpp"
 
 #include <fmt/format.h>
 
-namespace pdctl::lint {
+namespace pdctl::report {
+
+using lint::Finding;
+using lint::format_location;
+using lint::Report;
+using lint::Severity;
+
 namespace {
 
 const char* label(Severity severity) {
@@ -35,7 +41,7 @@ std::string plural(int count, const char* word) {
 
 }  // namespace
 
-std::string render_text(const Report& report, const TextOptions& options) {
+std::string render_doctor_report(const Report& report, const DoctorReportOptions& options) {
     std::string out;
     int shown = 0;
     for (const auto& finding : report.findings) {
@@ -78,7 +84,7 @@ std::string render_text(const Report& report, const TextOptions& options) {
     return out;
 }
 
-nlohmann::json to_json(const Report& report) {
+nlohmann::json doctor_report_json(const Report& report) {
     nlohmann::json findings = nlohmann::json::array();
     for (const auto& f : report.findings) {
         const auto location = format_location(f.location);
@@ -104,4 +110,4 @@ nlohmann::json to_json(const Report& report) {
             {"rules", report.rules_run},     {"live", live}};
 }
 
-}  // namespace pdctl::lint
+}  // namespace pdctl::report

@@ -7,15 +7,15 @@
 
 #include "pdctl/lint/rules.hpp"
 
-namespace pdctl::lint {
+namespace pdctl::report {
 
-struct TextOptions {
+struct DoctorReportOptions {
     bool show_info = true;     // info findings (the pre-start check shows errors and warnings only)
     bool show_summary = true;  // the closing OK / count lines
 };
 
-std::string render_text(const Report& report, const TextOptions& options = {});
+std::string render_doctor_report(const lint::Report& report, const DoctorReportOptions& options = {});
 // {"findings": [...], "errors": N, "warnings": N, "infos": N, "rules": N}
-nlohmann::json to_json(const Report& report);
+nlohmann::json doctor_report_json(const lint::Report& report);
 
-}  // namespace pdctl::lint
+}  // namespace pdctl::report
