@@ -6,7 +6,7 @@
 #
 # Clones the committed HEAD of this repository into CLONE-DIR (default: a new directory under /tmp),
 # installs what is missing (.ci/install-deps, stress-ng), builds the CI preset once, then runs
-# `ctest --preset ci -j2` (every label, as CI does; not the sanitizer/fuzz pass of .ci/analysis) N
+# `ctest --preset ci -jJ` (every label, with CI's J = $PDCTL_TEST_JOBS or 4; not the sanitizer/fuzz pass of .ci/analysis) N
 # times while `stress-ng --cpu 2` keeps both cores busy (PDCTL_FLAKE_LOAD overrides the load command;
 # PDCTL_FLAKE_LOAD=none runs without). Prints each run's time and failures, then a table of failure
 # counts per test; exits 1 if any test failed in any run. Each run's ctest output is kept in
@@ -35,7 +35,7 @@ trap stop_load EXIT
 if [ "$load" != none ]; then
   setsid $load >/dev/null 2>&1 &
   load_pid=$!
-  echo "== flake-hunt: load beside every run: $load"
+  echo "== flake-hunt: load beside every run: $load; ctest -j${PDCTL_TEST_JOBS:-4}"
 fi
 
 out=$clone/flake-hunt
@@ -44,7 +44,7 @@ mkdir -p "$out"
 for run in $(seq 1 "$runs"); do
   began=$SECONDS
   status=0
-  ctest --preset ci -j2 >"$out/run-$run.log" 2>&1 || status=$?
+  ctest --preset ci -j"${PDCTL_TEST_JOBS:-4}" >"$out/run-$run.log" 2>&1 || status=$?
   failed=$(grep -cE '^\s+[0-9]+ - .* \((Failed|Timeout|SEGFAULT|Exception|Not Run)\)' "$out/run-$run.log" || true)
   summary=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$out/run-$run.log" || echo "ctest exit $status")
   echo "== flake-hunt: run $run/$runs: $summary ($((SECONDS - began)) s, load average $(cut -d' ' -f1 /proc/loadavg))"
