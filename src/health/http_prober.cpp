@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <optional>
+
 namespace pdctl::health {
 
 bool split_http_url(const std::string& url, std::string& host, int& port, std::string& path) {
@@ -28,21 +30,33 @@ bool split_http_url(const std::string& url, std::string& host, int& port, std::s
     return !host.empty() && port > 0 && port < 65536;
 }
 
-ProbeResult RealHttpProber::get(const std::string& url, std::chrono::milliseconds timeout) {
-    ProbeResult result;
-    std::string host, path;
+namespace {
+
+// A client for `url`'s host and port, and its path; none, with the error in `result`, when `url` is not
+// http://host:port/path.
+std::optional<httplib::Client> client_for(const std::string& url, std::string& path, ProbeResult& result) {
+    std::string host;
     int port = 0;
     if (!split_http_url(url, host, port, path)) {
         result.error = "not an http:// URL: " + url;
-        return result;
+        return std::nullopt;
     }
-    httplib::Client client(host, port);
+    return std::optional<httplib::Client>(std::in_place, host, port);
+}
+
+}  // namespace
+
+ProbeResult RealHttpProber::get(const std::string& url, std::chrono::milliseconds timeout) {
+    ProbeResult result;
+    std::string path;
+    auto client = client_for(url, path, result);
+    if (!client) return result;
     const auto seconds = static_cast<time_t>(timeout.count() / 1000);
     const auto micros = static_cast<time_t>((timeout.count() % 1000) * 1000);
-    client.set_connection_timeout(seconds, micros);
-    client.set_read_timeout(seconds, micros);
-    client.set_write_timeout(seconds, micros);
-    if (auto response = client.Get(path)) {
+    client->set_connection_timeout(seconds, micros);
+    client->set_read_timeout(seconds, micros);
+    client->set_write_timeout(seconds, micros);
+    if (auto response = client->Get(path)) {
         result.status = response->status;
         result.body = response->body.substr(0, 512);
     } else {
@@ -70,17 +84,13 @@ ProbeResult RealHttpProber::get(const std::string& url, std::chrono::millisecond
 ProbeResult RealHttpProber::post(const std::string& url, const std::string& body,
                                  const std::string& content_type, const PostTimeouts& timeouts) {
     ProbeResult result;
-    std::string host, path;
-    int port = 0;
-    if (!split_http_url(url, host, port, path)) {
-        result.error = "not an http:// URL: " + url;
-        return result;
-    }
-    httplib::Client client(host, port);
-    client.set_connection_timeout(timeouts.connect);
-    client.set_read_timeout(timeouts.read);
+    std::string path;
+    auto client = client_for(url, path, result);
+    if (!client) return result;
+    client->set_connection_timeout(timeouts.connect);
+    client->set_read_timeout(timeouts.read);
     // The write timeout stays httplib's default (5 s): the request is one small JSON document.
-    if (auto response = client.Post(path, body, content_type)) {
+    if (auto response = client->Post(path, body, content_type)) {
         result.status = response->status;
         result.body = response->body;
     } else {

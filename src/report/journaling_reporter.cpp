@@ -5,7 +5,6 @@
 
 namespace pdctl::report {
 using engine::Duration;
-
 using engine::Reporter;
 using engine::RunSummary;
 using engine::StageFailure;

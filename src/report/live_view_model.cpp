@@ -10,7 +10,6 @@
 
 namespace pdctl::report {
 using engine::Duration;
-
 using engine::RunSummary;
 using engine::StageFailure;
 using engine::UnitProgress;
@@ -32,32 +31,6 @@ constexpr const char* kDim = "\x1b[2m";
 std::string paint(const std::string& text, const char* colour, const LiveStyle& style) {
     if (!style.color || text.empty()) return text;
     return colour + text + kReset;
-}
-
-std::string_view short_name(Phase phase) {
-    switch (phase) {
-        case Phase::kStarting:
-            return "launch";
-        case Phase::kInitialising:
-            return "init";
-        case Phase::kLoadingWeights:
-            return "weights";
-        case Phase::kKvCache:
-            return "KV";
-        case Phase::kCudaGraphs:
-            return "graphs";
-        case Phase::kJoined:
-            return "joined";
-        case Phase::kHttpUp:
-            return "HTTP";
-        case Phase::kWarmup:
-            return "warm-up";
-        case Phase::kReady:
-            return "ready";
-        case Phase::kFailed:
-            return "failed";
-    }
-    return "?";
 }
 
 bool in_group_phases(Phase phase) {
@@ -245,7 +218,8 @@ std::string history(const Unit& unit, std::optional<Duration> closed_at) {
     std::string text;
     for (const auto& [phase, took] : phases) {
         if (took < std::chrono::seconds(1)) continue;
-        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", short_name(phase), format_clock(took));
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", runtime::phase_short_label(phase),
+                            format_clock(took));
     }
     return text;
 }

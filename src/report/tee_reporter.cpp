@@ -2,7 +2,6 @@
 
 namespace pdctl::report {
 using engine::Duration;
-
 using engine::RunSummary;
 using engine::StageFailure;
 using engine::UnitProgress;

@@ -109,58 +109,50 @@ std::string lower_case(const std::string& text) {
     return lower;
 }
 
+// Every phase's names, in enum order (checked below): one table for ids, labels and short labels.
+struct PhaseNames {
+    Phase phase;
+    std::string_view id;
+    std::string_view label;
+    std::string_view short_label;
+};
+constexpr std::array kPhaseNames = {
+    PhaseNames{Phase::kStarting, "starting", "starting", "launch"},
+    PhaseNames{Phase::kInitialising, "initialising", "initialising", "init"},
+    PhaseNames{Phase::kLoadingWeights, "loading-weights", "loading weights", "weights"},
+    PhaseNames{Phase::kKvCache, "kv-cache", "allocating KV cache", "KV"},
+    PhaseNames{Phase::kCudaGraphs, "cuda-graphs", "capturing CUDA graphs", "graphs"},
+    PhaseNames{Phase::kJoined, "joined", "joined, serving health", "joined"},
+    PhaseNames{Phase::kHttpUp, "http-up", "HTTP up", "HTTP"},
+    PhaseNames{Phase::kWarmup, "warm-up", "warming up", "warm-up"},
+    PhaseNames{Phase::kReady, "ready", "ready", "ready"},
+    PhaseNames{Phase::kFailed, "failed", "failed", "failed"},
+};
+constexpr bool in_enum_order() {
+    for (std::size_t i = 0; i < kPhaseNames.size(); ++i)
+        if (static_cast<std::size_t>(kPhaseNames[i].phase) != i) return false;
+    return true;
+}
+static_assert(in_enum_order() && kPhaseNames.size() == static_cast<std::size_t>(Phase::kFailed) + 1);
+
+const PhaseNames& names(Phase phase) {
+    static constexpr PhaseNames kUnknown{Phase::kFailed, "unknown", "unknown", "?"};  // not a Phase
+    const auto index = static_cast<std::size_t>(phase);
+    return index < kPhaseNames.size() ? kPhaseNames[index] : kUnknown;
+}
+
 }  // namespace
 
 std::string_view phase_id(Phase phase) {
-    switch (phase) {
-        case Phase::kStarting:
-            return "starting";
-        case Phase::kInitialising:
-            return "initialising";
-        case Phase::kLoadingWeights:
-            return "loading-weights";
-        case Phase::kKvCache:
-            return "kv-cache";
-        case Phase::kCudaGraphs:
-            return "cuda-graphs";
-        case Phase::kJoined:
-            return "joined";
-        case Phase::kHttpUp:
-            return "http-up";
-        case Phase::kWarmup:
-            return "warm-up";
-        case Phase::kReady:
-            return "ready";
-        case Phase::kFailed:
-            return "failed";
-    }
-    return "unknown";
+    return names(phase).id;
 }
 
 std::string_view phase_label(Phase phase) {
-    switch (phase) {
-        case Phase::kStarting:
-            return "starting";
-        case Phase::kInitialising:
-            return "initialising";
-        case Phase::kLoadingWeights:
-            return "loading weights";
-        case Phase::kKvCache:
-            return "allocating KV cache";
-        case Phase::kCudaGraphs:
-            return "capturing CUDA graphs";
-        case Phase::kJoined:
-            return "joined, serving health";
-        case Phase::kHttpUp:
-            return "HTTP up";
-        case Phase::kWarmup:
-            return "warming up";
-        case Phase::kReady:
-            return "ready";
-        case Phase::kFailed:
-            return "failed";
-    }
-    return "unknown";
+    return names(phase).label;
+}
+
+std::string_view phase_short_label(Phase phase) {
+    return names(phase).short_label;
 }
 
 std::optional<LogTime> parse_log_time(std::string_view line, int glog_year) {

@@ -33,6 +33,8 @@ enum class Phase {
 std::string_view phase_id(Phase phase);
 // For people: "loading weights".
 std::string_view phase_label(Phase phase);
+// Where space is short (the live view's phase history): "weights".
+std::string_view phase_short_label(Phase phase);
 
 // A log line's wall-clock time as written (the node's local time, no zone). Only ever compared with
 // other lines of the same log, so the zone never matters.
