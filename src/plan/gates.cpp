@@ -12,9 +12,10 @@ struct KindDefaults {
     std::string why;
 };
 
-// Readiness per kind (pd-stack-facts 1.3, 2.3, 3.3, 4.2): an SGLang group is ready when rank 0's
-// /health is 200 (its port stays closed until every rank joined and warm-up passed); the Rust router
-// needs /readiness (its /health is liveness only); MiniLB has only /health.
+// Readiness per kind (SGLang entrypoints/engine.py and http_server.py, the router's startup, Mooncake
+// mooncake-store/src/master.cpp): an SGLang group is ready when rank 0's /health is 200 (its port
+// stays closed until every rank joined and warm-up passed); the Rust router needs /readiness (its
+// /health is liveness only); MiniLB has only /health.
 KindDefaults kind_defaults(const config::Role& role) {
     using namespace std::chrono;
     switch (role.kind) {

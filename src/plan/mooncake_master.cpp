@@ -4,7 +4,7 @@
 namespace pdctl::plan {
 
 // mooncake_master --port 50051 --metrics_port 9003: the RPC port and the always-on HTTP admin server
-// whose /health is the readiness gate (pd-stack-facts 4.2).
+// whose /health is the readiness gate (Mooncake mooncake-store/src/master.cpp).
 runtime::ProgramSpec mooncake_master_program(const config::Cluster& /*cluster*/, const config::Role& role,
                                              int /*rank*/) {
     runtime::ProgramSpec spec;

@@ -3,7 +3,7 @@
 
 namespace pdctl::plan {
 
-// sglang_router.launch_router --pd-disaggregation (pd-stack-facts 3.2): one --prefill URL PORT per
+// sglang_router.launch_router --pd-disaggregation (SGLang router_args.py): one --prefill URL PORT per
 // prefill group and one --decode URL per decode group, repeated flags (the parser does not split
 // commas), rank-0 routable addresses only (decode fetches KV from the prefill's bootstrap at the
 // host it was given), and an explicit --host/--port (the default 30000 clashes with SGLang's).

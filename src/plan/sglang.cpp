@@ -10,8 +10,9 @@ const config::Node& node_of(const config::Cluster& cluster, const config::Role& 
 }
 }  // namespace detail
 
-// One rank of a multi-node SGLang group (pd-stack-facts 1.1-1.4): every rank gets the same
-// --dist-init-addr (rank 0's address), --nnodes and total --tp-size, and its own --node-rank.
+// One rank of a multi-node SGLang group (SGLang server_args.py and entrypoints/engine.py): every rank
+// gets the same --dist-init-addr (rank 0's address), --nnodes and total --tp-size, and its own
+// --node-rank.
 runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank) {
     const auto& node = detail::node_of(cluster, role, rank);
     const auto& rank0 = detail::node_of(cluster, role, 0);

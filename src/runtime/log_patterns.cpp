@@ -76,7 +76,7 @@ constexpr std::array kWarningRules = {
 constexpr std::array kFailureHints = {
     FailureHint{"Mooncake memory registration failed",
                 "registration failures usually mean PYTORCH_CUDA_ALLOC_CONF has expandable_segments "
-                "(Mooncake #2511), "
+                "(https://github.com/kvcache-ai/Mooncake/issues/2511), "
                 "no GPUDirect RDMA (nvidia_peermem / dma-buf), or a non-privileged container"},
     FailureHint{"Bad address [14]",
                 "Mooncake could not register GPU memory: remove expandable_segments from "

@@ -1,5 +1,5 @@
 #pragma once
-// The real programs' command lines, one builder per role kind (facts: shared/context/pd-stack-facts.md).
+// The real programs' command lines, one builder per role kind (upstream sources cited at each builder).
 
 #include "pdctl/config/model.hpp"
 #include "pdctl/plan/plan.hpp"
@@ -22,7 +22,7 @@ runtime::ProgramSpec generic_program(const config::Cluster& cluster, const confi
 // The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
 Gate default_gate(const config::Cluster& cluster, const config::Role& role);
 // A prefill role's rank-0 bootstrap server answering GET /health: it starts before the weights load
-// (pd-stack-facts 1.4), so it says the group is launching, not that it is ready.
+// (SGLang disagg_service.py), so it says the group is launching, not that it is ready.
 Gate bootstrap_gate(const config::Cluster& cluster, const config::Role& prefill);
 
 // The address other nodes use to reach `role` on `node`: its --host unless that is a wildcard.
