@@ -123,9 +123,13 @@ TEST(LiveView, RealTerminalShowsPhasesThenOneFinalBlockAndAFailureInFull) {
         TmuxSession tmux(start_command(cluster), 120, 30);
         ASSERT_TRUE(tmux.started()) << "tmux new-session failed";
 
+        // Each rank logs its own phases: under load rank 3 can still be initialising when rank 0
+        // starts its weights, so wait for the screen where all of ranks 1-3 have joined. It lasts:
+        // every rank loads for 8 s, and rank 0 waits at the barrier until the last one is done.
         loading = tmux.wait_for(
             [](const std::string& s) {
-                return line_with(s, "◐ prefill").find("loading weights") != std::string::npos;
+                return line_with(s, "◐ prefill").find("loading weights") != std::string::npos &&
+                       line_with(s, "n2–n4").find("joined, loading weights") != std::string::npos;
             },
             60s);
         ASSERT_NE(line_with(loading, "◐ prefill").find("loading weights"), std::string::npos) << loading;
