@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pdctl/engine/clock.hpp"
+#include "pdctl/report/logs_view.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -32,13 +33,8 @@ void print_lines(Followed& followed, const std::string& text, const util::Redact
 void report_trouble(Followed& followed, const std::string& trouble) {
     if (trouble == followed.trouble) return;
     followed.trouble = trouble;
-    if (trouble.empty()) {
-        fmt::print(stderr, "{} ({}): reading its log again\n", followed.target->unit->node,
-                   followed.target->unit->name);
-    } else {
-        fmt::print(stderr, "{} ({}): {}\n", followed.target->unit->node, followed.target->unit->name,
-                   trouble);
-    }
+    fmt::print(stderr, "{}\n",
+               report::log_trouble_line(followed.target->unit->node, followed.target->unit->name, trouble));
 }
 
 std::string trouble_of(const exec::CommandResult& answer) {
@@ -66,7 +62,7 @@ void poll(Followed& followed, exec::Executor& executor, const runtime::LogReques
     const auto chunk = runtime::parse_log_chunk(target.runtime, answer.out, followed.cursor);
     if (chunk.restarted) {
         print_lines(followed, followed.partial.empty() ? "" : "\n", redactor);
-        fmt::print("{}--- the log starts again (the unit was restarted) ---\n", target.prefix);
+        fmt::print("{}\n", report::log_restarted_line(target.prefix));
     }
     print_lines(followed, chunk.text, redactor);
     followed.cursor = chunk.next;

@@ -7,6 +7,7 @@
 
 #include "log_follower.hpp"
 #include "pdctl/config/state_paths.hpp"
+#include "pdctl/report/logs_view.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "verbs.hpp"
@@ -57,7 +58,7 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
         throw Failure(ExitCode::kUsage, "no unit of " + options.role + " matches --node/--rank");
     if (targets.size() > 1)
         for (auto& target : targets)
-            target.prefix = fmt::format("[{} rank{}] ", target.unit->node, target.unit->rank);
+            target.prefix = report::log_line_prefix(target.unit->node, target.unit->rank);
 
     if (options.follow) return follow_logs(context, executor, targets, request);
 
@@ -69,7 +70,8 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
                                                  ->logs(target.unit->name, request.tail_lines);
         const auto answer = executor.run(*target.node, command);
         if (!answer.transport_error.empty()) {
-            fmt::print(stderr, "{}: unreachable: {}\n", target.unit->node, answer.transport_error);
+            fmt::print(stderr, "{}\n",
+                       report::log_unreachable_line(target.unit->node, answer.transport_error));
             code = ExitCode::kUnreachable;
             continue;
         }

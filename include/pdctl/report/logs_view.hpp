@@ -1,0 +1,21 @@
+#pragma once
+// `pdctl logs`: the words around the units' own log lines. The lines themselves are printed as the
+// node gives them (redacted); with several units each line says whose it is.
+
+#include <string>
+
+namespace pdctl::report {
+
+// "[n3 rank2] " before each line when several units are shown, so interleaved lines stay readable.
+std::string log_line_prefix(const std::string& node, int rank);
+
+// Printed in the stream (with the unit's prefix) when --follow finds the log shorter than its
+// cursor: the unit was restarted and its new log begins here.
+std::string log_restarted_line(const std::string& prefix);
+
+// To stderr: a node whose log cannot be read, once, and once again when it can be read again
+// (an empty trouble).
+std::string log_trouble_line(const std::string& node, const std::string& unit, const std::string& trouble);
+std::string log_unreachable_line(const std::string& node, const std::string& transport_error);
+
+}  // namespace pdctl::report
