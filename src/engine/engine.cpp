@@ -171,6 +171,7 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
     std::vector<std::string> nodes;
     for (const auto& unit : stage.units) nodes.push_back(unit.node);
     const auto observation = observe(plan_, executor_, nodes);
+    std::vector<StageResult> dead;
     for (const auto& unit : stage.units) {
         const auto& node_state = observation.nodes.at(unit.node);
         StageResult result;
@@ -192,9 +193,14 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
         }
         result.failure.log_tail = log_tail(unit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
-        return result;
+        dead.push_back(std::move(result));
     }
-    return std::nullopt;
+    if (dead.empty()) return std::nullopt;
+    // One rank failing takes its group down within a second or so ("Rank 2 scheduler is dead" on rank
+    // 0): when a check finds several dead, name the one whose log has a failure of its own.
+    for (auto& result : dead)
+        if (runtime::log_shows_own_failure(result.failure.log_tail, stage.kind)) return std::move(result);
+    return std::move(dead.front());
 }
 
 std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {

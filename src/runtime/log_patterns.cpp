@@ -16,7 +16,7 @@ constexpr std::array kPhaseRules = {
     // -- failed (scheduler.py, http_server.py, engine.py, Mooncake) --
     PhaseRule{Phase::kFailed, "scheduler hit an exception", "Scheduler hit an exception"},
     PhaseRule{Phase::kFailed, "initialization failed", "Initialization failed"},
-    PhaseRule{Phase::kFailed, "scheduler is dead", "Rank \\d+ scheduler is dead"},
+    PhaseRule{Phase::kFailed, kPeerDeathNeedle, "Rank \\d+ scheduler is dead"},
     PhaseRule{Phase::kFailed, "memory registration failed", "Mooncake memory registration failed", true},
     // v0.5.4 "Prefill disaggregation mode warm Up Failed", HEAD "Disaggregation warmup failed".
     PhaseRule{Phase::kFailed, "up failed", "warm ?up failed", true},

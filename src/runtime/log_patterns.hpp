@@ -34,6 +34,10 @@ struct FailureHint {
     const char* hint;
 };
 
+// What the surviving ranks of a group log when another rank died ("Rank 2 scheduler is dead"): a
+// failure whose cause is elsewhere.
+inline constexpr std::string_view kPeerDeathNeedle = "scheduler is dead";
+
 // First matching rule wins.
 std::span<const PhaseRule> phase_rules();
 // Each warning once per unit.

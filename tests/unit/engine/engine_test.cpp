@@ -48,6 +48,26 @@ TEST_F(EngineTest, StartsStagesInOrderEachAfterThePreviousGatePassed) {
     EXPECT_EQ(nodes.count("stop "), 0u);
 }
 
+// A rank that fails takes its group down: rank 0 follows within a second ("Rank 2 scheduler is
+// dead"). A liveness check that finds both dead must name rank 2, whose log has the exception, not
+// rank 0, which comes first in the group (seen under load in the integration suite).
+TEST_F(EngineTest, WhenSeveralRanksAreFoundDeadTheOneWithItsOwnFailureIsNamed) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    nodes.behaviour["pd-demo-prefill-0"].crash_after = 7s;
+    nodes.behaviour["pd-demo-prefill-0"].log = {
+        {0s, "[2026-11-29 08:15:10 TP0] Load weight begin. avail mem=78.21 GB"},
+        {7s, "[2026-11-29 08:15:17] Rank 2 scheduler is dead. Please check if there are relevant logs."}};
+    nodes.behaviour["pd-demo-prefill-2"].crash_after = 7s;
+    nodes.behaviour["pd-demo-prefill-2"].log = {
+        {0s, "[2026-11-29 08:15:10 TP16] Load weight begin. avail mem=78.21 GB"},
+        {6s, "[2026-11-29 08:15:16 TP16] Scheduler hit an exception: pdsim injected crash at weights"}};
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+    EXPECT_EQ(reporter.failure.node, "n3");
+    EXPECT_EQ(reporter.failure.rank, 2);
+    ASSERT_FALSE(reporter.failure.log_tail.empty());
+    EXPECT_NE(reporter.failure.log_tail.back().find("Scheduler hit an exception"), std::string::npos);
+}
+
 TEST_F(EngineTest, CrashOnNonZeroPrefillRankFailsWithinTwoSecondsAndCleansUp) {
     nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
     nodes.behaviour["pd-demo-prefill-2"].crash_after = 7s;
