@@ -13,12 +13,13 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/exec/local_executor.hpp"
-#include "pdctl/exec/ssh_executor.hpp"
+#include "pdctl/exec/ssh_transports.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/live_view.hpp"
 #include "pdctl/report/tee_reporter.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -82,9 +83,22 @@ Context load_context(const GlobalOptions& options) {
     } else {
         auto ssh = exec::SshOptions::from_environment();
         ssh.accept_new_host_keys = options.accept_new_host_keys;
-        context.executor = std::make_unique<exec::SshExecutor>(std::move(ssh));
+        auto openssh = exec::openssh_options_like(ssh);
+        auto transports = std::make_unique<exec::SshTransports>(std::move(ssh), std::move(openssh));
+        context.ssh_transports = transports.get();
+        context.executor = std::move(transports);
     }
     return context;
+}
+
+std::vector<report::NodeTransport> transport_choices(const Context& context) {
+    if (!context.ssh_transports) return {};
+    const auto& nodes = context.cluster.nodes;
+    std::vector<report::NodeTransport> choices(nodes.size());
+    util::for_each_parallel(nodes.size(), util::kEngineFanout, [&](std::size_t i) {
+        choices[i] = {nodes[i].name, context.ssh_transports->choice_for(nodes[i])};
+    });
+    return choices;
 }
 
 namespace {

@@ -8,7 +8,9 @@
 #include "pdctl/config/model.hpp"
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/exec/executor.hpp"
+#include "pdctl/exec/ssh_transports.hpp"
 #include "pdctl/plan/plan.hpp"
+#include "pdctl/report/transport_view.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::cli {
@@ -25,10 +27,15 @@ struct Context {
     plan::Plan plan;
     util::Redactor redactor;
     std::unique_ptr<exec::Executor> executor;  // always set: local or SSH, as the config says
+    exec::SshTransports* ssh_transports =
+        nullptr;  // the executor, with `executor: ssh`: which transport each node gets
 };
 
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
 Context load_context(const GlobalOptions& options);
+// With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for
+// the nodes on `auto`, in parallel); empty for the local executor.
+std::vector<report::NodeTransport> transport_choices(const Context& context);
 // A reporter for progress: JSON Lines with --json, else text lines.
 std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
 

@@ -18,8 +18,17 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     if (options.verb != "start" && options.verb != "stop" && options.verb != "restart")
         throw Failure(ExitCode::kUsage, "plan takes start, stop or restart, not '" + options.verb + "'");
     auto context = load_context(global);
-    const std::string text = global.json ? report::plan_to_json(context.plan, options.verb).dump(2)
-                                         : report::render_plan_text(context.plan, options.verb);
+    // How each node is reached is decided before anything connects, so the plan can show it.
+    const auto transports = transport_choices(context);
+    std::string text;
+    if (global.json) {
+        auto doc = report::plan_to_json(context.plan, options.verb);
+        if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
+        text = doc.dump(2);
+    } else {
+        text = report::render_plan_text(context.plan, options.verb);
+        if (!transports.empty()) text += "\n" + report::render_transports_text(transports);
+    }
     fmt::print("{}\n", context.redactor.redact(text));
     return ExitCode::kOk;
 }

@@ -16,11 +16,15 @@ void read_ssh(const MapReader& parent, SshSettings& out) {
     const auto* entry = parent.find("ssh");
     if (!entry) return;
     MapReader ssh(parent.context(), entry->value, parent.child_path("ssh"), entry->value_where);
-    ssh.check_keys({"user", "port", "identity"});
+    ssh.check_keys({"user", "port", "identity", "transport"});
     ssh.string("user", out.user);
     ssh.port("port", out.port);
     // `~` is kept: it names the operator's home on the machine that runs pdctl.
     ssh.string("identity", out.identity);
+    ssh.choice("transport", out.transport,
+               {{"auto", SshTransport::Auto},
+                {"libssh2", SshTransport::Libssh2},
+                {"openssh", SshTransport::OpenSsh}});
     if (out.user.empty())
         parent.context().error(entry->value_where, ssh.child_path("user"), "must not be empty");
 }

@@ -66,6 +66,18 @@ std::string to_string(ExecutorKind kind) {
     return "unknown";
 }
 
+std::string to_string(SshTransport transport) {
+    switch (transport) {
+        case SshTransport::Auto:
+            return "auto";
+        case SshTransport::Libssh2:
+            return "libssh2";
+        case SshTransport::OpenSsh:
+            return "openssh";
+    }
+    return "auto";
+}
+
 std::string to_string(DependencyGate gate) {
     switch (gate) {
         case DependencyGate::Ready:

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,10 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "pdctl/exec/ssh_config.hpp"
 
 namespace pdctl::exec {
 namespace {
@@ -23,6 +28,30 @@ int decode_char(char c) {
     if (c == '+') return 62;
     if (c == '/') return 63;
     return -1;
+}
+
+// `|1|salt|hash`: HMAC-SHA1 of the name keyed with the salt (HashKnownHosts yes).
+bool hashed_entry_matches(std::string_view entry, const std::string& name) {
+    const auto bar = entry.find('|', 3);
+    if (entry.rfind("|1|", 0) != 0 || bar == std::string_view::npos) return false;
+    const auto salt = base64_decode(entry.substr(3, bar - 3));
+    const auto hash = base64_decode(entry.substr(bar + 1));
+    if (!salt || !hash) return false;
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (HMAC(EVP_sha1(), salt->data(), static_cast<int>(salt->size()),
+             reinterpret_cast<const unsigned char*>(name.data()), name.size(), digest.data(),
+             &length) == nullptr)
+        return false;
+    return std::string_view(reinterpret_cast<const char*>(digest.data()), length) == *hash;
+}
+
+std::vector<std::string> split_commas(const std::string& list) {
+    std::vector<std::string> items;
+    std::istringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) items.push_back(item);
+    return items;
 }
 
 std::mutex& append_mutex() {
@@ -92,6 +121,31 @@ std::string sha256_fingerprint(std::string_view key_blob) {
 
 std::string known_hosts_name(const std::string& host, int port) {
     return port == 22 ? host : "[" + host + "]:" + std::to_string(port);
+}
+
+KnownHostsTrust known_hosts_trust(std::string_view text, const std::string& host, int port) {
+    KnownHostsTrust trust;
+    const std::string name = known_hosts_name(host, port);
+    std::istringstream lines{std::string(text)};
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream fields(line);
+        std::string first, hosts;
+        fields >> first;
+        if (first.empty() || first[0] == '#') continue;
+        const bool authority = first == "@cert-authority";
+        if (first[0] == '@') {
+            if (!authority) continue;  // @revoked
+            fields >> hosts;
+        } else {
+            hosts = first;
+        }
+        const bool matches = hosts.rfind("|1|", 0) == 0 ? hashed_entry_matches(hosts, name)
+                                                        : ssh_host_patterns_match(split_commas(hosts), name);
+        if (!matches) continue;
+        (authority ? trust.certificate_authority : trust.key) = true;
+    }
+    return trust;
 }
 
 std::string known_hosts_line(const std::string& host, int port, const std::string& key_type,

@@ -144,7 +144,10 @@ void SshConfig::parse_into(std::string_view text, const std::string& source_name
                 blocks_.push_back(Block{{"*"}, false, {}});
             } else {
                 warnings_.push_back(where +
-                                    "Match blocks are not supported by pdctl; their settings are ignored");
+                                    "Match blocks are not supported by pdctl's libssh2 transport; their "
+                                    "settings are ignored there (ssh.transport auto/openssh honours them)");
+                for (const auto& arg : args)
+                    if (lower(arg) == "exec") has_match_exec_ = true;
                 blocks_.push_back(Block{{}, true, {}});
             }
         } else if (key == "include") {

@@ -2,7 +2,6 @@
 // command for that node (serialised on the node's mutex), bounded concurrent handshakes.
 #include "pdctl/exec/ssh_executor.hpp"
 
-#include <pwd.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -31,17 +30,6 @@ std::string env_or(const char* name, const std::string& fallback) {
     return value && *value ? std::string(value) : fallback;
 }
 
-std::string home_directory() {
-    if (const char* home = std::getenv("HOME"); home && *home) return home;
-    if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_dir;
-    return "/";
-}
-
-std::string local_user_name() {
-    if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
-    return env_or("USER", "root");
-}
-
 void init_libssh2() {
     static std::once_flag once;
     std::call_once(once, [] { libssh2_init(0); });
@@ -51,10 +39,10 @@ void init_libssh2() {
 
 SshOptions SshOptions::from_environment() {
     SshOptions options;
-    options.home = home_directory();
+    options.home = local_home_directory();
     const std::string ssh_dir = options.home + "/.ssh";
     options.known_hosts = env_or("PDCTL_KNOWN_HOSTS", ssh_dir + "/known_hosts");
-    options.ssh_config = ssh_dir + "/config";
+    options.ssh_config = env_or("PDCTL_SSH_CONFIG", ssh_dir + "/config");
     options.agent_socket = env_or("SSH_AUTH_SOCK", "");
     options.default_identities = {ssh_dir + "/id_ed25519", ssh_dir + "/id_ecdsa"};
     options.passphrase = env_or("PDCTL_SSH_PASSPHRASE", "");
@@ -79,7 +67,7 @@ struct SshExecutor::Impl {
     explicit Impl(SshOptions opts)
         : options(std::move(opts)), handshakes(std::clamp(options.max_parallel_handshakes, 1, 1024)) {
         init_libssh2();
-        if (options.home.empty()) options.home = home_directory();
+        if (options.home.empty()) options.home = local_home_directory();
         local_user = local_user_name();
         if (!options.ssh_config.empty()) {
             ssh_config = SshConfig::load(options.ssh_config);

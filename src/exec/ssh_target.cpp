@@ -1,7 +1,11 @@
 #include "pdctl/exec/ssh_target.hpp"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 namespace pdctl::exec {
 namespace {
@@ -57,6 +61,18 @@ bool is_none(const std::string& value) {
 }
 
 }  // namespace
+
+std::string local_home_directory() {
+    if (const char* home = std::getenv("HOME"); home && *home) return home;
+    if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_dir;
+    return "/";
+}
+
+std::string local_user_name() {
+    if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
+    const char* user = std::getenv("USER");
+    return user && *user ? user : "root";
+}
 
 std::string expand_home(const std::string& path, const std::string& home) {
     if (path == "~") return home;

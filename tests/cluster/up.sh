@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the SSH test cluster: N hosts (default 8, $PDCTL_TEST_HOSTS), each a network namespace
 # ${PDT_PREFIX}<i> with address 10.77.0.<i> on bridge pdtbr0 (10.77.0.254/24; see lib.sh for other names), its own hostname and /root
-# (unshare --uts --mount + bind mount) and its own real OpenSSH sshd (ed25519 + ECDSA host keys,
-# ports 22 and 2222). Generates client keys and a known_hosts file, then writes $PDT_DIR/cluster.env
+# (unshare --uts --mount + bind mount) and its own real OpenSSH sshd (ed25519 + ECDSA host keys, the
+# ed25519 one also as a host certificate; ports 22, 2222, and 2022 for the bastion only), plus a
+# bastion host (host0, 10.77.0.250). Generates client keys (ed25519, ECDSA, RSA, a CA-signed user
+# certificate) and known_hosts files, then writes $PDT_DIR/cluster.env
 # (addresses, key paths, recorded pids) for the tests. tests/cluster/down.sh removes everything.
 #
 # Exit 77 (CTest: skipped) without root; in CI (CI set) a missing tool is a failure, not a skip.
@@ -67,6 +69,19 @@ head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$client/ecdsa.passphrase"
 ssh-keygen -q -t ecdsa -b 256 -N "$(cat "$client/ecdsa.passphrase")" -C pdctl-test-ecdsa -f "$client/id_ecdsa"
 ssh-keygen -q -t rsa -b 2048 -N '' -C pdctl-test-rsa -f "$client/id_rsa"
 ssh-keygen -q -t ed25519 -N '' -C pdctl-test-wrong -f "$client/id_wrong"
+# Certificates: a user CA every host trusts (TrustedUserCAKeys) signs a key that no authorized_keys
+# lists, so only the certificate logs in; a host CA signs every host's ed25519 key, and
+# known_hosts_ca trusts the hosts through that CA alone (@cert-authority).
+ssh-keygen -q -t ed25519 -N '' -C pdctl-test-user-ca -f "$client/user_ca"
+ssh-keygen -q -t ed25519 -N '' -C pdctl-test-cert -f "$client/id_cert"
+ssh-keygen -q -s "$client/user_ca" -I pdctl-test-cert -n root -V -5m:+1d "$client/id_cert.pub" 2>/dev/null
+ssh-keygen -q -t ed25519 -N '' -C pdctl-test-host-ca -f "$PDT_DIR/host_ca"
+echo "@cert-authority $PDT_SUBNET.*,[$PDT_SUBNET.*]:2022,[$PDT_SUBNET.*]:2222 $(cut -d' ' -f1-2 "$PDT_DIR/host_ca.pub")" \
+  >"$PDT_DIR/known_hosts_ca"
+# The bastion (host0 in the layout, never counted in PDT_HOSTS): every host's port 2022 answers only
+# connections from it, so a node configured on port 2022 is reachable through the bastion alone.
+bastion_address=$PDT_SUBNET.250
+behind_port=2022
 
 # Network: bridge in the root namespace, one veth per host.
 ip link add "$PDT_BRIDGE" type bridge stp_state 0 forward_delay 0
@@ -88,19 +103,32 @@ for i in $(seq 1 "$hosts"); do
   nsenter --net="/run/netns/$ns" ip addr add "$address/24" dev eth0
   nsenter --net="/run/netns/$ns" ip link set eth0 up
   nsenter --net="/run/netns/$ns" ip link set lo up
+  nsenter --net="/run/netns/$ns" nft -f - <<NFT
+table inet pdt_bastion {
+  chain input {
+    type filter hook input priority 0;
+    tcp dport $behind_port ip saddr != $bastion_address reject with tcp reset
+  }
+}
+NFT
 
   ssh-keygen -q -t ed25519 -N '' -C "$ns" -f "$hostdir/ssh_host_ed25519_key"
+  ssh-keygen -q -s "$PDT_DIR/host_ca" -h -I "$ns" -n "$address" -V -5m:+1d "$hostdir/ssh_host_ed25519_key.pub" 2>/dev/null
   ssh-keygen -q -t ecdsa -b 256 -N '' -C "$ns" -f "$hostdir/ssh_host_ecdsa_key"
   cat "$client/id_ed25519.pub" "$client/id_ecdsa.pub" "$client/id_rsa.pub" >"$hostdir/root/.ssh/authorized_keys"
   # Only the ed25519 line goes to known_hosts although the host also has an ECDSA key: like many
   # real known_hosts files, and it proves the host-key preference is taken from known_hosts.
   echo "$address $(cut -d' ' -f1-2 "$hostdir/ssh_host_ed25519_key.pub")" >>"$PDT_DIR/known_hosts"
+  echo "[$address]:$behind_port $(cut -d' ' -f1-2 "$hostdir/ssh_host_ed25519_key.pub")" >>"$PDT_DIR/known_hosts_behind"
 
   cat >"$hostdir/sshd_config" <<CFG
 ListenAddress $address:22
 ListenAddress $address:2222
+ListenAddress $address:$behind_port
 HostKey $hostdir/ssh_host_ed25519_key
 HostKey $hostdir/ssh_host_ecdsa_key
+HostCertificate $hostdir/ssh_host_ed25519_key-cert.pub
+TrustedUserCAKeys $client/user_ca.pub
 PidFile none
 StrictModes no
 PermitRootLogin prohibit-password
@@ -143,11 +171,47 @@ CFG
     "PDT_HOST_${i}_HOST_KEY=$hostdir/ssh_host_ed25519_key.pub")
 done
 
-# Wait (bounded) until every sshd listens on both ports.
+# The bastion: host0, an sshd on port 22 only, no podman; root logs in with the ed25519 key.
+bastion=$PDT_DIR/host0
+mkdir -p "$bastion/root/.ssh"
+ip netns add "${PDT_PREFIX}0"
+ip link add "${PDT_VETH_PREFIX}0" type veth peer name eth0 netns "${PDT_PREFIX}0"
+ip link set "${PDT_VETH_PREFIX}0" master "$PDT_BRIDGE" up
+nsenter --net="/run/netns/${PDT_PREFIX}0" ip addr add "$bastion_address/24" dev eth0
+nsenter --net="/run/netns/${PDT_PREFIX}0" ip link set eth0 up
+nsenter --net="/run/netns/${PDT_PREFIX}0" ip link set lo up
+ssh-keygen -q -t ed25519 -N '' -C "${PDT_PREFIX}0" -f "$bastion/ssh_host_ed25519_key"
+cp "$client/id_ed25519.pub" "$bastion/root/.ssh/authorized_keys"
+echo "$bastion_address $(cut -d' ' -f1-2 "$bastion/ssh_host_ed25519_key.pub")" >>"$PDT_DIR/known_hosts_behind"
+cat >"$bastion/sshd_config" <<CFG
+ListenAddress $bastion_address:22
+HostKey $bastion/ssh_host_ed25519_key
+PidFile none
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+AllowTcpForwarding yes
+MaxStartups 100:30:200
+MaxSessions 64
+CFG
+setsid nsenter --net="/run/netns/${PDT_PREFIX}0" unshare --uts --mount --propagation private \
+  sh -c "hostname ${PDT_PREFIX}0; mount --bind $bastion/root /root; exec /usr/sbin/sshd -D -e -f $bastion/sshd_config" \
+  </dev/null >"$bastion/sshd.log" 2>&1 &
+echo $! >"$bastion/sshd.pid"
+# Through the bastion, the hosts' keys on port 2022, and the bastion's own: besides the direct ones.
+cat "$PDT_DIR/known_hosts" >>"$PDT_DIR/known_hosts_behind"
+
+# Wait (bounded) until every sshd listens on its ports.
 deadline=$((SECONDS + 20))
-for i in $(seq 1 "$hosts"); do
-  for port in 22 2222; do
-    until grep -q "Server listening on $PDT_SUBNET.$i port $port" "$PDT_DIR/host$i/sshd.log" 2>/dev/null; do
+for i in 0 $(seq 1 "$hosts"); do
+  address=$PDT_SUBNET.$i ports="22 2222 $behind_port"
+  [ "$i" = 0 ] && address=$bastion_address ports=22
+  for port in $ports; do
+    until grep -q "Server listening on $address port $port" "$PDT_DIR/host$i/sshd.log" 2>/dev/null; do
       pid=$(cat "$PDT_DIR/host$i/sshd.pid")
       if ! pdt_is_our_sshd "$pid"; then
         pdt_log "sshd of host $i exited:"; cat "$PDT_DIR/host$i/sshd.log" >&2; exit 1
@@ -174,6 +238,12 @@ done
   echo "PDT_ECDSA_PASSPHRASE_FILE=$client/ecdsa.passphrase"
   echo "PDT_RSA_KEY=$client/id_rsa"
   echo "PDT_WRONG_KEY=$client/id_wrong"
+  echo "PDT_CERT_KEY=$client/id_cert"            # logs in only with its certificate, id_cert-cert.pub
+  echo "PDT_CA_KNOWN_HOSTS=$PDT_DIR/known_hosts_ca"  # trusts the hosts only through the host CA
+  echo "PDT_BASTION_ADDRESS=$bastion_address"
+  echo "PDT_BASTION_NETNS=${PDT_PREFIX}0"
+  echo "PDT_BEHIND_PORT=$behind_port"              # every host's sshd on this port answers the bastion only
+  echo "PDT_BEHIND_KNOWN_HOSTS=$PDT_DIR/known_hosts_behind"
   echo "PDT_KNOWN_HOSTS=$PDT_DIR/known_hosts"
   echo "PDT_PODMAN=$podman"
   echo "PDT_REGISTRY=$PDT_REGISTRY"  # insecure in every host's registries.conf; no registry runs by default

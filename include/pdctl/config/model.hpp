@@ -26,10 +26,17 @@ struct EnvVar {
     SourceLocation where;
 };
 
+// How pdctl talks SSH to a node (docs/ssh.md): its own libssh2 client (fast: one connection per node,
+// no process per command), the system's OpenSSH client multiplexed over one ControlMaster per node
+// (whatever the operator's `ssh` can do), or, by default, libssh2 unless `ssh -G` shows something
+// only OpenSSH can do for that node.
+enum class SshTransport { Auto, Libssh2, OpenSsh };
+
 struct SshSettings {
     std::string user = "root";
     int port = 22;
     std::string identity;  // path to a private key; empty = agent / default keys
+    SshTransport transport = SshTransport::Auto;
 };
 
 struct Node {
@@ -156,6 +163,7 @@ std::string to_string(RoleKind kind);
 std::string to_string(SglangMode mode);
 std::string to_string(RuntimeKind kind);
 std::string to_string(ExecutorKind kind);
+std::string to_string(SshTransport transport);
 std::string to_string(DependencyGate gate);
 
 }  // namespace pdctl::config

@@ -22,6 +22,15 @@ std::string known_hosts_name(const std::string& host, int port);
 std::string known_hosts_line(const std::string& host, int port, const std::string& key_type,
                              std::string_view key_blob);
 
+// How a known_hosts text trusts one host (`host`, `port` as pdctl connects): by a recorded key (plain,
+// pattern or hashed entry), by a certificate authority (`@cert-authority` line), or not at all.
+// `@revoked` lines are not trust and are ignored here.
+struct KnownHostsTrust {
+    bool key = false;
+    bool certificate_authority = false;
+};
+KnownHostsTrust known_hosts_trust(std::string_view text, const std::string& host, int port);
+
 // Appends `line` to `path` (creating it 0600 and its directory 0700 if needed), starting a new line
 // if the file does not end with one. Serialised within the process. Returns an error text or "".
 std::string append_known_host(const std::string& path, const std::string& line);

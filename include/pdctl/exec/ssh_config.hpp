@@ -33,6 +33,9 @@ class SshConfig {
     // Problems that did not stop parsing (unknown Port value, Match blocks, unreadable Include), with
     // `file:line:`.
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // A `Match exec` block: what applies depends on a command's result at connect time, which only
+    // OpenSSH itself can evaluate.
+    bool has_match_exec() const { return has_match_exec_; }
 
   private:
     struct Setting {
@@ -49,6 +52,7 @@ class SshConfig {
 
     std::vector<Block> blocks_;
     std::vector<std::string> warnings_;
+    bool has_match_exec_ = false;
 };
 
 // OpenSSH pattern: `*` any run, `?` one character; case-insensitive like host names.

@@ -30,6 +30,11 @@ struct SshTarget {
 SshTarget resolve_target(const config::Node& node, const SshConfig& ssh_config, const std::string& home,
                          const std::string& local_user);
 
+// $HOME, else the password database's home of this process's user, else "/".
+std::string local_home_directory();
+// This process's user name (for %u), else $USER, else "root".
+std::string local_user_name();
+
 // `~/x` → home/x; other paths unchanged.
 std::string expand_home(const std::string& path, const std::string& home);
 

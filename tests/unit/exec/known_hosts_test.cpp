@@ -134,5 +134,49 @@ TEST(RsaKeys, ExplanationSaysWhatToDo) {
     EXPECT_NE(text.find("ssh-keygen -t ed25519"), std::string::npos);
 }
 
+constexpr const char* kKey =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ0IWtA0Qw1d9mM4w0cFf0nF4n1ZtHcWb3aH5gHHq3Q";
+
+TEST(KnownHostsTrust, PlainPatternAndPortEntriesTrustByKey) {
+    const std::string text = std::string("# comment\n10.77.0.5 ") + kKey + "\n10.77.0.* " + kKey +
+                             "\n[10.77.0.6]:2022 " + kKey + "\n!10.77.0.9,10.77.0.? " + kKey + "\n";
+    EXPECT_TRUE(known_hosts_trust(text, "10.77.0.5", 22).key);
+    EXPECT_TRUE(known_hosts_trust(text, "10.77.0.7", 22).key);     // the pattern
+    EXPECT_TRUE(known_hosts_trust(text, "10.77.0.6", 2022).key);   // [host]:port
+    EXPECT_FALSE(known_hosts_trust(text, "10.77.0.7", 2022).key);  // no [10.77.0.7]:2022 line
+    EXPECT_FALSE(known_hosts_trust(text, "10.77.1.9", 22).key);
+    EXPECT_FALSE(known_hosts_trust(text, "10.77.0.5", 22).certificate_authority);
+}
+
+TEST(KnownHostsTrust, CertificateAuthorityLinesAreTrustByCaAndRevokedIsNeither) {
+    const std::string text = std::string("@cert-authority 10.77.0.*,[10.77.0.*]:2022 ") + kKey +
+                             "\n@revoked 10.77.0.8 " + kKey + "\n";
+    const auto direct = known_hosts_trust(text, "10.77.0.5", 22);
+    EXPECT_TRUE(direct.certificate_authority);
+    EXPECT_FALSE(direct.key);
+    EXPECT_TRUE(known_hosts_trust(text, "10.77.0.5", 2022).certificate_authority);
+    EXPECT_FALSE(known_hosts_trust(text, "10.78.0.5", 22).certificate_authority);
+    EXPECT_FALSE(known_hosts_trust(text, "10.77.0.8", 22).key);
+}
+
+// The hashed form is what `ssh-keygen -H` writes (HashKnownHosts yes): checked against the real tool.
+TEST(KnownHostsTrust, HashedEntriesMatchOnlyTheirHost) {
+    if (run("command -v ssh-keygen").empty()) GTEST_SKIP() << "ssh-keygen (openssh-client) is not installed";
+    const auto dir = std::filesystem::temp_directory_path() / ("pdctl-kh-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto file = (dir / "known_hosts").string();
+    std::ofstream(file) << "10.77.0.5 " << kKey << "\n[10.77.0.6]:2022 " << kKey << "\n";
+    run("ssh-keygen -q -H -f " + file + " >/dev/null 2>&1");
+    std::ifstream in(file);
+    const std::string hashed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(hashed.find("10.77.0.5"), std::string::npos) << hashed;
+    ASSERT_NE(hashed.find("|1|"), std::string::npos) << hashed;
+    EXPECT_TRUE(known_hosts_trust(hashed, "10.77.0.5", 22).key);
+    EXPECT_TRUE(known_hosts_trust(hashed, "10.77.0.6", 2022).key);
+    EXPECT_FALSE(known_hosts_trust(hashed, "10.77.0.6", 22).key);
+    EXPECT_FALSE(known_hosts_trust(hashed, "10.77.0.7", 22).key);
+}
+
 }  // namespace
 }  // namespace pdctl::exec

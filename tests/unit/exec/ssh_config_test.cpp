@@ -85,10 +85,19 @@ TEST(SshConfig, ProblemsAreWarningsWithFileAndLine) {
         "my_config", ".");
     ASSERT_EQ(config.warnings().size(), 3u);
     EXPECT_EQ(config.warnings()[0], "my_config:2: Port 'http' is not a port number; ignored");
-    EXPECT_NE(config.warnings()[1].find("my_config:3: Match blocks are not supported"), std::string::npos);
+    EXPECT_NE(
+        config.warnings()[1].find("my_config:3: Match blocks are not supported by pdctl's libssh2 transport"),
+        std::string::npos);
     EXPECT_NE(config.warnings()[2].find("my_config:6:"), std::string::npos);
     EXPECT_FALSE(config.lookup("a").user);  // the Match block's settings are not applied
     EXPECT_FALSE(config.lookup("a").port);
+    EXPECT_TRUE(config.has_match_exec());
+}
+
+TEST(SshConfig, OnlyAMatchExecIsRecordedAsSuch) {
+    EXPECT_FALSE(SshConfig::parse("Match host a user b\n  Port 2\n", "c", ".").has_match_exec());
+    EXPECT_FALSE(SshConfig::parse("Host a\n  Port 2\n", "c", ".").has_match_exec());
+    EXPECT_TRUE(SshConfig::parse("Match Exec \"test -f /x\"\n  Port 2\n", "c", ".").has_match_exec());
 }
 
 TEST(SshConfig, ProxySettingsAreRecorded) {

@@ -1,0 +1,50 @@
+#pragma once
+// The executor for `executor: ssh`: every node on the transport `ssh.transport` gives it (libssh2,
+// OpenSSH, or `auto`: choose_transport() over what `ssh -G` says for the node). One cluster may mix
+// both; each transport is created on first use, so a cluster all on one never starts the other.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "pdctl/exec/executor.hpp"
+#include "pdctl/exec/openssh_executor.hpp"
+#include "pdctl/exec/ssh_executor.hpp"
+#include "pdctl/exec/transport_choice.hpp"
+
+namespace pdctl::exec {
+
+// What choose_transport() needs for one node: runs `ssh -G` (local, no network: it only evaluates the
+// ssh config) and reads the key files and known_hosts it names. Only for `ssh.transport: auto`.
+TransportFacts gather_transport_facts(const config::Node& node, const SshOptions& libssh2,
+                                      const OpenSshOptions& openssh);
+
+// OpenSSH options that check host keys against the same file and keep the same timeouts as `libssh2`.
+OpenSshOptions openssh_options_like(const SshOptions& libssh2);
+
+class SshTransports : public Executor {
+  public:
+    SshTransports(SshOptions libssh2, OpenSshOptions openssh);
+    ~SshTransports() override;
+
+    CommandResult run(const config::Node& node, const Command& command) override;
+    TransferResult upload(const config::Node& node, const std::string& local_path,
+                          const std::string& remote_path, int mode,
+                          std::chrono::milliseconds timeout) override;
+
+    // Decided once per node and kept; logged at -v the first time.
+    TransportChoice choice_for(const config::Node& node);
+
+  private:
+    Executor& executor_for(const config::Node& node);
+
+    SshOptions libssh2_options_;
+    OpenSshOptions openssh_options_;
+    std::mutex mutex_;
+    std::map<std::string, TransportChoice> choices_;  // by node name
+    std::unique_ptr<SshExecutor> libssh2_;
+    std::unique_ptr<OpenSshExecutor> openssh_;
+};
+
+}  // namespace pdctl::exec

@@ -1,0 +1,400 @@
+// The OpenSSH transport: the system `ssh` client, one ControlMaster per node (started on first use,
+// ended with the executor), every command a multiplexed `ssh` client over it.
+#include "pdctl/exec/openssh_executor.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <semaphore>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "child_process.hpp"
+#include "pdctl/exec/openssh_messages.hpp"
+#include "pdctl/exec/openssh_view.hpp"
+#include "pdctl/exec/ssh_target.hpp"
+#include "pdctl/util/shell_quote.hpp"
+#include "pdctl/util/text_file.hpp"
+
+namespace pdctl::exec {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+// A node that cannot be reached (the message is the whole error after the node's name).
+struct Unreachable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Masters are forked from this one thread, which lives as long as the executor: PR_SET_PDEATHSIG
+// follows the forking thread, and the engine's worker threads come and go.
+class Spawner {
+  public:
+    Spawner() : thread_([this] { loop(); }) {}
+    ~Spawner() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    Spawner(const Spawner&) = delete;
+    Spawner& operator=(const Spawner&) = delete;
+
+    pid_t spawn(std::vector<std::string> argv, const std::vector<std::string>& environment,
+                const std::string& stderr_path) {
+        std::packaged_task<pid_t()> task([argv = std::move(argv), &environment, &stderr_path] {
+            return detail::spawn_background(argv, environment, stderr_path);
+        });
+        auto result = task.get_future();
+        {
+            std::lock_guard lock(mutex_);
+            tasks_.push(std::move(task));
+        }
+        wake_.notify_all();
+        return result.get();
+    }
+
+  private:
+    void loop() {
+        std::unique_lock lock(mutex_);
+        while (true) {
+            wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+            if (tasks_.empty()) return;
+            auto task = std::move(tasks_.front());
+            tasks_.pop();
+            lock.unlock();
+            task();
+            lock.lock();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::queue<std::packaged_task<pid_t()>> tasks_;
+    bool stopping_ = false;
+    std::thread thread_;  // last: starts once the members above exist
+};
+
+// The private directory of the control sockets: 0700, under /tmp (a socket path may not exceed 107
+// bytes, and $TMPDIR can be long).
+std::string make_control_dir() {
+    std::string pattern = "/tmp/pdctl-ssh-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr)
+        throw std::runtime_error(std::string("cannot create a directory for the SSH control sockets: ") +
+                                 std::strerror(errno));
+    return pattern;
+}
+
+// Ends a master: SIGTERM (ssh closes its channels and disconnects), SIGKILL if it does not go.
+void end_process(pid_t pid) {
+    if (pid <= 0) return;
+    ::kill(pid, SIGTERM);
+    const auto deadline = Clock::now() + 2s;
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (Clock::now() >= deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            return;
+        }
+        std::this_thread::sleep_for(5ms);
+    }
+}
+
+// The remote half of upload(): the file arrives on stdin; only a complete one gets its mode.
+constexpr const char* kUploadScript =
+    "umask 077; rm -f \"$1\"; if ! cat > \"$1\"; then rm -f \"$1\"; exit 1; fi; "
+    "got=$(wc -c < \"$1\"); if [ \"$got\" -ne \"$3\" ]; then rm -f \"$1\"; "
+    "echo \"only $got of $3 bytes arrived\" >&2; exit 1; fi; chmod \"$2\" \"$1\"";
+
+}  // namespace
+
+std::vector<std::string> openssh_destination_args(const config::Node& node, const std::string& home) {
+    const config::SshSettings builtin;
+    std::vector<std::string> args;
+    if (node.ssh.user != builtin.user) args.insert(args.end(), {"-l", node.ssh.user});
+    if (node.ssh.port != builtin.port) args.insert(args.end(), {"-p", std::to_string(node.ssh.port)});
+    if (!node.ssh.identity.empty()) args.insert(args.end(), {"-i", expand_home(node.ssh.identity, home)});
+    args.insert(args.end(), {"--", node.address});
+    return args;
+}
+
+struct OpenSshExecutor::Impl {
+    struct Node {
+        std::mutex mutex;  // connecting and reaping the master
+        std::string name;
+        std::vector<std::string> destination;  // openssh_destination_args
+        std::string socket;
+        std::string error_log;        // the master's stderr
+        OpenSshFailureContext where;  // from `ssh -G`, for messages
+        std::string described;        // "n5 (10.77.0.5:2022 via root@[10.77.0.250])"
+        pid_t master = -1;
+        std::string failure;  // a failed connect, kept: later commands fail at once
+        std::counting_semaphore<64> sessions;
+        explicit Node(int sessions_per_node) : sessions(std::clamp(sessions_per_node, 1, 64)) {}
+    };
+
+    explicit Impl(OpenSshOptions opts)
+        : options(std::move(opts)),
+          ssh(detail::find_program(options.ssh_program)),
+          environment(detail::environment_copy()),
+          handshakes(std::clamp(options.max_parallel_handshakes, 1, 1024)) {
+        if (options.home.empty()) options.home = std::getenv("HOME") ? std::getenv("HOME") : "/";
+    }
+
+    ~Impl() {
+        for (auto& [key, node] : nodes) {
+            std::lock_guard lock(node->mutex);
+            end_process(node->master);
+            node->master = -1;
+        }
+        if (!control_dir.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove_all(control_dir, ignored);
+        }
+    }
+
+    std::vector<std::string> base_args(const Node& node) const {
+        std::vector<std::string> args = {ssh};
+        if (!options.ssh_config.empty()) args.insert(args.end(), {"-F", options.ssh_config});
+        const auto seconds = [](auto duration) {
+            return std::to_string(
+                std::max<long long>(1, std::chrono::duration_cast<std::chrono::seconds>(duration).count()));
+        };
+        for (const auto& option : {
+                 std::string("BatchMode=yes"),  // never a prompt: a password or passphrase question fails
+                 std::string("StrictHostKeyChecking=") +
+                     (options.accept_new_host_keys ? "accept-new" : "yes"),
+                 "UserKnownHostsFile=" + options.known_hosts,
+                 std::string("UpdateHostKeys=no"),  // the libssh2 path never rewrites known_hosts either
+                 std::string("LogLevel=ERROR"),
+                 "ConnectTimeout=" + seconds(options.connect_timeout),
+                 "ServerAliveInterval=" + std::to_string(options.keepalive_interval.count()),
+                 std::string("ServerAliveCountMax=3"),
+                 "ControlPath=" + node.socket,
+                 std::string("ControlPersist=no"),
+             })
+            args.insert(args.end(), {"-o", option});
+        return args;
+    }
+
+    std::shared_ptr<Node> node_for(const config::Node& node) {
+        const std::string key = node.name + '\n' + node.address + '\n' + node.ssh.user + '\n' +
+                                std::to_string(node.ssh.port) + '\n' + node.ssh.identity;
+        std::lock_guard lock(mutex);
+        auto& entry = nodes[key];
+        if (!entry) {
+            if (ssh.empty())
+                throw Unreachable("no `" + options.ssh_program +
+                                  "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
+                                  "install openssh-client)");
+            if (control_dir.empty()) control_dir = make_control_dir();
+            entry = std::make_shared<Node>(options.sessions_per_node);
+            const std::string index = std::to_string(nodes.size());
+            entry->name = node.name;
+            entry->destination = openssh_destination_args(node, options.home);
+            entry->socket = control_dir + "/" + index + ".sock";
+            entry->error_log = control_dir + "/" + index + ".log";
+            entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
+            entry->described = node.name + " (" + node.address + ")";
+            describe_from_ssh_g(*entry);
+        }
+        return entry;
+    }
+
+    // What ssh will connect to, for messages: `ssh -G` (no network; evaluates the ssh config).
+    void describe_from_ssh_g(Node& node) {
+        detail::ChildSpec spec;
+        spec.argv = {ssh};
+        if (!options.ssh_config.empty()) spec.argv.insert(spec.argv.end(), {"-F", options.ssh_config});
+        spec.argv.push_back("-G");
+        spec.argv.insert(spec.argv.end(), node.destination.begin(), node.destination.end());
+        spec.environment = &environment;
+        spec.deadline = Clock::now() + 10s;
+        const auto answer = detail::run_child(spec);
+        if (answer.exit_code != 0) return;
+        const auto view = parse_ssh_g(answer.out);
+        node.where.user = view.user;
+        node.where.host = view.hostname;
+        node.where.port = view.port;
+        node.described = node.name + " (" + SshTarget{"", "", view.hostname, view.port}.address() +
+                         (view.proxy_jump.empty() ? "" : " via " + view.proxy_jump) + ")";
+    }
+
+    bool master_alive(Node& node) {
+        if (node.master <= 0) return false;
+        int status = 0;
+        if (::waitpid(node.master, &status, WNOHANG) == 0) return true;
+        node.master = -1;  // reaped: it ended (the connection broke, or sshd closed it)
+        return false;
+    }
+
+    // With node.mutex held: a master that is up, or Unreachable. A master that ended since the last
+    // command is started again once; a connect that failed stays failed for this run.
+    void connect(Node& node) {
+        if (master_alive(node)) return;
+        if (!node.failure.empty()) throw Unreachable(node.failure);
+        struct Permit {
+            explicit Permit(std::counting_semaphore<1024>& s) : semaphore(s) { semaphore.acquire(); }
+            ~Permit() { semaphore.release(); }
+            std::counting_semaphore<1024>& semaphore;
+        } permit(handshakes);
+        std::error_code ignored;
+        std::filesystem::remove(node.socket, ignored);
+        std::ofstream(node.error_log, std::ios::trunc).close();
+        auto argv = base_args(node);
+        argv.insert(argv.end(), {"-o", "ControlMaster=yes", "-N", "-T"});
+        argv.insert(argv.end(), node.destination.begin(), node.destination.end());
+        spdlog::debug("{}: starting the OpenSSH master: {}", node.described, util::join_command(argv));
+        const pid_t pid = spawner.spawn(std::move(argv), environment, node.error_log);
+        if (pid < 0) {
+            node.failure = std::string("cannot start ssh: ") + std::strerror(errno);
+            throw Unreachable(node.failure);
+        }
+        // ssh links the socket into place once it is logged in and listening for clients; until then
+        // it either exits (and says why on stderr) or the connect deadline passes.
+        const auto deadline = Clock::now() + options.connect_timeout + 2s;
+        while (true) {
+            struct stat info {};
+            if (::stat(node.socket.c_str(), &info) == 0 && S_ISSOCK(info.st_mode)) {
+                node.master = pid;
+                ++opened;
+                return;
+            }
+            int status = 0;
+            if (::waitpid(pid, &status, WNOHANG) == pid) {
+                node.failure = describe_openssh_failure(util::read_text_file(node.error_log), node.where);
+                throw Unreachable(node.failure);
+            }
+            if (Clock::now() >= deadline) {
+                end_process(pid);
+                node.failure = fmt::format(
+                    "connect timed out after {} s (host down, port filtered, or a jump host that does not "
+                    "answer?)",
+                    std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
+                throw Unreachable(node.failure);
+            }
+            std::this_thread::sleep_for(5ms);
+        }
+    }
+
+    // One multiplexed client: connects the node first if needed. Never throws.
+    CommandResult run_client(const config::Node& config_node, const std::string& script,
+                             const std::string& stdin_data, int stdin_fd, std::chrono::milliseconds timeout) {
+        CommandResult result;
+        std::shared_ptr<Node> node;
+        try {
+            node = node_for(config_node);
+            std::lock_guard lock(node->mutex);
+            connect(*node);
+        } catch (const std::exception& error) {
+            result.transport_error = (node ? node->described : config_node.name) + ": " + error.what();
+            return result;
+        }
+        struct Session {
+            explicit Session(std::counting_semaphore<64>& s) : semaphore(s) { semaphore.acquire(); }
+            ~Session() { semaphore.release(); }
+            std::counting_semaphore<64>& semaphore;
+        } session(node->sessions);
+        detail::ChildSpec spec;
+        spec.argv = base_args(*node);
+        spec.argv.insert(spec.argv.end(), {"-o", "ControlMaster=no", "-T"});
+        spec.argv.insert(spec.argv.end(), node->destination.begin(), node->destination.end());
+        spec.argv.push_back(script);
+        spec.environment = &environment;
+        spec.stdin_data = stdin_data;
+        spec.stdin_fd = stdin_fd;
+        // The deadline starts once the node is connected: connecting has its own timeout.
+        spec.deadline = Clock::now() + timeout;
+        result = detail::run_child(spec);
+        if (!result.transport_error.empty()) {
+            result.transport_error = node->described + ": " + result.transport_error;
+        } else if (!result.timed_out && result.exit_code == 255) {
+            std::lock_guard lock(node->mutex);
+            // 255 is also a remote command's own exit status: only a master that ended or ssh's own
+            // words make it a transport failure.
+            if (!master_alive(*node) || is_openssh_own_failure(result.err)) {
+                result.transport_error = node->described + ": connection lost: " +
+                                         describe_openssh_failure(result.err, node->where);
+                result.exit_code = -1;
+            }
+        }
+        return result;
+    }
+
+    OpenSshOptions options;
+    std::string ssh;  // absolute path, or empty: not installed
+    std::vector<std::string> environment;
+    std::counting_semaphore<1024> handshakes;
+    std::atomic<std::size_t> opened{0};
+    std::mutex mutex;
+    std::string control_dir;
+    std::map<std::string, std::shared_ptr<Node>> nodes;
+    Spawner spawner;
+};
+
+OpenSshExecutor::OpenSshExecutor(OpenSshOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+OpenSshExecutor::~OpenSshExecutor() = default;
+
+CommandResult OpenSshExecutor::run(const config::Node& node, const Command& command) {
+    return impl_->run_client(node, util::join_command(command.argv), command.stdin_data, -1, command.timeout);
+}
+
+TransferResult OpenSshExecutor::upload(const config::Node& node, const std::string& local_path,
+                                       const std::string& remote_path, int mode,
+                                       std::chrono::milliseconds timeout) {
+    TransferResult result;
+    const int fd = ::open(local_path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat info {};
+    if (fd < 0 || ::fstat(fd, &info) != 0) {
+        result.error = node.name + ": cannot read " + local_path + ": " + std::strerror(errno);
+        if (fd >= 0) ::close(fd);
+        return result;
+    }
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    const std::string script = util::join_command({"sh", "-c", kUploadScript, "pdctl-upload", remote_path,
+                                                   fmt::format("{:o}", mode), std::to_string(size)});
+    const auto answer = impl_->run_client(node, script, "", fd, timeout);
+    ::close(fd);
+    if (!answer.transport_error.empty()) {
+        result.error = answer.transport_error;
+        result.transport_failed = true;
+    } else if (answer.timed_out) {
+        result.error = fmt::format("{}: uploading {} timed out after {} s", node.name, remote_path,
+                                   std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
+    } else if (answer.exit_code != 0) {
+        const auto err = answer.err.substr(0, answer.err.find('\n'));
+        result.error = fmt::format("{}: cannot write {}: {}", node.name, remote_path,
+                                   err.empty() ? fmt::format("exit {}", answer.exit_code) : err);
+    } else {
+        result.bytes = size;
+    }
+    return result;
+}
+
+std::size_t OpenSshExecutor::connections_opened() const {
+    return impl_->opened.load();
+}
+
+}  // namespace pdctl::exec
