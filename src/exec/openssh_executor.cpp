@@ -397,4 +397,9 @@ std::size_t OpenSshExecutor::connections_opened() const {
     return impl_->opened.load();
 }
 
+std::string OpenSshExecutor::control_dir() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->control_dir;
+}
+
 }  // namespace pdctl::exec

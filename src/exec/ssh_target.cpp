@@ -117,11 +117,13 @@ SshTarget resolve_target(const config::Node& node, const SshConfig& ssh_config, 
     if (from_config.proxy_jump && !is_none(*from_config.proxy_jump)) {
         target.unsupported =
             "the ssh config sets `ProxyJump " + *from_config.proxy_jump + "` for " + node.address +
-            ": jump hosts are not supported yet; make the node reachable directly (or run pdctl "
-            "on the jump host)";
+            ": the libssh2 transport does not support jump hosts yet; use `ssh.transport: auto` (the "
+            "default) or `openssh`, which reach it through OpenSSH";
     } else if (from_config.proxy_command && !is_none(*from_config.proxy_command)) {
-        target.unsupported = "the ssh config sets `ProxyCommand` for " + node.address +
-                             ": proxy commands are not supported yet; make the node reachable directly";
+        target.unsupported =
+            "the ssh config sets `ProxyCommand` for " + node.address +
+            ": the libssh2 transport does not support proxy commands yet; use `ssh.transport: "
+            "auto` (the default) or `openssh`";
     }
     return target;
 }

@@ -52,6 +52,11 @@ struct SshTestHost {
 struct SshTestCluster {
     std::vector<SshTestHost> hosts;
     std::string dir, key, ecdsa_key, ecdsa_passphrase_file, rsa_key, wrong_key, known_hosts;
+    std::string cert_key;            // logs in only with its certificate (cert_key + "-cert.pub")
+    std::string ca_known_hosts;      // trusts the hosts only through the host CA (@cert-authority)
+    std::string bastion_address;     // the jump host (host0 of up.sh)
+    int behind_port = 0;             // every host's sshd on this port answers the bastion only
+    std::string behind_known_hosts;  // the direct keys, the [host]:behind_port keys and the bastion's
 
     // Host i (1-based) as a pdctl node using the cluster's ed25519 client key.
     config::Node node(int i, int port = 22) const {
@@ -95,6 +100,11 @@ inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
     cluster.rsa_key = env["PDT_RSA_KEY"];
     cluster.wrong_key = env["PDT_WRONG_KEY"];
     cluster.known_hosts = env["PDT_KNOWN_HOSTS"];
+    cluster.cert_key = env["PDT_CERT_KEY"];
+    cluster.ca_known_hosts = env["PDT_CA_KNOWN_HOSTS"];
+    cluster.bastion_address = env["PDT_BASTION_ADDRESS"];
+    cluster.behind_port = std::atoi(env["PDT_BEHIND_PORT"].c_str());
+    cluster.behind_known_hosts = env["PDT_BEHIND_KNOWN_HOSTS"];
     const int count = std::atoi(env["PDT_HOSTS"].c_str());
     for (int i = 1; i <= count; ++i) {
         const std::string prefix = "PDT_HOST_" + std::to_string(i) + "_";
@@ -238,20 +248,19 @@ class SshPdctlTest : public SshClusterTest {
         const auto home = temp / home_name;
         std::filesystem::create_directories(home);
         exec::Command command;
-        command.argv = {"env",
-                        "-u",
-                        "SSH_AUTH_SOCK",
-                        "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                        PDCTL_BINARY,
-                        "-c",
-                        config.string()};
+        command.argv = {"env", "-u", "SSH_AUTH_SOCK", "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts};
+        // Later assignments win: a test's PDCTL_KNOWN_HOSTS or PDCTL_SSH_CONFIG of its own.
+        command.argv.insert(command.argv.end(), pdctl_env.begin(), pdctl_env.end());
+        command.argv.insert(command.argv.end(), {PDCTL_BINARY, "-c", config.string()});
         command.argv.insert(command.argv.end(), args.begin(), args.end());
         command.timeout = timeout;
         const auto started = Clock::now();
         const auto result = exec::LocalExecutor().run(config::Node{}, command);
         return {result.exit_code, result.out, result.err, elapsed_ms(started)};
     }
+
+    std::vector<std::string> pdctl_env;  // KEY=VALUE for every pdctl() run
 
     // command(i) on hosts 1..8 at once, over `executor` (which the fixture's SetUp creates); the
     // answers in host order.

@@ -79,7 +79,9 @@ TEST_F(SshConfigTest, ProxyJumpIsRefusedAsNotSupportedYet) {
     const auto result = executor.run(node, Command{{"true"}, {}, std::chrono::seconds(10)});
     EXPECT_NE(result.transport_error.find("ProxyJump root@10.77.0.1"), std::string::npos)
         << result.transport_error;
-    EXPECT_NE(result.transport_error.find("not supported yet"), std::string::npos) << result.transport_error;
+    EXPECT_NE(result.transport_error.find("does not support jump hosts yet; use `ssh.transport: auto`"),
+              std::string::npos)
+        << result.transport_error;
     EXPECT_EQ(executor.connections_opened(), 0u);
 }
 

@@ -66,7 +66,8 @@ class SshScenarioTest : public SshPdctlTest {
     // A copy of tests/profiles/ssh-podman in `dir`, named `name`, pointing at this cluster's key and
     // image. `extra_prefill_env` is appended to prefill.env.
     std::filesystem::path write_profile(const std::filesystem::path& dir, const std::string& name,
-                                        const std::string& extra_prefill_env = {}) {
+                                        const std::string& extra_prefill_env = {},
+                                        const std::string& identity = {}) {
         const std::filesystem::path source =
             std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
         std::filesystem::create_directories(dir);
@@ -75,7 +76,7 @@ class SshScenarioTest : public SshPdctlTest {
             if (entry.path().filename() == "pdctl.yaml") {
                 replace_all(text, "cluster: sshpod", "cluster: " + name);
                 replace_all(text, "identity: /tmp/pdctl-test-cluster/client/id_ed25519",
-                            "identity: " + cluster.key);
+                            "identity: " + (identity.empty() ? cluster.key : identity));
                 replace_all(text, "image: localhost/pdctl/pdsim:test", "image: " + image);
             }
             if (entry.path().filename() == "prefill.env") text += extra_prefill_env;
@@ -117,6 +118,47 @@ class SshScenarioTest : public SshPdctlTest {
             out["roles"].push_back({{"role", role["role"]}, {"healthy", role["healthy"]}, {"units", units}});
         }
         return out;
+    }
+
+    // The whole life of the deployment through whatever transports the profile's nodes get: start,
+    // every unit running and healthy, /generate through the router, stop, nothing left on any host.
+    void start_status_smoke_stop() {
+        const auto start = pdctl(profile, {"start"});
+        ASSERT_EQ(start.exit_code, 0) << start.dump();
+        const auto status = pdctl(profile, {"--json", "status"});
+        EXPECT_EQ(status.exit_code, 0) << status.dump();
+        const auto doc = json::parse(status.out, nullptr, false);
+        ASSERT_TRUE(doc.is_object()) << status.dump();
+        EXPECT_EQ(doc["state"], "running") << status.out;
+        std::size_t units = 0;
+        for (const auto& role : doc["roles"])
+            for (const auto& unit : role["units"]) {
+                ++units;
+                EXPECT_EQ(unit["state"], "running") << unit.dump();
+            }
+        EXPECT_EQ(units, 10u) << status.out;
+        const auto smoke = pdctl(profile, {"smoke"});
+        EXPECT_EQ(smoke.exit_code, 0) << smoke.dump();
+        const auto stop = pdctl(profile, {"stop"});
+        EXPECT_EQ(stop.exit_code, 0) << stop.dump();
+        const auto after = pdctl(profile, {"--json", "status"});
+        EXPECT_EQ(after.exit_code, 8) << after.dump();
+        for (const auto& [host, names] : containers())
+            EXPECT_TRUE(names.empty()) << host << " still has containers after stop: " << names.front();
+        std::printf("[ timing ] %s: start %lld ms, status %lld ms, smoke %lld ms, stop %lld ms\n",
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name(), start.ms, status.ms,
+                    smoke.ms, stop.ms);
+    }
+
+    // `pdctl plan`'s transport section: the line that names `nodes` (e.g. "n5–n8").
+    std::string transport_line(const std::string& nodes) {
+        const auto plan = pdctl(profile, {"plan"});
+        EXPECT_EQ(plan.exit_code, 0) << plan.dump();
+        std::istringstream lines(plan.out);
+        std::string line;
+        while (std::getline(lines, line))
+            if (line.rfind("  " + nodes + " ", 0) == 0) return line;
+        return "no line for " + nodes + " in:\n" + plan.out;
     }
 
     std::string image;
@@ -304,6 +346,56 @@ TEST_F(SshScenarioTest, CrashOfPrefillRank2FailsTheStartNamingN3AndLeavesNothing
     EXPECT_EQ(doc["state"], "stopped") << status.out;
     std::printf("[ timing ] ssh+podman, crash of prefill rank 2: start failed and cleaned up in %lld ms\n",
                 start.ms);
+}
+
+// n5–n8 (decode and the router) are configured, as on a cluster behind a bastion, on a port that only
+// the bastion may reach: `auto` takes OpenSSH with ProxyJump for them and keeps libssh2 for n1–n4.
+TEST_F(SshScenarioTest, TheDecodeNodesOnlyThroughABastion) {
+    const auto ssh_config = temp / "ssh_config";
+    std::string behind = "Host";
+    for (int i = 5; i <= 8; ++i) behind += " " + host(i).address;
+    // The jump itself is a second ssh that reads the config, not pdctl's -o options: known_hosts and
+    // BatchMode for it come from here, as they would from an operator's ~/.ssh/config.
+    spit(ssh_config,
+         behind + "\n  Port " + std::to_string(cluster.behind_port) + "\n  ProxyJump root@" +
+             cluster.bastion_address + "\nHost *\n  UserKnownHostsFile " + cluster.behind_known_hosts +
+             "\n  StrictHostKeyChecking yes\n  BatchMode yes\n  IdentityFile " + cluster.key + "\n");
+    pdctl_env = {"PDCTL_SSH_CONFIG=" + ssh_config.string(),
+                 "PDCTL_KNOWN_HOSTS=" + cluster.behind_known_hosts};
+    profile = write_profile(temp / "profile", "sshjump");
+
+    // Straight from here, the decode nodes' port refuses: the bastion is the only way in.
+    const auto direct =
+        local({"sh", "-c",
+               "ssh -F /dev/null -o BatchMode=yes -o ConnectTimeout=5 -p " +
+                   std::to_string(cluster.behind_port) + " " + host(5).address + " true 2>&1; true"});
+    EXPECT_NE(direct.out.find("Connection refused"), std::string::npos) << direct.out;
+
+    const auto jump = transport_line("n5–n8");
+    EXPECT_NE(jump.find("openssh  ProxyJump root@"), std::string::npos) << jump;
+    EXPECT_NE(transport_line("n1–n4").find("libssh2  nothing in ssh -G needs OpenSSH"), std::string::npos)
+        << transport_line("n1–n4");
+    start_status_smoke_stop();
+}
+
+// An RSA key, the default of ssh-keygen on Debian 12: libssh2 1.10 cannot sign with it for OpenSSH
+// 9.2's sshd, so `auto` takes OpenSSH for every node.
+TEST_F(SshScenarioTest, AnRsaKeyOnEveryNode) {
+    profile = write_profile(temp / "profile", "sshrsa", {}, cluster.rsa_key);
+    EXPECT_NE(transport_line("n1–n8").find("openssh  RSA key " + cluster.rsa_key + " only"),
+              std::string::npos)
+        << transport_line("n1–n8");
+    start_status_smoke_stop();
+}
+
+// A user certificate signed by the CA the hosts trust, and hosts known only through their host CA.
+TEST_F(SshScenarioTest, CertificatesForTheUserAndTheHosts) {
+    pdctl_env = {"PDCTL_KNOWN_HOSTS=" + cluster.ca_known_hosts};
+    profile = write_profile(temp / "profile", "sshcert", {}, cluster.cert_key);
+    EXPECT_NE(transport_line("n1–n8").find("openssh  certificate " + cluster.cert_key + "-cert.pub"),
+              std::string::npos)
+        << transport_line("n1–n8");
+    start_status_smoke_stop();
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ class OpenSshExecutor : public Executor {
                           std::chrono::milliseconds timeout) override;
 
     std::size_t connections_opened() const;  // master connections started so far
+    std::string control_dir() const;         // the private directory of the sockets; "" before the first
 
   private:
     struct Impl;

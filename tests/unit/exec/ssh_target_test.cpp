@@ -57,8 +57,9 @@ TEST(SshTarget, ExplicitPdctlValuesWin) {
 }
 
 TEST(SshTarget, ProxyJumpIsUnsupportedUnlessNone) {
-    EXPECT_NE(resolve_target(node("jump"), kConfig, "/h", "u").unsupported.find("not supported yet"),
-              std::string::npos);
+    EXPECT_NE(
+        resolve_target(node("jump"), kConfig, "/h", "u").unsupported.find("does not support jump hosts yet"),
+        std::string::npos);
     EXPECT_TRUE(resolve_target(node("nojump"), kConfig, "/h", "u").unsupported.empty());
 }
 

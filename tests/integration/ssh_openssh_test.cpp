@@ -1,0 +1,344 @@
+// The OpenSSH transport against the real sshd hosts of the SSH test cluster: commands over one
+// ControlMaster per node, deadlines, upload, host keys refused exactly as on the libssh2 path, and
+// what only OpenSSH can do here: the bastion, an RSA key, a user certificate with a host CA.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+#include "pdctl/exec/openssh_executor.hpp"
+#include "pdctl/exec/ssh_transports.hpp"
+#include "ssh_cluster.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using exec::Command;
+using exec::OpenSshExecutor;
+using exec::OpenSshOptions;
+using namespace std::chrono_literals;
+
+// The ssh processes of this test process whose command line names `needle` (a control directory, a
+// socket): what must be gone once an executor has ended. Zombies do not count.
+int live_ssh_processes_naming(const std::string& needle) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline = slurp(entry.path() / "cmdline");
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        const std::string stat = slurp(entry.path() / "stat");
+        const auto close = stat.rfind(')');
+        const bool zombie = close != std::string::npos && stat.size() > close + 2 && stat[close + 2] == 'Z';
+        const std::string program = cmdline.substr(0, cmdline.find(' '));
+        const bool ssh = program == "ssh" || program.ends_with("/ssh");
+        if (!zombie && ssh && cmdline.find(needle) != std::string::npos) ++count;
+    }
+    return count;
+}
+
+class SshOpenSshTest : public SshClusterTest {
+  protected:
+    void SetUp() override {
+        SshClusterTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        // -F: nothing of this machine's ~/.ssh/config or /etc/ssh/ssh_config (OpenSSH reads the
+        // passwd home, not $HOME).
+        ssh_config = (temp / "ssh_config").string();
+        spit(ssh_config, "");
+    }
+
+    OpenSshOptions options() const {
+        OpenSshOptions options;
+        options.ssh_config = ssh_config;
+        options.known_hosts = cluster.known_hosts;
+        options.connect_timeout = 5s;
+        options.home = cluster.dir;
+        return options;
+    }
+
+    static Command command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout = 20s) {
+        return Command{argv, {}, timeout};
+    }
+
+    std::string ssh_config;
+};
+
+TEST_F(SshOpenSshTest, CommandsRunOverOneMasterPerNodeWithBothStreamsAndExitCodes) {
+    OpenSshExecutor executor(options());
+    for (int i = 1; i <= 8; ++i) {
+        const auto answer = executor.run(cluster.node(i), command({"hostname"}));
+        ASSERT_TRUE(answer.ok()) << answer.transport_error << answer.err;
+        EXPECT_EQ(answer.out, host(i).name + "\n");
+    }
+    const auto t0 = Clock::now();
+    for (int k = 0; k < 20; ++k) ASSERT_TRUE(executor.run(cluster.node(1), command({"true"})).ok());
+    const auto per_command_ms = elapsed_ms(t0) / 20;
+    EXPECT_EQ(executor.connections_opened(), 8u) << "one master per node, reused by every command";
+    std::printf("[ timing ] openssh: %lld ms per command over the master\n", per_command_ms);
+
+    const auto streams =
+        executor.run(cluster.node(2), command({"sh", "-c", "echo out; echo err >&2; exit 3"}));
+    EXPECT_TRUE(streams.transport_error.empty()) << streams.transport_error;
+    EXPECT_EQ(streams.exit_code, 3);
+    EXPECT_EQ(streams.out, "out\n");
+    EXPECT_EQ(streams.err, "err\n");
+    // 255 is the remote command's own status here, not a lost connection.
+    const auto own_255 = executor.run(cluster.node(2), command({"sh", "-c", "exit 255"}));
+    EXPECT_TRUE(own_255.transport_error.empty()) << own_255.transport_error;
+    EXPECT_EQ(own_255.exit_code, 255);
+
+    Command with_stdin = command({"sh", "-c", "cat; printf '|%s|' \"$1\"", "sh", "it's a \"quoted\" $arg"});
+    with_stdin.stdin_data = std::string("binary\0data\n", 12);
+    const auto echoed = executor.run(cluster.node(3), with_stdin);
+    EXPECT_TRUE(echoed.ok()) << echoed.err << echoed.transport_error;
+    EXPECT_EQ(echoed.out, std::string("binary\0data\n", 12) + "|it's a \"quoted\" $arg|");
+}
+
+TEST_F(SshOpenSshTest, ACommandPastItsDeadlineTimesOutAndTheNodeStaysUsable) {
+    OpenSshExecutor executor(options());
+    ASSERT_TRUE(executor.run(cluster.node(4), command({"true"})).ok());
+    const auto t0 = Clock::now();
+    const auto slow = executor.run(cluster.node(4), command({"sleep", "30"}, 1s));
+    EXPECT_TRUE(slow.timed_out);
+    EXPECT_LT(elapsed_ms(t0), 10000);
+    const auto after = executor.run(cluster.node(4), command({"echo", "still here"}));
+    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_EQ(after.out, "still here\n");
+    EXPECT_EQ(executor.connections_opened(), 1u);
+}
+
+TEST_F(SshOpenSshTest, UploadArrivesWholeWithItsModeAndAFailedOneLeavesNothing) {
+    const auto local = temp / "payload.bin";
+    {
+        std::ofstream out(local, std::ios::binary);
+        for (int i = 0; i < 3 * 1024 * 1024; ++i) out.put(static_cast<char>(i * 7));
+    }
+    OpenSshExecutor executor(options());
+    const auto sent = executor.upload(cluster.node(5), local.string(), "/root/payload.bin", 0640, 60s);
+    ASSERT_TRUE(sent.ok()) << sent.error;
+    EXPECT_EQ(sent.bytes, 3u * 1024 * 1024);
+    const auto check =
+        executor.run(cluster.node(5),
+                     command({"sh", "-c", "stat -c %a /root/payload.bin; sha256sum < /root/payload.bin"}));
+    const auto expected = SshClusterTest::local({"sh", "-c", "sha256sum < " + local.string()}).out;
+    EXPECT_EQ(check.out, "640\n" + expected);
+
+    const auto refused = executor.upload(cluster.node(5), local.string(), "/nonexistent/dir/x", 0600, 60s);
+    EXPECT_FALSE(refused.ok());
+    EXPECT_FALSE(refused.transport_failed);
+    EXPECT_NE(refused.error.find(host(5).name + ": cannot write /nonexistent/dir/x"), std::string::npos)
+        << refused.error;
+    executor.run(cluster.node(5), command({"rm", "-f", "/root/payload.bin"}));
+}
+
+TEST_F(SshOpenSshTest, HostKeysAreVerifiedExactlyAsOnTheLibssh2Path) {
+    // host 2 recorded with host 1's key: changed, refused, even with accept-new.
+    std::string changed;
+    std::istringstream lines(slurp(cluster.known_hosts));
+    std::string line, host1_key;
+    while (std::getline(lines, line))
+        if (line.rfind(host(1).address + " ", 0) == 0) host1_key = line.substr(host(1).address.size());
+    std::istringstream again(slurp(cluster.known_hosts));
+    while (std::getline(again, line))
+        changed += (line.rfind(host(2).address + " ", 0) == 0 ? host(2).address + host1_key : line) + "\n";
+    const auto changed_file = (temp / "known_hosts_changed").string();
+    spit(changed_file, changed);
+    for (const bool accept_new : {false, true}) {
+        auto opts = options();
+        opts.known_hosts = changed_file;
+        opts.accept_new_host_keys = accept_new;
+        OpenSshExecutor executor(opts);
+        const auto answer = executor.run(cluster.node(2), command({"true"}));
+        EXPECT_NE(
+            answer.transport_error.find(host(2).name + " (" + host(2).address + ":22): HOST KEY CHANGED"),
+            std::string::npos)
+            << answer.transport_error;
+        EXPECT_NE(answer.transport_error.find(openssh_fingerprint(host(2).host_key_pub)), std::string::npos)
+            << "names the key the host presents: " << answer.transport_error;
+        EXPECT_NE(answer.transport_error.find("ssh-keygen -R"), std::string::npos) << answer.transport_error;
+        EXPECT_EQ(slurp(changed_file), changed) << "a changed key is never written";
+    }
+    // Unknown host: refused; with accept-new, trusted and recorded.
+    const auto empty_file = (temp / "known_hosts_empty").string();
+    spit(empty_file, "");
+    auto opts = options();
+    opts.known_hosts = empty_file;
+    {
+        OpenSshExecutor executor(opts);
+        const auto answer = executor.run(cluster.node(3), command({"true"}));
+        EXPECT_NE(answer.transport_error.find("unknown host " + host(3).address), std::string::npos)
+            << answer.transport_error;
+    }
+    opts.accept_new_host_keys = true;
+    OpenSshExecutor executor(opts);
+    EXPECT_TRUE(executor.run(cluster.node(3), command({"true"})).ok());
+    EXPECT_NE(slurp(empty_file).find("ssh-ed25519"), std::string::npos) << slurp(empty_file);
+}
+
+TEST_F(SshOpenSshTest, AnUnreachableNodeIsNamedWithItsCauseOnceAndLaterCommandsFailAtOnce) {
+    OpenSshExecutor executor(options());
+    // Port 2022 answers only the bastion: from here it is refused.
+    const auto refused = executor.run(cluster.node(6, cluster.behind_port), command({"true"}));
+    EXPECT_NE(refused.transport_error.find("connection refused"), std::string::npos)
+        << refused.transport_error;
+    EXPECT_NE(refused.transport_error.find(host(6).name), std::string::npos) << refused.transport_error;
+    const auto t0 = Clock::now();
+    const auto again = executor.run(cluster.node(6, cluster.behind_port), command({"true"}));
+    EXPECT_EQ(again.transport_error, refused.transport_error);
+    EXPECT_LT(elapsed_ms(t0), 200) << "the second command must not connect again";
+}
+
+TEST_F(SshOpenSshTest, TheBastionIsTheWayToTheHostsOnTheirBehindPort) {
+    spit(ssh_config, "Host * \n  UserKnownHostsFile " + cluster.behind_known_hosts +
+                         "\n  StrictHostKeyChecking yes\n  BatchMode yes\n  IdentityFile " + cluster.key +
+                         "\nHost " + host(7).address + " " + host(8).address + "\n  Port " +
+                         std::to_string(cluster.behind_port) + "\n  ProxyJump root@" +
+                         cluster.bastion_address + "\n");
+    auto opts = options();
+    opts.known_hosts = cluster.behind_known_hosts;
+    OpenSshExecutor executor(opts);
+    for (const int i : {7, 8}) {
+        const auto answer = executor.run(cluster.node(i), command({"hostname"}));
+        ASSERT_TRUE(answer.ok()) << answer.transport_error << answer.err;
+        EXPECT_EQ(answer.out, host(i).name + "\n");
+    }
+    // The decision `auto` takes for them, and why.
+    auto ssh = cluster.options();
+    ssh.ssh_config = ssh_config;
+    ssh.known_hosts = cluster.behind_known_hosts;
+    exec::SshTransports transports(ssh, opts);
+    const auto behind = transports.choice_for(cluster.node(7));
+    EXPECT_EQ(behind.transport, exec::Transport::OpenSsh);
+    EXPECT_NE(behind.reason.find("ProxyJump root@"), std::string::npos) << behind.reason;
+    EXPECT_EQ(transports.choice_for(cluster.node(1)).transport, exec::Transport::Libssh2)
+        << transports.choice_for(cluster.node(1)).reason;
+    const auto through = transports.run(cluster.node(8), command({"hostname"}));
+    EXPECT_EQ(through.out, host(8).name + "\n") << through.transport_error;
+}
+
+TEST_F(SshOpenSshTest, AnRsaKeyAndACertificateWorkWhereLibssh2CannotLogIn) {
+    auto rsa = cluster.node(1);
+    rsa.ssh.identity = cluster.rsa_key;
+    auto cert = cluster.node(2);
+    cert.ssh.identity = cluster.cert_key;
+    {
+        OpenSshExecutor executor(options());
+        const auto answer = executor.run(rsa, command({"hostname"}));
+        EXPECT_EQ(answer.out, host(1).name + "\n") << answer.transport_error;
+    }
+    // The host CA alone vouches for the hosts; the user certificate alone logs in.
+    auto ca = options();
+    ca.known_hosts = cluster.ca_known_hosts;
+    OpenSshExecutor executor(ca);
+    const auto answer = executor.run(cert, command({"hostname"}));
+    EXPECT_EQ(answer.out, host(2).name + "\n") << answer.transport_error;
+
+    auto libssh2_options = cluster.options();
+    exec::SshExecutor libssh2(libssh2_options);
+    EXPECT_FALSE(libssh2.run(rsa, command({"true"})).transport_error.empty());
+    libssh2_options.known_hosts = cluster.ca_known_hosts;
+    exec::SshExecutor libssh2_ca(libssh2_options);
+    EXPECT_FALSE(libssh2_ca.run(cert, command({"true"})).transport_error.empty());
+
+    auto ssh = cluster.options();
+    ssh.ssh_config = ssh_config;
+    ssh.known_hosts = cluster.ca_known_hosts;
+    exec::SshTransports transports(ssh, ca);
+    const auto chosen = transports.choice_for(cert);
+    EXPECT_EQ(chosen.transport, exec::Transport::OpenSsh);
+    EXPECT_NE(chosen.reason.find("certificate " + cluster.cert_key + "-cert.pub"), std::string::npos)
+        << chosen.reason;
+    ssh.known_hosts = cluster.known_hosts;
+    exec::SshTransports plain(ssh, options());
+    EXPECT_NE(plain.choice_for(rsa).reason.find("RSA key " + cluster.rsa_key + " only"), std::string::npos)
+        << plain.choice_for(rsa).reason;
+}
+
+TEST_F(SshOpenSshTest, NothingOfTheExecutorOutlivesIt) {
+    std::string control_dir;
+    {
+        OpenSshExecutor executor(options());
+        for (int i = 1; i <= 3; ++i) ASSERT_TRUE(executor.run(cluster.node(i), command({"true"})).ok());
+        control_dir = executor.control_dir();
+        int sockets = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(control_dir))
+            sockets += entry.is_socket();
+        EXPECT_EQ(sockets, 3) << control_dir;
+        struct stat info {};
+        ASSERT_EQ(::stat(control_dir.c_str(), &info), 0);
+        EXPECT_EQ(info.st_mode & 0777, 0700u) << "the control sockets' directory is private";
+        EXPECT_EQ(live_ssh_processes_naming(control_dir), 3) << "one master per node";
+    }
+    EXPECT_FALSE(std::filesystem::exists(control_dir));
+    EXPECT_EQ(live_ssh_processes_naming(control_dir), 0);
+}
+
+// Polls `done` every 20 ms until it holds or `timeout` passes; returns whether it held.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (!done()) {
+        if (Clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
+
+// pdctl killed with SIGKILL cannot end its masters: they end themselves (PR_SET_PDEATHSIG), so no
+// ssh connection of a run outlives it on the operator's machine.
+TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
+    std::string yaml =
+        slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests/profiles/ssh-podman/pdctl.yaml");
+    const std::string from = "identity: /tmp/pdctl-test-cluster/client/id_ed25519}";
+    ASSERT_NE(yaml.find(from), std::string::npos);
+    yaml.replace(yaml.find(from), from.size(), "identity: " + cluster.key + ", transport: openssh}");
+    for (int i = 1; i <= 8; ++i) {
+        const std::string address = "10.77.0." + std::to_string(i) + "}";
+        if (const auto at = yaml.find(address); at != std::string::npos)
+            yaml.replace(at, address.size(), host(i).address + "}");
+    }
+    const auto profile = temp / "profile";
+    std::filesystem::create_directories(profile);
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PDCTL_SOURCE_DIR) /
+                                                                 "tests/profiles/ssh-podman"))
+        std::filesystem::copy_file(entry.path(), profile / entry.path().filename());
+    spit(profile / "pdctl.yaml", yaml);
+
+    const std::vector<std::string> argv = {PDCTL_BINARY, "-c",      (profile / "pdctl.yaml").string(),
+                                           "logs",       "prefill", "--follow"};
+    const std::vector<std::string> env = {"HOME=" + temp.string(), "PATH=/usr/bin:/bin",
+                                          "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                                          "PDCTL_SSH_CONFIG=" + ssh_config};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::vector<char*> args, envp;
+        for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+        for (const auto& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
+        args.push_back(nullptr);
+        envp.push_back(nullptr);
+        const int null_fd = ::open("/dev/null", O_RDWR);
+        ::dup2(null_fd, 1);
+        ::dup2(null_fd, 2);
+        ::execve(args[0], args.data(), envp.data());
+        ::_exit(127);
+    }
+    ASSERT_GT(pid, 0);
+    const auto masters = [&] { return live_ssh_processes_naming(ssh_config + " -o BatchMode=yes"); };
+    const bool connected = eventually([&] { return masters() >= 4; }, 20s);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(connected) << "pdctl logs --follow did not connect to the 4 prefill nodes over OpenSSH";
+    EXPECT_TRUE(eventually([&] { return masters() == 0; }, 5s))
+        << masters() << " ssh processes of the killed pdctl still run";
+}
+
+}  // namespace
+}  // namespace pdctl::testing
