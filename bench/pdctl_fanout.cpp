@@ -1,9 +1,11 @@
 // pdctl_fanout: the bench driver's stand-in for "pdctl runs one command on every node". pdctl has no
-// verb that runs an arbitrary command, so this links pdctl_core and drives exec::SshExecutor exactly
-// as the engine does (SshOptions as pdctl builds them, one thread per node like engine::observe, one
-// reused connection per node), so its wall time is pdctl's transport cost and nothing else.
+// verb that runs an arbitrary command, so this links pdctl_core and drives exec::SshExecutor (or, with
+// --transport openssh, exec::OpenSshExecutor) exactly as the engine does (options as pdctl builds
+// them, one thread per node like engine::observe, one reused connection per node), so its wall time is
+// pdctl's transport cost and nothing else.
 //
-//   pdctl_fanout --key KEY --known-hosts FILE [--user root] [--port 22] [--repeat R] ADDR... -- CMD...
+//   pdctl_fanout --key KEY --known-hosts FILE [--user root] [--port 22] [--repeat R]
+//                [--transport libssh2|openssh] ADDR... -- CMD...
 //
 // Runs CMD R times in a row on each address (R > 1: the "many small steps" scenario), all addresses in
 // parallel. Exit 0 when every run exited 0; otherwise prints the first failure per node and exits 1.
@@ -13,21 +15,23 @@
 #include <thread>
 #include <vector>
 
+#include "pdctl/exec/openssh_executor.hpp"
 #include "pdctl/exec/ssh_executor.hpp"
+#include "pdctl/exec/ssh_transports.hpp"
 
 namespace {
 
 int usage() {
     std::fprintf(stderr,
                  "usage: pdctl_fanout --key KEY --known-hosts FILE [--user U] [--port P] [--repeat R] "
-                 "ADDR... -- CMD...\n");
+                 "[--transport libssh2|openssh] ADDR... -- CMD...\n");
     return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string key, known_hosts, user = "root";
+    std::string key, known_hosts, user = "root", transport = "libssh2";
     int port = 22, repeat = 1;
     std::vector<std::string> addresses, command;
     for (int i = 1; i < argc; ++i) {
@@ -44,6 +48,8 @@ int main(int argc, char** argv) {
             user = argv[++i];
         } else if (arg == "--port" && has_value) {
             port = std::atoi(argv[++i]);
+        } else if (arg == "--transport" && has_value) {
+            transport = argv[++i];
         } else if (arg == "--repeat" && has_value) {
             repeat = std::atoi(argv[++i]);
         } else if (!arg.empty() && arg[0] != '-') {
@@ -52,7 +58,8 @@ int main(int argc, char** argv) {
             return usage();
         }
     }
-    if (key.empty() || known_hosts.empty() || addresses.empty() || command.empty() || repeat < 1)
+    if (key.empty() || known_hosts.empty() || addresses.empty() || command.empty() || repeat < 1 ||
+        (transport != "libssh2" && transport != "openssh"))
         return usage();
 
     // What pdctl uses, minus the operator's ssh config and agent: the bench gives every tool the same
@@ -62,7 +69,17 @@ int main(int argc, char** argv) {
     options.ssh_config.clear();
     options.agent_socket.clear();
     options.default_identities.clear();
-    pdctl::exec::SshExecutor executor(options);
+    // OpenSSH as pdctl drives it, reading no ssh config (-F /dev/null) so that both transports get the
+    // same single key and known_hosts.
+    auto openssh = pdctl::exec::openssh_options_like(options);
+    openssh.ssh_config = "/dev/null";
+    std::unique_ptr<pdctl::exec::Executor> chosen;
+    if (transport == "openssh") {
+        chosen = std::make_unique<pdctl::exec::OpenSshExecutor>(openssh);
+    } else {
+        chosen = std::make_unique<pdctl::exec::SshExecutor>(options);
+    }
+    auto& executor = *chosen;
 
     std::vector<std::string> failures(addresses.size());
     std::vector<std::thread> threads;

@@ -71,16 +71,24 @@ def render(r, json_path):
             body += [f"**Fan-out N = {n}** failed: {sc['error']}", ""]
             continue
         body += times_table(sc, f"Fan-out: `true` on N = {n} hosts",
-                            " (pdctl = `bench/pdctl_fanout`, pdctl's SshExecutor; pdctl-status = the real "
-                            "`pdctl status` with a unit running on every host)")
+                            " (pdctl = `bench/pdctl_fanout`, pdctl's SshExecutor (libssh2); pdctl-openssh = the same "
+                            "over pdctl's OpenSSH transport (one ControlMaster per host); pdctl-status and "
+                            "pdctl-status-openssh = the real `pdctl status` with a unit running on every host, "
+                            "`ssh.transport` libssh2 and openssh)")
         runs = sc["runs"]
         rows = ["| ratio (pair by pair) | median |", "|---|---:|"]
         for base in ["ssh-serial", "ssh-bg", "pdsh", "pssh", "clush", "ansible"]:
             if runs.get(base):
                 rows.append(f"| pdctl / {base} | {fmt_r(pair_ratio(runs, 'pdctl', base))} |")
         if runs.get("pdsh"):
-            rows.append(f"| pdctl-status / pdsh | {fmt_r(pair_ratio(runs, 'pdctl-status', 'pdsh'))} |")
+            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh"]:
+                if runs.get(tool):
+                    rows.append(f"| {tool} / pdsh | {fmt_r(pair_ratio(runs, tool, 'pdsh'))} |")
         body += rows + [""]
+        if runs.get("pdctl-openssh") and n in (8, 64):
+            openssh_vs_pdsh = pair_ratio(runs, "pdctl-openssh", "pdsh")
+            targets.append((f"1. fan-out N={n}, OpenSSH transport", "pdctl-openssh ≤ 1.0 × pdsh",
+                            fmt_r(openssh_vs_pdsh), None if openssh_vs_pdsh is None else openssh_vs_pdsh <= 1.0))
         vs_pdsh = pair_ratio(runs, "pdctl", "pdsh")
         limit = 0.6 if n >= 64 else 1.0
         if n in (8, 64):
@@ -102,6 +110,11 @@ def render(r, json_path):
             body += [f"pdctl / ssh-per-step: {fmt_r(ratio)}", ""]
             targets.append(("2. small steps", "pdctl ≤ 0.2 × separate ssh", fmt_r(ratio),
                             None if ratio is None else ratio <= 0.2))
+            if sc["runs"].get("pdctl-openssh"):
+                multiplexed = pair_ratio(sc["runs"], "pdctl-openssh", "ssh-per-step")
+                body += [f"pdctl-openssh / ssh-per-step: {fmt_r(multiplexed)}", ""]
+                targets.append(("2. small steps, OpenSSH transport", "pdctl-openssh ≤ 0.1 × separate ssh",
+                                fmt_r(multiplexed), None if multiplexed is None else multiplexed <= 0.1))
 
     if "start" in s:
         sc = s["start"]

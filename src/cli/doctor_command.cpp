@@ -42,9 +42,19 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
                               std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
     }
     // Checks never put secret values in findings; the redactor is the second line of defence.
-    const std::string text =
-        global.json ? report::doctor_report_json(report).dump(2) : report::render_doctor_report(report);
-    fmt::print("{}{}", context.redactor.redact(text), global.json ? "\n" : "");
+    // How each node is reached comes first: an unreachable node's finding reads differently over
+    // OpenSSH (a jump host, a certificate) than over libssh2.
+    const auto transports = transport_choices(context);
+    std::string text;
+    if (global.json) {
+        auto doc = report::doctor_report_json(report);
+        if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
+        text = doc.dump(2) + "\n";
+    } else {
+        text = (transports.empty() ? "" : report::render_transports_text(transports) + "\n") +
+               report::render_doctor_report(report);
+    }
+    fmt::print("{}", context.redactor.redact(text));
     return doctor_exit_code(report, static_errors);
 }
 

@@ -147,6 +147,7 @@ struct OpenSshExecutor::Impl {
         std::string error_log;        // the master's stderr
         OpenSshFailureContext where;  // from `ssh -G`, for messages
         std::string described;        // "n5 (10.77.0.5:2022 via root@[10.77.0.250])"
+        bool described_by_ssh_g = false;
         pid_t master = -1;
         std::string failure;  // a failed connect, kept: later commands fail at once
         std::counting_semaphore<64> sessions;
@@ -215,14 +216,17 @@ struct OpenSshExecutor::Impl {
             entry->socket = control_dir + "/" + index + ".sock";
             entry->error_log = control_dir + "/" + index + ".log";
             entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
-            entry->described = node.name + " (" + node.address + ")";
-            describe_from_ssh_g(*entry);
+            entry->described =
+                node.name + " (" + SshTarget{"", "", node.address, node.ssh.port}.address() + ")";
         }
         return entry;
     }
 
-    // What ssh will connect to, for messages: `ssh -G` (no network; evaluates the ssh config).
+    // What ssh connected to, for the messages of a failure: `ssh -G` (no network; evaluates the ssh
+    // config). Only then: one process less per node on the way that works.
     void describe_from_ssh_g(Node& node) {
+        if (node.described_by_ssh_g) return;
+        node.described_by_ssh_g = true;
         detail::ChildSpec spec;
         spec.argv = {ssh};
         if (!options.ssh_config.empty()) spec.argv.insert(spec.argv.end(), {"-F", options.ssh_config});
@@ -282,11 +286,13 @@ struct OpenSshExecutor::Impl {
             }
             int status = 0;
             if (::waitpid(pid, &status, WNOHANG) == pid) {
+                describe_from_ssh_g(node);
                 node.failure = describe_openssh_failure(util::read_text_file(node.error_log), node.where);
                 throw Unreachable(node.failure);
             }
             if (Clock::now() >= deadline) {
                 end_process(pid);
+                describe_from_ssh_g(node);
                 node.failure = fmt::format(
                     "connect timed out after {} s (host down, port filtered, or a jump host that does not "
                     "answer?)",
@@ -304,11 +310,18 @@ struct OpenSshExecutor::Impl {
         std::shared_ptr<Node> node;
         try {
             node = node_for(config_node);
-            std::lock_guard lock(node->mutex);
-            connect(*node);
         } catch (const std::exception& error) {
-            result.transport_error = (node ? node->described : config_node.name) + ": " + error.what();
+            result.transport_error = config_node.name + ": " + error.what();
             return result;
+        }
+        {
+            std::lock_guard lock(node->mutex);  // `described` changes under it when a connect fails
+            try {
+                connect(*node);
+            } catch (const std::exception& error) {
+                result.transport_error = node->described + ": " + error.what();
+                return result;
+            }
         }
         struct Session {
             explicit Session(std::counting_semaphore<64>& s) : semaphore(s) { semaphore.acquire(); }
@@ -333,6 +346,7 @@ struct OpenSshExecutor::Impl {
             // 255 is also a remote command's own exit status: only a master that ended or ssh's own
             // words make it a transport failure.
             if (!master_alive(*node) || is_openssh_own_failure(result.err)) {
+                describe_from_ssh_g(*node);
                 result.transport_error = node->described + ": connection lost: " +
                                          describe_openssh_failure(result.err, node->where);
                 result.exit_code = -1;
