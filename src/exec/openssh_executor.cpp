@@ -199,10 +199,8 @@ struct OpenSshExecutor::Impl {
     }
 
     std::shared_ptr<Node> node_for(const config::Node& node) {
-        const std::string key = node.name + '\n' + node.address + '\n' + node.ssh.user + '\n' +
-                                std::to_string(node.ssh.port) + '\n' + node.ssh.identity;
         std::lock_guard lock(mutex);
-        auto& entry = nodes[key];
+        auto& entry = nodes[connection_key(node)];
         if (!entry) {
             if (ssh.empty())
                 throw Unreachable("no `" + options.ssh_program +

@@ -76,10 +76,8 @@ struct SshExecutor::Impl {
     }
 
     std::shared_ptr<Node> node_for(const config::Node& node) {
-        const std::string key = node.name + '\n' + node.address + '\n' + node.ssh.user + '\n' +
-                                std::to_string(node.ssh.port) + '\n' + node.ssh.identity;
         std::lock_guard lock(mutex);
-        auto& entry = nodes[key];
+        auto& entry = nodes[connection_key(node)];
         if (!entry) {
             entry = std::make_shared<Node>();
             entry->target = resolve_target(node, ssh_config, options.home, local_user);

@@ -62,6 +62,11 @@ bool is_none(const std::string& value) {
 
 }  // namespace
 
+std::string connection_key(const config::Node& node) {
+    return node.name + '\n' + node.address + '\n' + node.ssh.user + '\n' + std::to_string(node.ssh.port) +
+           '\n' + node.ssh.identity;
+}
+
 std::string local_home_directory() {
     if (const char* home = std::getenv("HOME"); home && *home) return home;
     if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_dir;

@@ -82,6 +82,15 @@ echo "@cert-authority $PDT_SUBNET.*,[$PDT_SUBNET.*]:2022,[$PDT_SUBNET.*]:2222 $(
 # connections from it, so a node configured on port 2022 is reachable through the bastion alone.
 bastion_address=$PDT_SUBNET.250
 behind_port=2022
+# What every sshd of the cluster has: keys only, root by key, no PAM, no DNS, keys under /tmp allowed.
+sshd_common="PidFile none
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no"
 
 # Network: bridge in the root namespace, one veth per host.
 ip link add "$PDT_BRIDGE" type bridge stp_state 0 forward_delay 0
@@ -129,14 +138,7 @@ HostKey $hostdir/ssh_host_ed25519_key
 HostKey $hostdir/ssh_host_ecdsa_key
 HostCertificate $hostdir/ssh_host_ed25519_key-cert.pub
 TrustedUserCAKeys $client/user_ca.pub
-PidFile none
-StrictModes no
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-UseDNS no
+$sshd_common
 PrintMotd no
 PrintLastLog no
 X11Forwarding no
@@ -186,14 +188,7 @@ echo "$bastion_address $(cut -d' ' -f1-2 "$bastion/ssh_host_ed25519_key.pub")" >
 cat >"$bastion/sshd_config" <<CFG
 ListenAddress $bastion_address:22
 HostKey $bastion/ssh_host_ed25519_key
-PidFile none
-StrictModes no
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-UseDNS no
+$sshd_common
 AllowTcpForwarding yes
 MaxStartups 100:30:200
 MaxSessions 64

@@ -30,6 +30,10 @@ struct SshTarget {
 SshTarget resolve_target(const config::Node& node, const SshConfig& ssh_config, const std::string& home,
                          const std::string& local_user);
 
+// What makes two nodes one connection, on either transport: the same name, address, user, port and
+// key (a node listed twice with other settings gets a connection of its own).
+std::string connection_key(const config::Node& node);
+
 // $HOME, else the password database's home of this process's user, else "/".
 std::string local_home_directory();
 // This process's user name (for %u), else $USER, else "root".
