@@ -104,19 +104,28 @@ std::string make_control_dir() {
     return pattern;
 }
 
-// Ends a master: SIGTERM (ssh closes its channels and disconnects), SIGKILL if it does not go.
-void end_process(pid_t pid) {
-    if (pid <= 0) return;
-    ::kill(pid, SIGTERM);
+// Ends the masters: SIGTERM to all (ssh closes its channels and disconnects), then one shared wait,
+// SIGKILL for any still there after 2 s. All at once: one after the other, 64 nodes would cost 64
+// round trips at the end of every run.
+void end_processes(const std::vector<pid_t>& pids) {
+    for (const pid_t pid : pids) ::kill(pid, SIGTERM);
     const auto deadline = Clock::now() + 2s;
-    int status = 0;
-    while (::waitpid(pid, &status, WNOHANG) == 0) {
+    std::vector<pid_t> left = pids;
+    while (!left.empty()) {
+        std::erase_if(left, [](pid_t pid) {
+            int status = 0;
+            return ::waitpid(pid, &status, WNOHANG) != 0;  // ended (or not ours to wait for)
+        });
+        if (left.empty()) return;
         if (Clock::now() >= deadline) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
+            for (const pid_t pid : left) {
+                ::kill(pid, SIGKILL);
+                int status = 0;
+                ::waitpid(pid, &status, 0);
+            }
             return;
         }
-        std::this_thread::sleep_for(5ms);
+        std::this_thread::sleep_for(2ms);
     }
 }
 
@@ -163,11 +172,13 @@ struct OpenSshExecutor::Impl {
     }
 
     ~Impl() {
+        std::vector<pid_t> masters;
         for (auto& [key, node] : nodes) {
             std::lock_guard lock(node->mutex);
-            end_process(node->master);
+            if (node->master > 0) masters.push_back(node->master);
             node->master = -1;
         }
+        end_processes(masters);
         if (!control_dir.empty()) {
             std::error_code ignored;
             std::filesystem::remove_all(control_dir, ignored);
@@ -289,7 +300,7 @@ struct OpenSshExecutor::Impl {
                 throw Unreachable(node.failure);
             }
             if (Clock::now() >= deadline) {
-                end_process(pid);
+                end_processes({pid});
                 describe_from_ssh_g(node);
                 node.failure = fmt::format(
                     "connect timed out after {} s (host down, port filtered, or a jump host that does not "
