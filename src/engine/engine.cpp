@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -198,9 +199,11 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
     if (dead.empty()) return std::nullopt;
     // One rank failing takes its group down within a second or so ("Rank 2 scheduler is dead" on rank
     // 0): when a check finds several dead, name the one whose log has a failure of its own.
-    for (auto& result : dead)
-        if (runtime::log_shows_own_failure(result.failure.log_tail, stage.kind)) return std::move(result);
-    return std::move(dead.front());
+    auto cause = std::find_if(dead.begin(), dead.end(), [&](const StageResult& result) {
+        return runtime::log_shows_own_failure(result.failure.log_tail, stage.kind);
+    });
+    if (cause == dead.end()) cause = dead.begin();
+    return std::optional<StageResult>(std::move(*cause));
 }
 
 std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {

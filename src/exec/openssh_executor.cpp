@@ -36,19 +36,75 @@ namespace pdctl::exec {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using namespace std::chrono_literals;
+// "host:port", "[v6]:port": how the libssh2 path names an address too.
+std::string address_of(const std::string& host, int port) {
+    SshTarget target;
+    target.host = host;
+    target.port = port;
+    return target.address();
+}
+
+// Spelt out, not chrono literals: cppcheck 2.10 cannot parse `10s`.
+constexpr std::chrono::seconds kMasterExitWait{2};
+constexpr std::chrono::seconds kSshGTimeout{10};
+constexpr std::chrono::milliseconds kPollInterval{2};
 
 // A node that cannot be reached (the message is the whole error after the node's name).
 struct Unreachable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The private directory of the control sockets: 0700, under /tmp (a socket path may not exceed 107
+// bytes, and $TMPDIR can be long).
+std::string make_control_dir() {
+    std::string pattern = "/tmp/pdctl-ssh-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr)
+        throw std::runtime_error(std::string("cannot create a directory for the SSH control sockets: ") +
+                                 std::strerror(errno));
+    return pattern;
+}
+
+// Ends the masters: SIGTERM to all (ssh closes its channels and disconnects), then one shared wait,
+// SIGKILL for any still there after 2 s. All at once: one after the other, 64 nodes would cost 64
+// round trips at the end of every run.
+void end_processes(const std::vector<pid_t>& pids) {
+    for (const pid_t pid : pids) ::kill(pid, SIGTERM);
+    const auto deadline = Clock::now() + kMasterExitWait;
+    std::vector<pid_t> left = pids;
+    while (!left.empty()) {
+        std::erase_if(left, [](pid_t pid) {
+            int status = 0;
+            return ::waitpid(pid, &status, WNOHANG) != 0;  // ended (or not ours to wait for)
+        });
+        if (left.empty()) return;
+        if (Clock::now() >= deadline) {
+            for (const pid_t pid : left) {
+                ::kill(pid, SIGKILL);
+                int status = 0;
+                ::waitpid(pid, &status, 0);
+            }
+            return;
+        }
+        std::this_thread::sleep_for(kPollInterval);
+    }
+}
+
+// The remote half of upload(): the file arrives on stdin; only a complete one gets its mode.
+constexpr const char* kUploadScript =
+    "umask 077; rm -f \"$1\"; if ! cat > \"$1\"; then rm -f \"$1\"; exit 1; fi; "
+    "got=$(wc -c < \"$1\"); if [ \"$got\" -ne \"$3\" ]; then rm -f \"$1\"; "
+    "echo \"only $got of $3 bytes arrived\" >&2; exit 1; fi; chmod \"$2\" \"$1\"";
+
+}  // namespace
+
+namespace detail {
+
 // Masters are forked from this one thread, which lives as long as the executor: PR_SET_PDEATHSIG
 // follows the forking thread, and the engine's worker threads come and go.
-class Spawner {
+class MasterSpawner {
   public:
-    Spawner() : thread_([this] { loop(); }) {}
-    ~Spawner() {
+    MasterSpawner() : thread_([this] { loop(); }) {}
+    ~MasterSpawner() {
         {
             std::lock_guard lock(mutex_);
             stopping_ = true;
@@ -56,8 +112,8 @@ class Spawner {
         wake_.notify_all();
         thread_.join();
     }
-    Spawner(const Spawner&) = delete;
-    Spawner& operator=(const Spawner&) = delete;
+    MasterSpawner(const MasterSpawner&) = delete;
+    MasterSpawner& operator=(const MasterSpawner&) = delete;
 
     pid_t spawn(std::vector<std::string> argv, const std::vector<std::string>& environment,
                 const std::string& stderr_path) {
@@ -94,48 +150,7 @@ class Spawner {
     std::thread thread_;  // last: starts once the members above exist
 };
 
-// The private directory of the control sockets: 0700, under /tmp (a socket path may not exceed 107
-// bytes, and $TMPDIR can be long).
-std::string make_control_dir() {
-    std::string pattern = "/tmp/pdctl-ssh-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error(std::string("cannot create a directory for the SSH control sockets: ") +
-                                 std::strerror(errno));
-    return pattern;
-}
-
-// Ends the masters: SIGTERM to all (ssh closes its channels and disconnects), then one shared wait,
-// SIGKILL for any still there after 2 s. All at once: one after the other, 64 nodes would cost 64
-// round trips at the end of every run.
-void end_processes(const std::vector<pid_t>& pids) {
-    for (const pid_t pid : pids) ::kill(pid, SIGTERM);
-    const auto deadline = Clock::now() + 2s;
-    std::vector<pid_t> left = pids;
-    while (!left.empty()) {
-        std::erase_if(left, [](pid_t pid) {
-            int status = 0;
-            return ::waitpid(pid, &status, WNOHANG) != 0;  // ended (or not ours to wait for)
-        });
-        if (left.empty()) return;
-        if (Clock::now() >= deadline) {
-            for (const pid_t pid : left) {
-                ::kill(pid, SIGKILL);
-                int status = 0;
-                ::waitpid(pid, &status, 0);
-            }
-            return;
-        }
-        std::this_thread::sleep_for(2ms);
-    }
-}
-
-// The remote half of upload(): the file arrives on stdin; only a complete one gets its mode.
-constexpr const char* kUploadScript =
-    "umask 077; rm -f \"$1\"; if ! cat > \"$1\"; then rm -f \"$1\"; exit 1; fi; "
-    "got=$(wc -c < \"$1\"); if [ \"$got\" -ne \"$3\" ]; then rm -f \"$1\"; "
-    "echo \"only $got of $3 bytes arrived\" >&2; exit 1; fi; chmod \"$2\" \"$1\"";
-
-}  // namespace
+}  // namespace detail
 
 std::vector<std::string> openssh_destination_args(const config::Node& node, const std::string& home) {
     const config::SshSettings builtin;
@@ -225,8 +240,7 @@ struct OpenSshExecutor::Impl {
             entry->socket = control_dir + "/" + index + ".sock";
             entry->error_log = control_dir + "/" + index + ".log";
             entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
-            entry->described =
-                node.name + " (" + SshTarget{"", "", node.address, node.ssh.port}.address() + ")";
+            entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
         }
         return entry;
     }
@@ -242,14 +256,14 @@ struct OpenSshExecutor::Impl {
         spec.argv.push_back("-G");
         spec.argv.insert(spec.argv.end(), node.destination.begin(), node.destination.end());
         spec.environment = &environment;
-        spec.deadline = Clock::now() + 10s;
+        spec.deadline = Clock::now() + kSshGTimeout;
         const auto answer = detail::run_child(spec);
         if (answer.exit_code != 0) return;
         const auto view = parse_ssh_g(answer.out);
         node.where.user = view.user;
         node.where.host = view.hostname;
         node.where.port = view.port;
-        node.described = node.name + " (" + SshTarget{"", "", view.hostname, view.port}.address() +
+        node.described = node.name + " (" + address_of(view.hostname, view.port) +
                          (view.proxy_jump.empty() ? "" : " via " + view.proxy_jump) + ")";
     }
 
@@ -285,7 +299,7 @@ struct OpenSshExecutor::Impl {
         }
         // ssh links the socket into place once it is logged in and listening for clients; until then
         // it either exits (and says why on stderr) or the connect deadline passes.
-        const auto deadline = Clock::now() + options.connect_timeout + 2s;
+        const auto deadline = Clock::now() + options.connect_timeout + kMasterExitWait;
         while (true) {
             struct stat info {};
             if (::stat(node.socket.c_str(), &info) == 0 && S_ISSOCK(info.st_mode)) {
@@ -308,7 +322,7 @@ struct OpenSshExecutor::Impl {
                     std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
                 throw Unreachable(node.failure);
             }
-            std::this_thread::sleep_for(5ms);
+            std::this_thread::sleep_for(kPollInterval);
         }
     }
 
@@ -372,7 +386,7 @@ struct OpenSshExecutor::Impl {
     std::mutex mutex;
     std::string control_dir;
     std::map<std::string, std::shared_ptr<Node>> nodes;
-    Spawner spawner;
+    detail::MasterSpawner spawner;
 };
 
 OpenSshExecutor::OpenSshExecutor(OpenSshOptions options)
