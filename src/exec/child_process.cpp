@@ -19,8 +19,6 @@
 namespace pdctl::exec::detail {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 struct Pipe {
     int read_end = -1;
     int write_end = -1;
@@ -148,7 +146,7 @@ CommandResult run_child(const ChildSpec& spec) {
 
     std::array<char, 65536> buffer{};
     while (out.read_end >= 0 || err.read_end >= 0) {
-        const auto now = Clock::now();
+        const auto now = std::chrono::steady_clock::now();
         if (now >= spec.deadline) {
             result.timed_out = true;
             ::kill(-pid, SIGKILL);
