@@ -97,6 +97,16 @@ ip link add "$PDT_BRIDGE" type bridge stp_state 0 forward_delay 0
 ip addr add "$PDT_BRIDGE_ADDRESS/24" dev "$PDT_BRIDGE"
 ip link set "$PDT_BRIDGE" up
 
+# plug_host NS VETH ADDRESS: a network namespace whose eth0 (ADDRESS/24) is plugged into the bridge.
+plug_host() {
+  ip netns add "$1"
+  ip link add "$2" type veth peer name eth0 netns "$1"
+  ip link set "$2" master "$PDT_BRIDGE" up
+  nsenter --net="/run/netns/$1" ip addr add "$3/24" dev eth0
+  nsenter --net="/run/netns/$1" ip link set eth0 up
+  nsenter --net="/run/netns/$1" ip link set lo up
+}
+
 : >"$PDT_DIR/known_hosts"
 env_lines=()
 for i in $(seq 1 "$hosts"); do
@@ -106,12 +116,7 @@ for i in $(seq 1 "$hosts"); do
   hostdir=$PDT_DIR/host$i
   mkdir -p "$hostdir/root/.ssh"
 
-  ip netns add "$ns"
-  ip link add "$veth" type veth peer name eth0 netns "$ns"
-  ip link set "$veth" master "$PDT_BRIDGE" up
-  nsenter --net="/run/netns/$ns" ip addr add "$address/24" dev eth0
-  nsenter --net="/run/netns/$ns" ip link set eth0 up
-  nsenter --net="/run/netns/$ns" ip link set lo up
+  plug_host "$ns" "$veth" "$address"
   nsenter --net="/run/netns/$ns" nft -f - <<NFT
 table inet pdt_bastion {
   chain input {
@@ -176,12 +181,7 @@ done
 # The bastion: host0, an sshd on port 22 only, no podman; root logs in with the ed25519 key.
 bastion=$PDT_DIR/host0
 mkdir -p "$bastion/root/.ssh"
-ip netns add "${PDT_PREFIX}0"
-ip link add "${PDT_VETH_PREFIX}0" type veth peer name eth0 netns "${PDT_PREFIX}0"
-ip link set "${PDT_VETH_PREFIX}0" master "$PDT_BRIDGE" up
-nsenter --net="/run/netns/${PDT_PREFIX}0" ip addr add "$bastion_address/24" dev eth0
-nsenter --net="/run/netns/${PDT_PREFIX}0" ip link set eth0 up
-nsenter --net="/run/netns/${PDT_PREFIX}0" ip link set lo up
+plug_host "${PDT_PREFIX}0" "${PDT_VETH_PREFIX}0" "$bastion_address"
 ssh-keygen -q -t ed25519 -N '' -C "${PDT_PREFIX}0" -f "$bastion/ssh_host_ed25519_key"
 cp "$client/id_ed25519.pub" "$bastion/root/.ssh/authorized_keys"
 echo "$bastion_address $(cut -d' ' -f1-2 "$bastion/ssh_host_ed25519_key.pub")" >>"$PDT_DIR/known_hosts_behind"
