@@ -63,8 +63,7 @@ bool is_openssh_own_failure(const std::string& stderr_text) {
 
 std::string describe_openssh_failure(const std::string& stderr_text, const OpenSshFailureContext& context) {
     const auto lines = meaningful_lines(stderr_text);
-    std::string ssh_said =
-        lines.empty() ? "ssh exited 255 and printed nothing" : "ssh: " + lines.front();
+    std::string ssh_said = lines.empty() ? "ssh exited 255 and printed nothing" : "ssh: " + lines.front();
     const std::string known_name = known_hosts_name(context.host, context.port);
 
     if (contains(stderr_text, "REMOTE HOST IDENTIFICATION HAS CHANGED")) {
