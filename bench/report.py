@@ -73,15 +73,16 @@ def render(r, json_path):
         body += times_table(sc, f"Fan-out: `true` on N = {n} hosts",
                             " (pdctl = `bench/pdctl_fanout`, pdctl's SshExecutor (libssh2); pdctl-openssh = the same "
                             "over pdctl's OpenSSH transport (one ControlMaster per host); pdctl-status and "
-                            "pdctl-status-openssh = the real `pdctl status` with a unit running on every host, "
-                            "`ssh.transport` libssh2 and openssh)")
+                            "pdctl-status-openssh and pdctl-status-auto = the real `pdctl status` with a unit running on "
+                            "every host, `ssh.transport` libssh2, openssh and auto (the default; `ssh -G` per "
+                            "node, which chooses libssh2 here))")
         runs = sc["runs"]
         rows = ["| ratio (pair by pair) | median |", "|---|---:|"]
         for base in ["ssh-serial", "ssh-bg", "pdsh", "pssh", "clush", "ansible"]:
             if runs.get(base):
                 rows.append(f"| pdctl / {base} | {fmt_r(pair_ratio(runs, 'pdctl', base))} |")
         if runs.get("pdsh"):
-            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh"]:
+            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh", "pdctl-status-auto"]:
                 if runs.get(tool):
                     rows.append(f"| {tool} / pdsh | {fmt_r(pair_ratio(runs, tool, 'pdsh'))} |")
         body += rows + [""]

@@ -36,32 +36,6 @@ void close_fd(int& fd) {
     fd = -1;
 }
 
-// A command that exits without reading all of its stdin (a lock script that finds the lock taken)
-// closes the pipe under the write. The write must then fail with EPIPE, not kill the process that
-// runs the executor with SIGPIPE: pdctl ignores SIGPIPE, but a test binary or any other embedder may
-// not. So SIGPIPE is blocked for this thread around the write, and the one the write raised is taken
-// off the pending set again (unless one was pending already) before the old mask comes back.
-ssize_t write_without_sigpipe(int fd, const char* data, std::size_t size) {
-    sigset_t sigpipe_only;
-    sigset_t old_mask;
-    sigset_t pending;
-    ::sigemptyset(&sigpipe_only);
-    ::sigaddset(&sigpipe_only, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &sigpipe_only, &old_mask);
-    ::sigpending(&pending);
-    const bool was_pending = ::sigismember(&pending, SIGPIPE) == 1;
-    const ssize_t written = ::write(fd, data, size);
-    const int write_errno = errno;
-    if (written < 0 && write_errno == EPIPE && !was_pending) {
-        const timespec no_wait{};
-        while (::sigtimedwait(&sigpipe_only, nullptr, &no_wait) < 0 && errno == EINTR) {
-        }
-    }
-    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
-    errno = write_errno;
-    return written;
-}
-
 // argv and envp as execve() wants them, prepared before fork(): only async-signal-safe work may
 // follow it in the child.
 struct ExecArgs {
@@ -88,6 +62,32 @@ struct ExecArgs {
 }
 
 }  // namespace
+
+// A command that exits without reading all of its stdin (a lock script that finds the lock taken)
+// closes the pipe under the write. The write must then fail with EPIPE, not kill the process that
+// runs the executor with SIGPIPE: pdctl ignores SIGPIPE, but a test binary or any other embedder may
+// not. So SIGPIPE is blocked for this thread around the write, and the one the write raised is taken
+// off the pending set again (unless one was pending already) before the old mask comes back.
+ssize_t write_without_sigpipe(int fd, const char* data, std::size_t size) {
+    sigset_t sigpipe_only;
+    sigset_t old_mask;
+    sigset_t pending;
+    ::sigemptyset(&sigpipe_only);
+    ::sigaddset(&sigpipe_only, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &sigpipe_only, &old_mask);
+    ::sigpending(&pending);
+    const bool was_pending = ::sigismember(&pending, SIGPIPE) == 1;
+    const ssize_t written = ::write(fd, data, size);
+    const int write_errno = errno;
+    if (written < 0 && write_errno == EPIPE && !was_pending) {
+        const timespec no_wait{};
+        while (::sigtimedwait(&sigpipe_only, nullptr, &no_wait) < 0 && errno == EINTR) {
+        }
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    errno = write_errno;
+    return written;
+}
 
 std::string signal_name(int sig) {
     const char* name = ::sigabbrev_np(sig);

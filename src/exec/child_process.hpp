@@ -40,4 +40,7 @@ std::string find_program(const std::string& name);
 
 std::string signal_name(int sig);
 
+// write(2) to a pipe whose reader may be gone: EPIPE instead of a SIGPIPE for the process.
+ssize_t write_without_sigpipe(int fd, const char* data, std::size_t size);
+
 }  // namespace pdctl::exec::detail

@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "child_process.hpp"
+#include "openssh_mux.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
 #include "pdctl/exec/openssh_view.hpp"
 #include "pdctl/exec/ssh_target.hpp"
@@ -351,29 +352,35 @@ struct OpenSshExecutor::Impl {
             ~Session() { semaphore.release(); }
             std::counting_semaphore<64>& semaphore;
         } session(node->sessions);
-        detail::ChildSpec spec;
-        spec.argv = base_args(*node);
-        spec.argv.insert(spec.argv.end(), {"-o", "ControlMaster=no", "-T"});
-        spec.argv.insert(spec.argv.end(), node->destination.begin(), node->destination.end());
-        spec.argv.push_back(script);
-        spec.environment = &environment;
-        spec.stdin_data = stdin_data;
-        spec.stdin_fd = stdin_fd;
+        detail::MuxCommand mux;
+        mux.socket = node->socket;
+        mux.command = script;
+        mux.stdin_data = stdin_data;
+        mux.stdin_fd = stdin_fd;
         // The deadline starts once the node is connected: connecting has its own timeout.
-        spec.deadline = Clock::now() + timeout;
-        result = detail::run_child(spec);
-        if (!result.transport_error.empty()) {
-            result.transport_error = node->described + ": " + result.transport_error;
-        } else if (!result.timed_out && result.exit_code == 255) {
-            std::lock_guard lock(node->mutex);
-            // 255 is also a remote command's own exit status: only a master that ended or ssh's own
-            // words make it a transport failure.
-            if (!master_alive(*node) || is_openssh_own_failure(result.err)) {
-                describe_from_ssh_g(*node);
-                result.transport_error = node->described + ": connection lost: " +
-                                         describe_openssh_failure(result.err, node->where);
-                result.exit_code = -1;
-            }
+        mux.deadline = Clock::now() + timeout;
+        auto outcome = detail::run_over_master(mux);
+        result = std::move(outcome.result);
+        using End = detail::MuxOutcome::End;
+        if (outcome.end == End::exit_status || outcome.end == End::timed_out) return result;
+        // No exit status: a command killed by a signal (sshd sends no status then, and OpenSSH passes
+        // no signal on: 255, as `ssh` itself exits), or the master's connection broke.
+        std::lock_guard lock(node->mutex);
+        const bool master_up =
+            master_alive(*node) && detail::master_answers(node->socket, Clock::now() + kMasterExitWait);
+        if (master_up && outcome.end == End::no_exit_status) {
+            result.exit_code = 255;
+            return result;
+        }
+        describe_from_ssh_g(*node);
+        result.exit_code = -1;
+        if (master_up) {
+            result.transport_error = node->described + ": " + outcome.error;
+        } else {
+            const std::string said = util::read_text_file(node->error_log);
+            result.transport_error = node->described + ": connection lost: " +
+                                     (said.empty() ? "the ssh master process ended without a word (killed?)"
+                                                   : describe_openssh_failure(said, node->where));
         }
         return result;
     }

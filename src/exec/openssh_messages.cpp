@@ -1,6 +1,5 @@
 #include "pdctl/exec/openssh_messages.hpp"
 
-#include <array>
 #include <regex>
 #include <sstream>
 #include <string_view>
@@ -42,24 +41,6 @@ std::string line_with(const std::vector<std::string>& lines, std::string_view ne
 }
 
 }  // namespace
-
-bool is_openssh_own_failure(const std::string& stderr_text) {
-    static constexpr std::array<std::string_view, 12> kOwn = {"ssh: connect to host",
-                                                              "ssh: Could not resolve",
-                                                              "Host key verification failed",
-                                                              "Permission denied (",
-                                                              "Connection closed by",
-                                                              "Connection reset by",
-                                                              "kex_exchange_identification",
-                                                              "Control socket connect",
-                                                              "mux_client_",
-                                                              "Session open refused",
-                                                              "Broken pipe",
-                                                              "client_loop: send disconnect"};
-    for (const auto needle : kOwn)
-        if (contains(stderr_text, needle)) return true;
-    return false;
-}
 
 std::string describe_openssh_failure(const std::string& stderr_text, const OpenSshFailureContext& context) {
     const auto lines = meaningful_lines(stderr_text);

@@ -8,8 +8,6 @@
 namespace pdctl::testing::faults {
 namespace {
 
-constexpr const char* kMarker = "10.77.0.";
-
 class SshFault : public SshClusterTest {
   protected:
     void SetUp() override {
@@ -21,6 +19,13 @@ class SshFault : public SshClusterTest {
         ::unsetenv("SSH_AUTH_SOCK");
     }
 
+    // "10.77.0." for the default cluster: the hosts' addresses without the last number (what the
+    // copied profile's 127.0.B. becomes, and how the invariant knows this case's processes).
+    std::string subnet() const {
+        const auto& address = host(1).address;
+        return address.substr(0, address.rfind('.') + 1);
+    }
+
     // profiles/local moved onto hosts 1-8: same roles and ports, SSH instead of local, pdsim by path.
     std::function<void(SimCluster&)> on_ssh_hosts(int block) const {
         return [this, block](SimCluster& sim) {
@@ -28,7 +33,7 @@ class SshFault : public SshClusterTest {
             for (const auto& entry : std::filesystem::directory_iterator(dir)) {
                 if (!entry.is_regular_file()) continue;
                 auto text = read_text(entry.path());
-                replace_all(text, "127.0." + std::to_string(block) + ".", kMarker);
+                replace_all(text, "127.0." + std::to_string(block) + ".", subnet());
                 if (entry.path().filename() == "pdctl.yaml") {
                     replace_all(text, "executor: local", "executor: ssh");
                     replace_all(text, "defaults:\n",
@@ -50,7 +55,7 @@ class SshFault : public SshClusterTest {
 };
 
 TEST_F(SshFault, ANodeUnreachableBeforeStartIsNamedAndNothingStarts) {
-    FaultCase c("network", "unreachable-before-start", 150, on_ssh_hosts(150), kMarker);
+    FaultCase c("network", "unreachable-before-start", 150, on_ssh_hosts(150), subnet());
     c.describe("host n3 refuses SSH before `start`",
                "exit 3 naming n3 before any unit starts; status exit 7 (degraded) listing n3 unreachable");
     block_ssh(3);
@@ -96,7 +101,7 @@ void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage,
 }
 
 TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
-    FaultCase c("network", "link-down-mid-stage", 151, on_ssh_hosts(151), kMarker);
+    FaultCase c("network", "link-down-mid-stage", 151, on_ssh_hosts(151), subnet());
     c.describe(
         "host n3's link goes down while prefill loads (its unit keeps running, unreachable)",
         "start fails (exit 3/4) naming n3 within the SSH timeouts; reachable units stopped; after the link "
@@ -115,7 +120,7 @@ TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
 }
 
 TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
-    FaultCase c("network", "sshd-refusing-mid-run", 152, on_ssh_hosts(152), kMarker);
+    FaultCase c("network", "sshd-refusing-mid-run", 152, on_ssh_hosts(152), subnet());
     c.describe(
         "host n6 starts refusing SSH (TCP reset) while decode loads",
         "start fails (exit 3/4) naming n6; reachable units stopped; once sshd answers again, status is "

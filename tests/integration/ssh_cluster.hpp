@@ -216,6 +216,17 @@ class SshClusterTest : public ::testing::Test {
     }
     const SshTestHost& host(int i) const { return cluster.hosts.at(static_cast<std::size_t>(i - 1)); }
 
+    // tests/profiles/ssh-podman names the default cluster's addresses (10.77.0.N). This points its
+    // nodes at this cluster's hosts, so that a run against another cluster (PDCTL_TEST_CLUSTER_DIR)
+    // never starts anything on a cluster it was not given (such as a flake hunt's, at the default).
+    void use_cluster_addresses(std::string& yaml) const {
+        for (int i = 1; i <= 8; ++i) {
+            const std::string from = "address: 10.77.0." + std::to_string(i) + "}";
+            for (auto at = yaml.find(from); at != std::string::npos; at = yaml.find(from, at + 1))
+                yaml.replace(at, from.size(), "address: " + host(i).address + "}");
+        }
+    }
+
     // SHA256 fingerprint of a public key file as OpenSSH computes it (an independent check).
     static std::string openssh_fingerprint(const std::string& pub_file) {
         const auto result = local({"ssh-keygen", "-l", "-E", "sha256", "-f", pub_file});

@@ -105,6 +105,7 @@ class SshDoctorTest : public SshPdctlTest {
                 replace_all(text, "tp_size: 32", "tp_size: 4");
                 replace_all(text, "ep_size: 32", "ep_size: 4");
                 replace_all(text, "--pull, never]", "--pull, never, --ulimit, memlock=-1]");
+                use_cluster_addresses(text);
             }
             if (name == "prefill.env" || name == "decode.env") text += "export NCCL_IB_HCA=mlx5_0,mlx5_1\n";
             spit(dir / name, text);

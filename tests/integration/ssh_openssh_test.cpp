@@ -25,10 +25,10 @@ using exec::OpenSshExecutor;
 using exec::OpenSshOptions;
 using namespace std::chrono_literals;
 
-// The ssh processes of this test process whose command line names `needle` (a control directory, a
-// socket): what must be gone once an executor has ended. Zombies do not count.
-int live_ssh_processes_naming(const std::string& needle) {
-    int count = 0;
+// The pids of the ssh processes whose command line names `needle` (a control directory, a socket):
+// what must be gone once an executor has ended. Zombies do not count.
+std::vector<pid_t> live_ssh_processes_with(const std::string& needle) {
+    std::vector<pid_t> pids;
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
         const std::string name = entry.path().filename();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -39,9 +39,13 @@ int live_ssh_processes_naming(const std::string& needle) {
         const bool zombie = close != std::string::npos && stat.size() > close + 2 && stat[close + 2] == 'Z';
         const std::string program = cmdline.substr(0, cmdline.find(' '));
         const bool ssh = program == "ssh" || program.ends_with("/ssh");
-        if (!zombie && ssh && cmdline.find(needle) != std::string::npos) ++count;
+        if (!zombie && ssh && cmdline.find(needle) != std::string::npos) pids.push_back(std::stoi(name));
     }
-    return count;
+    return pids;
+}
+
+int live_ssh_processes_naming(const std::string& needle) {
+    return static_cast<int>(live_ssh_processes_with(needle).size());
 }
 
 class SshOpenSshTest : public SshClusterTest {
@@ -291,6 +295,55 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds tim
     return true;
 }
 
+// pdctl speaks OpenSSH's mux protocol to the master itself (no `ssh` per command): megabytes on all
+// three streams at once, a command killed by a signal told from a master that is gone, and a master
+// that ended replaced by a new one for the next command.
+TEST_F(SshOpenSshTest, TheMuxSessionsCarryBigStreamsSignalsAndALostMaster) {
+    OpenSshExecutor executor(options());
+    Command big = command({"sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' e >&2 & wc -c; wait"}, 60s);
+    big.stdin_data = std::string(5'000'000, 'x');
+    const auto streams = executor.run(cluster.node(1), big);
+    ASSERT_TRUE(streams.ok()) << streams.transport_error << " exit " << streams.exit_code;
+    EXPECT_EQ(streams.out, "5000000\n");
+    EXPECT_EQ(streams.err, std::string(3'000'000, 'e'));
+
+    // sshd sends no exit status for a command killed by a signal: 255 with the master alive, as `ssh`
+    // itself would exit, and not a transport failure.
+    const auto killed = executor.run(cluster.node(1), command({"sh", "-c", "echo before; kill -KILL $$"}));
+    EXPECT_TRUE(killed.transport_error.empty()) << killed.transport_error;
+    EXPECT_EQ(killed.exit_code, 255);
+    EXPECT_EQ(killed.out, "before\n");
+
+    // The master killed while a command runs: that command's connection is lost, naming the node;
+    // the next command gets a new master.
+    const std::string socket = executor.control_dir() + "/1.sock";
+    const auto masters = live_ssh_processes_with(socket);
+    ASSERT_EQ(masters.size(), 1u) << socket;
+    const std::string marker = "/tmp/pdctl-mux-test-running";
+    ASSERT_TRUE(executor.run(cluster.node(1), command({"rm", "-f", marker})).ok());
+    std::thread killer([&] {
+        // Only once the command below runs on the host (its marker is there) is the master killed.
+        const bool running = eventually(
+            [&] {
+                return executor.run(cluster.node(1), command({"test", "-e", marker})).ok();
+            },
+            20s);
+        EXPECT_TRUE(running) << "the long command never started";
+        ::kill(masters.front(), SIGKILL);
+    });
+    const auto lost = executor.run(
+        cluster.node(1), command({"sh", "-c", "touch " + marker + "; sleep 30; rm -f " + marker}, 40s));
+    killer.join();
+    EXPECT_NE(lost.transport_error.find(host(1).name), std::string::npos) << lost.transport_error;
+    EXPECT_NE(lost.transport_error.find("connection lost"), std::string::npos) << lost.transport_error;
+    EXPECT_EQ(lost.exit_code, -1);
+    const auto after = executor.run(cluster.node(1), command({"hostname"}));
+    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_EQ(after.out, host(1).name + "\n");
+    EXPECT_EQ(executor.connections_opened(), 2u);
+    executor.run(cluster.node(1), command({"rm", "-f", marker}));
+}
+
 // pdctl killed with SIGKILL cannot end its masters: they end themselves (PR_SET_PDEATHSIG), so no
 // ssh connection of a run outlives it on the operator's machine.
 TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
@@ -299,11 +352,7 @@ TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
     const std::string from = "identity: /tmp/pdctl-test-cluster/client/id_ed25519}";
     ASSERT_NE(yaml.find(from), std::string::npos);
     yaml.replace(yaml.find(from), from.size(), "identity: " + cluster.key + ", transport: openssh}");
-    for (int i = 1; i <= 8; ++i) {
-        const std::string address = "10.77.0." + std::to_string(i) + "}";
-        if (const auto at = yaml.find(address); at != std::string::npos)
-            yaml.replace(at, address.size(), host(i).address + "}");
-    }
+    use_cluster_addresses(yaml);
     const auto profile = temp / "profile";
     std::filesystem::create_directories(profile);
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PDCTL_SOURCE_DIR) /

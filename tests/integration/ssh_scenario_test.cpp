@@ -78,6 +78,7 @@ class SshScenarioTest : public SshPdctlTest {
                 replace_all(text, "identity: /tmp/pdctl-test-cluster/client/id_ed25519",
                             "identity: " + (identity.empty() ? cluster.key : identity));
                 replace_all(text, "image: localhost/pdctl/pdsim:test", "image: " + image);
+                use_cluster_addresses(text);
             }
             if (entry.path().filename() == "prefill.env") text += extra_prefill_env;
             spit(dir / entry.path().filename(), text);

@@ -16,8 +16,4 @@ struct OpenSshFailureContext {
 // `stderr_text` is everything ssh printed (LogLevel ERROR); never empty in the answer.
 std::string describe_openssh_failure(const std::string& stderr_text, const OpenSshFailureContext& context);
 
-// True when a `ssh` that exited 255 reported its own failure rather than the remote command's exit
-// status 255 (which ssh passes on as its own).
-bool is_openssh_own_failure(const std::string& stderr_text);
-
 }  // namespace pdctl::exec
