@@ -1,5 +1,5 @@
 // The OpenSSH transport: the system `ssh` client, one ControlMaster per node (started on first use,
-// ended with the executor), every command a multiplexed `ssh` client over it.
+// ended with the executor), every command a mux session on its socket.
 #include "pdctl/exec/openssh_executor.hpp"
 
 #include <fcntl.h>
@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "child_process.hpp"
+#include "master_wait.hpp"
 #include "openssh_mux.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
 #include "pdctl/exec/openssh_view.hpp"
@@ -301,30 +302,27 @@ struct OpenSshExecutor::Impl {
         // ssh links the socket into place once it is logged in and listening for clients; until then
         // it either exits (and says why on stderr) or the connect deadline passes.
         const auto deadline = Clock::now() + options.connect_timeout + kMasterExitWait;
-        while (true) {
-            struct stat info {};
-            if (::stat(node.socket.c_str(), &info) == 0 && S_ISSOCK(info.st_mode)) {
+        switch (detail::wait_for_master(node.socket, pid, deadline)) {
+            case detail::MasterWait::ready:
                 node.master = pid;
                 ++opened;
                 return;
-            }
-            int status = 0;
-            if (::waitpid(pid, &status, WNOHANG) == pid) {
+            case detail::MasterWait::exited: {
+                int status = 0;
+                ::waitpid(pid, &status, 0);
                 describe_from_ssh_g(node);
                 node.failure = describe_openssh_failure(util::read_text_file(node.error_log), node.where);
                 throw Unreachable(node.failure);
             }
-            if (Clock::now() >= deadline) {
-                end_processes({pid});
-                describe_from_ssh_g(node);
-                node.failure = fmt::format(
-                    "connect timed out after {} s (host down, port filtered, or a jump host that does not "
-                    "answer?)",
-                    std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
-                throw Unreachable(node.failure);
-            }
-            std::this_thread::sleep_for(kPollInterval);
+            case detail::MasterWait::timed_out:
+                break;
         }
+        end_processes({pid});
+        describe_from_ssh_g(node);
+        node.failure = fmt::format(
+            "connect timed out after {} s (host down, port filtered, or a jump host that does not answer?)",
+            std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
+        throw Unreachable(node.failure);
     }
 
     // One multiplexed client: connects the node first if needed. Never throws.

@@ -2,7 +2,8 @@
 // Runs commands on nodes with the system's OpenSSH client, so that whatever the operator's `ssh` can
 // do (jump hosts, certificates, RSA keys, Match blocks, GSSAPI) works for pdctl too. One ControlMaster
 // connection per node for the whole pdctl invocation, in a private directory removed at the end; every
-// command is one `ssh` client multiplexed over it (~10 ms instead of a new connection). Host keys are
+// command is a session pdctl opens on the master's socket itself (OpenSSH's mux protocol,
+// openssh_mux.hpp): a channel on the open connection, no process per command. Host keys are
 // verified as on the libssh2 path: StrictHostKeyChecking=yes always (accept-new with
 // --accept-new-host-keys), never "no". Behaviour and limits: docs/ssh.md.
 
