@@ -209,14 +209,14 @@ TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
     // The containers are where the real deployment puts the roles, each on its own host.
     const std::string p = "pd-sshpod-";
     const std::map<std::string, std::vector<std::string>> expected = {
-        {"pdt1", {p + "mooncake-master-0", p + "prefill-0"}},
-        {"pdt2", {p + "prefill-1"}},
-        {"pdt3", {p + "prefill-2"}},
-        {"pdt4", {p + "prefill-3"}},
-        {"pdt5", {p + "decode-0", p + "router-0"}},
-        {"pdt6", {p + "decode-1"}},
-        {"pdt7", {p + "decode-2"}},
-        {"pdt8", {p + "decode-3"}},
+        {host(1).name, {p + "mooncake-master-0", p + "prefill-0"}},
+        {host(2).name, {p + "prefill-1"}},
+        {host(3).name, {p + "prefill-2"}},
+        {host(4).name, {p + "prefill-3"}},
+        {host(5).name, {p + "decode-0", p + "router-0"}},
+        {host(6).name, {p + "decode-1"}},
+        {host(7).name, {p + "decode-2"}},
+        {host(8).name, {p + "decode-3"}},
     };
     auto placed = containers();
     for (auto& [host, names] : placed) names.erase(std::remove(names.begin(), names.end(), ""), names.end());
