@@ -60,12 +60,12 @@ SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
 
 SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const SmokeOptions& options) {
     auto check = make_check("generate", router, "/generate");
-    const nlohmann::json body = {{"text", options.prompt},
-                                 {"sampling_params", {{"max_new_tokens", options.max_new_tokens}}}};
     health::PostTimeouts timeouts;
     timeouts.read = std::chrono::seconds(options.timeout_seconds);
     const auto began = std::chrono::steady_clock::now();
-    const auto answer = prober.post(check.url, body.dump(), "application/json", timeouts);
+    const auto answer =
+        prober.post(check.url, health::generate_request(options.prompt, options.max_new_tokens),
+                    "application/json", timeouts);
     check.latency_ms = since_ms(began);
     if (!answer.error.empty()) {
         check.error = "no answer: " + answer.error;

@@ -78,6 +78,18 @@ std::string to_string(SshTransport transport) {
     return "auto";
 }
 
+std::string to_string(RouterImpl impl) {
+    switch (impl) {
+        case RouterImpl::MiniLb:
+            return "minilb";
+        case RouterImpl::SglangRouter:
+            return "sglang-router";
+        case RouterImpl::Smg:
+            return "smg";
+    }
+    return "minilb";
+}
+
 std::string to_string(DependencyGate gate) {
     switch (gate) {
         case DependencyGate::Ready:

@@ -1,7 +1,10 @@
 #include "pdctl/config/detail/role_loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+
+#include "pdctl/config/mooncake_version.hpp"
 
 namespace pdctl::config::detail {
 
@@ -34,6 +37,7 @@ constexpr KeySpec kRoleKeys[] = {
     {"host", kAllKinds},
     {"port", kAllKinds},
     {"metrics_port", kMaster},
+    {"version", kMaster},
     {"model_path", kSglang},
     {"tp_size", kSglang},
     {"ep_size", kSglang},
@@ -41,7 +45,9 @@ constexpr KeySpec kRoleKeys[] = {
     {"bootstrap_port", kSglang, true},
     {"dist_init_port", kSglang},
     {"transfer_backend", kSglang},
-    {"mini_lb", kRouter},
+    {"impl", kRouter},
+    {"mini_lb", kRouter},  // the older spelling of impl: minilb (true) / sglang-router (false)
+    {"entry", kSglang},
     {"prefill", kRouter},
     {"decode", kRouter},
     {"command", kGeneric},
@@ -58,6 +64,10 @@ const std::vector<std::pair<std::string, RoleKind>> kKinds = {{"mooncake-master"
                                                               {"generic", RoleKind::Generic}};
 const std::vector<std::pair<std::string, SglangMode>> kModes = {{"prefill", SglangMode::Prefill},
                                                                 {"decode", SglangMode::Decode}};
+const std::vector<std::pair<std::string, RouterImpl>> kRouterImpls = {
+    {"minilb", RouterImpl::MiniLb}, {"sglang-router", RouterImpl::SglangRouter}, {"smg", RouterImpl::Smg}};
+const std::vector<std::pair<std::string, SglangEntry>> kEntries = {
+    {"launch_server", SglangEntry::LaunchServer}, {"serve", SglangEntry::Serve}};
 const std::vector<std::string> kTransferBackends = {"mooncake", "nixl", "ascend",
                                                     "fake",     "mori", "mooncake_tcp"};
 
@@ -142,6 +152,12 @@ void read_health(const LoadContext& ctx, const MapReader& m, std::optional<RoleK
 
 void read_kind_specific(const MapReader& m, Role& role) {
     m.port("metrics_port", role.metrics_port);
+    if (m.string("version", role.mooncake_version) && !parse_mooncake_version(role.mooncake_version)) {
+        m.context().error(m.find("version")->value_where, m.child_path("version"),
+                          "not a Mooncake version: `" + role.mooncake_version + "`",
+                          "e.g. 0.3.12.post1, as `pip show mooncake-transfer-engine` prints it");
+        role.mooncake_version.clear();
+    }
     m.string("model_path", role.model_path);
     m.integer("tp_size", role.tp_size, 1, 65536);
     m.integer("ep_size", role.ep_size, 1, 65536);
@@ -151,7 +167,57 @@ void read_kind_specific(const MapReader& m, Role& role) {
     if (const auto index = m.choice("transfer_backend", kTransferBackends)) {
         role.transfer_backend = kTransferBackends[*index];
     }
-    m.boolean("mini_lb", role.mini_lb);
+    m.choice("entry", role.entry, kEntries);
+}
+
+// Without `impl:`, the image says which router it carries: SMG's own images (lightseekorg/smg,
+// smg-project) run SMG, sgl-model-gateway's run the Rust router, and anything else (the seed's
+// lmsysorg/sglang) the MiniLB the seed deployment uses.
+RouterImpl router_implied_by(const Role& role, std::string& reason) {
+    std::string image = role.container.image;
+    std::transform(image.begin(), image.end(), image.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    const std::string name = image.substr(0, image.find(':'));
+    if (role.runtime == RuntimeKind::Docker && !name.empty()) {
+        if (name.find("smg") != std::string::npos) {
+            reason = "image " + role.container.image + " is SMG's";
+            return RouterImpl::Smg;
+        }
+        if (name.find("sgl-model-gateway") != std::string::npos ||
+            name.find("sglang-router") != std::string::npos) {
+            reason = "image " + role.container.image + " is the Rust router's";
+            return RouterImpl::SglangRouter;
+        }
+        reason = "image " + role.container.image + " names no router: the seed deployment's MiniLB";
+        return RouterImpl::MiniLb;
+    }
+    reason = "the seed deployment's MiniLB (no impl: given)";
+    return RouterImpl::MiniLb;
+}
+
+// `impl:`, else the older `mini_lb:`, else what the image implies; both given must agree.
+void read_router_impl(const LoadContext& ctx, const MapReader& m, Role& role) {
+    if (role.kind != RoleKind::Router) return;
+    const auto* impl = m.find("impl");
+    const auto* legacy = m.find("mini_lb");
+    bool mini_lb = false;
+    const bool legacy_read = legacy && m.boolean("mini_lb", mini_lb);
+    if (impl) {
+        if (!m.choice("impl", role.router_impl, kRouterImpls)) return;
+        if (legacy_read && mini_lb != (role.router_impl == RouterImpl::MiniLb)) {
+            ctx.yaml.error(legacy->value_where, m.child_path("mini_lb"),
+                           std::string("mini_lb: ") + (mini_lb ? "true" : "false") +
+                               " contradicts impl: " + impl->value.as<std::string>(),
+                           "drop mini_lb: impl says which router runs");
+        }
+        return;
+    }
+    if (legacy_read) {
+        role.router_impl = mini_lb ? RouterImpl::MiniLb : RouterImpl::SglangRouter;
+        role.router_impl_reason = std::string("mini_lb: ") + (mini_lb ? "true" : "false");
+        return;
+    }
+    if (!legacy) role.router_impl = router_implied_by(role, role.router_impl_reason);
 }
 
 void read_role_refs(const MapReader& m, Role& role, RoleRefs& refs) {
@@ -232,6 +298,7 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
     read_health(ctx, m, kind, role);
     m.choice("runtime", role.runtime, {{"docker", RuntimeKind::Docker}, {"process", RuntimeKind::Process}});
     read_container(m, role.container);
+    read_router_impl(ctx, m, role);
     m.integer("stop_grace_seconds", role.stop_grace_seconds, 0, 24 * 60 * 60);
     if (role.runtime == RuntimeKind::Docker && role.container.image.empty()) {
         const auto* container = m.find("container");

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/runtime/failure_hint.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/durations.hpp"
@@ -48,7 +49,7 @@ bool Engine::stage_is_current(const plan::Stage& stage, const Observation& obser
         auto config = found->state.labels.find("pdctl.config");
         if (config == found->state.labels.end() || config->second != unit.fingerprint) return false;
     }
-    return prober_.get(stage.gate.url, options_.probe_timeout).ok(stage.gate.expect_status);
+    return probe_gate(stage.gate, prober_, {options_.probe_timeout, options_.generate_timeout}).passed;
 }
 
 ExitCode Engine::start() {
@@ -215,12 +216,16 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
         waiting.next_liveness = now + options_.liveness_interval;
     }
     if (now >= waiting.next_probe) {
-        const auto probe = prober_.get(gate.url, std::min(options_.probe_timeout, gate.interval));
-        if (probe.ok(gate.expect_status)) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(waiting.deadline - now);
+        const auto probe =
+            probe_gate(gate, prober_,
+                       {std::min(options_.probe_timeout, gate.interval),
+                        std::clamp(left, std::chrono::milliseconds(1000), options_.generate_timeout)});
+        if (probe.passed) {
             reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - waiting.began));
             return StageResult{};
         }
-        const std::string answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
+        const std::string& answer = probe.answer;
         if (answer != waiting.last_answer) {
             reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - waiting.began));
             waiting.last_answer = answer;

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::engine {
@@ -59,9 +60,11 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         role.role = stage.role;
         role.kind = config::to_string(stage.kind);
         role.gate_url = stage.gate.url;
-        const auto probe = prober.get(stage.gate.url, std::chrono::seconds(2));
-        role.ready = probe.ok(stage.gate.expect_status);
-        role.gate_answer = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
+        // The same checks as start's gate: "ready" in status is what start would call ready.
+        const auto probe =
+            probe_gate(stage.gate, prober, {std::chrono::seconds(2), std::chrono::seconds(10)});
+        role.ready = probe.passed;
+        role.gate_answer = probe.answer;
         for (const auto& unit : stage.units) {
             auto unit_state = unit_status(stage, unit, observation);
             // Ranks >= 1 serve only a dummy /health: the group's health is rank 0's gate.

@@ -21,4 +21,10 @@ GenerateAnswer read_generate_answer(int status, const std::string& body) {
     return answer;
 }
 
+std::string generate_request(const std::string& prompt, int max_new_tokens) {
+    const nlohmann::json body = {
+        {"text", prompt}, {"sampling_params", {{"max_new_tokens", max_new_tokens}, {"ignore_eos", true}}}};
+    return body.dump();
+}
+
 }  // namespace pdctl::health

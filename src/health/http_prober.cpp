@@ -58,7 +58,7 @@ ProbeResult RealHttpProber::get(const std::string& url, std::chrono::millisecond
     client->set_write_timeout(seconds, micros);
     if (auto response = client->Get(path)) {
         result.status = response->status;
-        result.body = response->body.substr(0, 512);
+        result.body = response->body.substr(0, 64 * 1024);  // a /workers list of ~100 workers
     } else {
         // httplib names its errors in one word ("Connection", "Read"), which reads like a truncated
         // message in a gate-timeout report; say what the operator needs to know instead.

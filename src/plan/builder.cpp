@@ -128,6 +128,12 @@ Plan build_plan(const config::Cluster& cluster) {
         if (role->mode) stage.mode = config::to_string(*role->mode);
         stage.runtime = runtime_for(cluster, *role);
         stage.gate = default_gate(cluster, *role);
+        if (role->kind == config::RoleKind::Router) {
+            stage.program_note =
+                "router " + config::to_string(role->router_impl) +
+                (role->router_impl_reason.empty() ? " (impl: " + config::to_string(role->router_impl) + ")"
+                                                  : " (" + role->router_impl_reason + ")");
+        }
         for (const auto& dependency : role->depends_on)
             stage.edges.push_back(edge_to(cluster, *role, *cluster.find_role(dependency), plan));
         for (std::size_t rank = 0; rank < role->nodes.size(); ++rank) {

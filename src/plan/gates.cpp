@@ -12,10 +12,10 @@ struct KindDefaults {
     std::string why;
 };
 
-// Readiness per kind (SGLang entrypoints/engine.py and http_server.py, the router's startup, Mooncake
+// Readiness per kind (SGLang entrypoints/engine.py and http_server.py, the routers' start-up, Mooncake
 // mooncake-store/src/master.cpp): an SGLang group is ready when rank 0's /health is 200 (its port
-// stays closed until every rank joined and warm-up passed); the Rust router needs /readiness (its
-// /health is liveness only); MiniLB has only /health.
+// stays closed until every rank joined and warm-up passed); the Rust router and SMG need /readiness
+// (their /health is liveness only); MiniLB has only /health, which is 200 once it listens.
 KindDefaults kind_defaults(const config::Role& role) {
     using namespace std::chrono;
     switch (role.kind) {
@@ -25,7 +25,7 @@ KindDefaults kind_defaults(const config::Role& role) {
         case config::RoleKind::Sglang:
             return {"/health", service_port(role), minutes(30), seconds(2), "rank0 /health"};
         case config::RoleKind::Router:
-            if (role.mini_lb)
+            if (role.router_impl == config::RouterImpl::MiniLb)
                 return {"/health", service_port(role), minutes(5), seconds(1), "MiniLB /health"};
             return {"/readiness", service_port(role), minutes(5), seconds(1), "router /readiness"};
         case config::RoleKind::Generic:
@@ -34,20 +34,65 @@ KindDefaults kind_defaults(const config::Role& role) {
     return {};
 }
 
+std::string base_url(const config::Cluster& cluster, const config::Role& role, int port) {
+    const auto& rank0 = detail::node_of(cluster, role, 0);
+    return "http://" + routable_address(role, rank0) + ":" + std::to_string(port);
+}
+
+// A router is ready when a request gets through a prefill and a decode: a one-token POST /generate
+// through it, after (for the routers that have them) /readiness and the worker list.
+void add_router_checks(const config::Cluster& cluster, const config::Role& role, Gate& gate) {
+    const std::string base = base_url(cluster, role, service_port(role));
+    gate.checks.push_back({CheckKind::Status, gate.url, gate.expect_status, {}, gate.why});
+    if (role.router_impl == config::RouterImpl::MiniLb) {
+        gate.caveat =
+            "MiniLB answers /health with 200 from the moment it listens, whatever its workers do: only a "
+            "request through it proves the KV path";
+    } else {
+        gate.caveat =
+            "/readiness needs one healthy prefill and one healthy decode, not all of them, and says "
+            "nothing of the KV path between them";
+        const auto workers = router_worker_urls(cluster, role);
+        gate.checks.push_back(
+            {CheckKind::Workers, base + "/workers", 200, workers,
+             "/workers lists the " + std::to_string(workers.size()) + " workers, each healthy"});
+    }
+    gate.checks.push_back(
+        {CheckKind::Generate, base + "/generate", 200, {}, "POST /generate (1 output token) returns text"});
+    gate.why.clear();
+    for (const auto& check : gate.checks) gate.why += (gate.why.empty() ? "" : ", then ") + check.why;
+}
+
 }  // namespace
+
+std::vector<GateCheck> Gate::effective_checks() const {
+    if (!checks.empty()) return checks;
+    return {GateCheck{CheckKind::Status, url, expect_status, {}, why}};
+}
 
 Gate default_gate(const config::Cluster& cluster, const config::Role& role) {
     const auto defaults = kind_defaults(role);
     const auto& rank0 = detail::node_of(cluster, role, 0);
     Gate gate;
-    const std::string path = role.health.path.empty() ? defaults.path : role.health.path;
+    const bool custom_path = !role.health.path.empty();
+    const std::string path = custom_path ? role.health.path : defaults.path;
     const int port = role.health.port ? role.health.port : defaults.port;
-    gate.url = "http://" + routable_address(role, rank0) + ":" + std::to_string(port) + path;
+    gate.url = base_url(cluster, role, port) + path;
     gate.expect_status = role.health.expect_status;
     gate.deadline = role.health.deadline.count() ? role.health.deadline : defaults.deadline;
     gate.interval = role.health.interval.count() ? role.health.interval : defaults.interval;
     gate.node = rank0.name;
-    gate.why = (role.health.path.empty() ? defaults.why : path) + " == " + std::to_string(gate.expect_status);
+    gate.why = (custom_path ? path : defaults.why) + " == " + std::to_string(gate.expect_status);
+    // A `health.path` of the config's own is exactly that one check: the operator chose it.
+    if (custom_path) return gate;
+    if (role.kind == config::RoleKind::MooncakeMaster) {
+        // Recent masters answer 200 with JSON {status, role, ha_state, service_ready, ...} before they
+        // serve; older ones a plain "OK" (Mooncake master_admin_service.cpp, rpc_service.cpp).
+        gate.why += ", service_ready true if reported";
+        gate.checks.push_back({CheckKind::ServiceReady, gate.url, gate.expect_status, {}, gate.why});
+    } else if (role.kind == config::RoleKind::Router) {
+        add_router_checks(cluster, role, gate);
+    }
     return gate;
 }
 

@@ -22,7 +22,11 @@ runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config
     const bool prefill = role.mode == config::SglangMode::Prefill;
 
     runtime::ProgramSpec spec;
-    spec.argv = detail::program_prefix(role, {"python3", "-m", "sglang.launch_server"});
+    // `sglang serve` takes exactly launch_server's flags (SGLang python/sglang/cli/serve.py).
+    spec.argv =
+        detail::program_prefix(role, role.entry == config::SglangEntry::Serve
+                                         ? std::vector<std::string>{"sglang", "serve"}
+                                         : std::vector<std::string>{"python3", "-m", "sglang.launch_server"});
     if (!role.model_path.empty()) detail::append(spec.argv, {"--model-path", role.model_path});
     detail::append(spec.argv, {"--disaggregation-mode", prefill ? "prefill" : "decode",
                                "--disaggregation-transfer-backend", role.transfer_backend});

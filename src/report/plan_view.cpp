@@ -24,16 +24,14 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
     return out;
 }
 
-// The start payload for people: the BOOTSTRAP wrapper script shown as <BOOTSTRAP> (its text follows on
-// its own line), and long commands wrapped like a shell script would be.
+// The start payload for people, word for word what runs (the BOOTSTRAP wrapper with its guard
+// included), long commands wrapped like a shell script would be.
 std::string readable_run(const plan::Unit& unit) {
     const auto words = runtime::start_payload(unit.start);
     // Quote every word, then glue each `--flag value` pair so a wrap never separates them.
     std::vector<std::string> pieces;
     for (std::size_t i = 0; i < words.size(); ++i) {
-        std::string word = util::shell_quote(words[i]);
-        if (i + 1 < words.size() && words[i + 1] == "pdctl-bootstrap" && !unit.program.bootstrap.empty())
-            word = "'<BOOTSTRAP>; exec \"$@\"'";
+        const std::string word = util::shell_quote(words[i]);
         const bool value_of_flag = i > 0 && words[i - 1].size() > 1 && words[i - 1][0] == '-' &&
                                    !words[i].empty() && words[i][0] != '-' && !pieces.empty();
         if (value_of_flag) {
@@ -77,6 +75,34 @@ json edges_json(const plan::Stage& stage) {
     return edges;
 }
 
+const char* to_string(plan::CheckKind kind) {
+    switch (kind) {
+        case plan::CheckKind::Status:
+            return "status";
+        case plan::CheckKind::ServiceReady:
+            return "service_ready";
+        case plan::CheckKind::Workers:
+            return "workers";
+        case plan::CheckKind::Generate:
+            return "generate";
+    }
+    return "?";
+}
+
+json checks_json(const plan::Gate& gate) {
+    json checks = json::array();
+    for (const auto& check : gate.effective_checks()) {
+        json entry = {{"kind", to_string(check.kind)},
+                      {"method", check.kind == plan::CheckKind::Generate ? "POST" : "GET"},
+                      {"url", check.url},
+                      {"why", check.why}};
+        if (check.kind != plan::CheckKind::Generate) entry["expect_status"] = check.expect_status;
+        if (check.kind == plan::CheckKind::Workers) entry["workers"] = check.workers;
+        checks.push_back(std::move(entry));
+    }
+    return checks;
+}
+
 void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
     const auto& gate = stage.gate;
     const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
@@ -84,8 +110,22 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
     if (!stage.mode.empty()) out += " (" + stage.mode + ")";
     if (!stage.edges.empty()) out += "  after " + joined(edge_texts(stage), ", ");
     out += "\n";
-    out += fmt::format("  gate: {} at {} (deadline {}, every {})\n", gate.why, gate.url,
-                       format_elapsed(gate.deadline), format_elapsed(gate.interval));
+    if (!stage.program_note.empty()) out += "  program: " + stage.program_note + "\n";
+    if (gate.checks.size() <= 1) {
+        out += fmt::format("  gate: {} at {} (deadline {}, every {})\n", gate.why, gate.url,
+                           format_elapsed(gate.deadline), format_elapsed(gate.interval));
+    } else {
+        // Each check on a line of its own, in the order they must pass, then why the weaker one is not
+        // enough.
+        out += fmt::format("  gate: deadline {}, every {}; in order:\n", format_elapsed(gate.deadline),
+                           format_elapsed(gate.interval));
+        for (std::size_t i = 0; i < gate.checks.size(); ++i) {
+            const auto& check = gate.checks[i];
+            out += fmt::format("    {}. {}  {} {}\n", i + 1, check.why,
+                               check.kind == plan::CheckKind::Generate ? "POST" : "GET", check.url);
+        }
+        if (!gate.caveat.empty()) out += "    (" + gate.caveat + ")\n";
+    }
     for (const auto& unit : stage.units) {
         out += fmt::format("  {} rank{}  {}  [{}]\n", unit.node, unit.rank, unit.address, unit.name);
         out += "    run:  " + readable_run(unit) + "\n";
@@ -93,7 +133,6 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
             const auto& entry = unit.program.env[i];
             out += fmt::format("    {}{}={}\n", i == 0 ? "env:  " : "      ", entry.key, env_value(entry));
         }
-        if (!unit.program.bootstrap.empty()) out += "    bootstrap: " + unit.program.bootstrap + "\n";
     }
 }
 
@@ -144,7 +183,10 @@ json stage_json(const plan::Stage& stage) {
                   {"deadline_ms", gate.deadline.count()},
                   {"interval_ms", gate.interval.count()},
                   {"node", gate.node},
-                  {"why", gate.why}}},
+                  {"why", gate.why},
+                  {"checks", checks_json(gate)},
+                  {"caveat", gate.caveat}}},
+                {"program_note", stage.program_note},
                 {"units", units}};
 }
 

@@ -121,9 +121,12 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
     }
     const int port = item.bootstrap_port.value_or(context.args->bootstrap_port);
     auto client = make_client(host, port, Millis{2000}, Millis{2000});
-    auto route = client->Get(std::string(kRoutePath));
-    if (!route || route->status != 200) {
-        std::string cause = describe_failure(route, host, port);
+    // PDSIM_KV_FAULT=bootstrap: as if a firewall stood between decode and the prefill's bootstrap.
+    const bool blocked = context.kv_fault == "bootstrap";
+    auto route =
+        blocked ? httplib::Result(nullptr, httplib::Error::Connection) : client->Get(std::string(kRoutePath));
+    if (blocked || !route || route->status != 200) {
+        std::string cause = blocked ? "Connection refused" : describe_failure(route, host, port);
         std::string message =
             fmt::format("Error fetching prefill parallel info from bootstrap {}:{}: {}", host, port, cause);
         log_sched(context.args->tp_rank(), message);
@@ -132,7 +135,9 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
     const auto deadline = Clock::now() + context.kv_timeout;
     const std::string kv_path = fmt::format("/kv?room={}", *item.bootstrap_room);
     for (;;) {
-        auto kv = client->Get(kv_path);
+        // PDSIM_KV_FAULT=transfer: the prefill is found, its KV never arrives (a broken RDMA path).
+        auto kv = context.kv_fault == "transfer" ? httplib::Result(nullptr, httplib::Error::Connection)
+                                                 : client->Get(kv_path);
         if (kv && kv->status == 200) {
             return std::nullopt;
         }

@@ -25,6 +25,7 @@ struct GenerateContext {
     const ServerArgs* args = nullptr;
     BootstrapServer* bootstrap = nullptr;  // this prefill's own bootstrap server; null elsewhere
     Millis kv_timeout{10000};
+    std::string kv_fault;  // Knobs::kv_fault
 };
 
 struct GenerateReply {

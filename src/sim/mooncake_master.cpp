@@ -24,9 +24,27 @@ constexpr std::string_view kFile = "master.cpp";
     exit_now(1);
 }
 
+// GET /health on the metrics port. Recent masters (0.3.10.post2 on, master_admin_service.cpp) answer
+// 200 with JSON whose service_ready is false until the master serves, "status" staying "ok"
+// throughout; older ones a plain "OK".
+void setup_health_route(httplib::Server& server, const Knobs& knobs) {
+    if (knobs.master_plain_health) {
+        server.Get("/health",
+                   [](const httplib::Request&, httplib::Response& res) { reply_text(res, 200, "OK"); });
+        return;
+    }
+    const auto serving_at = std::chrono::steady_clock::now() + knobs.master_ready;
+    server.Get("/health", [serving_at](const httplib::Request&, httplib::Response& res) {
+        const bool ready = std::chrono::steady_clock::now() >= serving_at;
+        reply_json(res, 200,
+                   {{"status", "ok"},
+                    {"role", "leader"},
+                    {"ha_state", ready ? "serving" : "starting"},
+                    {"service_ready", ready}});
+    });
+}
+
 void setup_metrics_routes(httplib::Server& server) {
-    server.Get("/health",
-               [](const httplib::Request&, httplib::Response& res) { reply_text(res, 200, "OK"); });
     server.Get("/metrics", [](const httplib::Request&, httplib::Response& res) {
         reply_text(res, 200,
                    "# HELP master_allocated_bytes Total bytes currently allocated across all segments\n"
@@ -117,6 +135,7 @@ void run_mooncake_master(std::span<const std::string> argv) {
     }).detach();
 
     static httplib::Server metrics;
+    setup_health_route(metrics, knobs);
     setup_metrics_routes(metrics);
     if (!serve_in_background(metrics, args.metrics_host, args.metrics_port, error)) {
         fatal(fmt::format("Failed to start metrics HTTP server on {}:{}: {}", args.metrics_host,

@@ -1,6 +1,7 @@
 // pdsim: stands in for the GPU programs of a PD deployment in tests and in the local demo.
 //   pdsim [-m] sglang.launch_server <flags>
 //   pdsim [-m] sglang_router.launch_router <flags>
+//   pdsim sglang serve <flags> | pdsim smg launch <flags>
 //   pdsim [-m] mooncake_master <flags>
 // Behaviour and test knobs: docs/pdsim.md.
 
@@ -21,7 +22,9 @@ constexpr const char* kUsage =
     "usage: pdsim [-m] PROGRAM [FLAGS...]\n"
     "PROGRAM is one of:\n"
     "  sglang.launch_server          an SGLang server node (prefill, decode or plain)\n"
+    "  sglang serve                  the same, as SGLang's `sglang serve` entry point\n"
     "  sglang_router.launch_router   the PD router (Rust router, or MiniLB with --mini-lb)\n"
+    "  smg launch                    SMG, the gateway that grew out of the Rust router\n"
     "  mooncake_master               the Mooncake master\n"
     "FLAGS are the real program's flags; test knobs are PDSIM_* environment variables.\n";
 
@@ -49,10 +52,15 @@ int main(int argc, char** argv) {
     const std::string& program = args[first];
     std::span<const std::string> flags = std::span<const std::string>(args).subspan(first + 1);
     try {
+        const bool subcommand = !flags.empty();
         if (program == "sglang.launch_server") {
             pdsim::run_sglang_server(flags);
+        } else if (program == "sglang" && subcommand && flags[0] == "serve") {
+            pdsim::run_sglang_server(flags.subspan(1));  // `sglang serve`: launch_server's flags
         } else if (program == "sglang_router.launch_router") {
-            pdsim::run_router(flags);
+            pdsim::run_router(flags, false);
+        } else if (program == "smg" && subcommand && flags[0] == "launch") {
+            pdsim::run_router(flags.subspan(1), true);
         } else if (program == "mooncake_master") {
             pdsim::run_mooncake_master(flags);
         }

@@ -82,6 +82,17 @@ Knobs load_knobs() {
         }
     }
     knobs.health_delay = Millis{env_long("PDSIM_HEALTH_DELAY_MS").value_or(30000)};
+    if (const char* fault = std::getenv("PDSIM_KV_FAULT"); fault != nullptr && *fault != '\0') {
+        knobs.kv_fault = fault;
+        if (knobs.kv_fault != "bootstrap" && knobs.kv_fault != "transfer")
+            bad_knob("PDSIM_KV_FAULT", knobs.kv_fault, "bootstrap|transfer");
+    }
+    knobs.master_ready = Millis{env_long("PDSIM_MASTER_READY_MS").value_or(200)};
+    if (const char* health = std::getenv("PDSIM_MASTER_HEALTH"); health != nullptr && *health != '\0') {
+        if (std::string_view(health) != "plain" && std::string_view(health) != "json")
+            bad_knob("PDSIM_MASTER_HEALTH", health, "plain|json");
+        knobs.master_plain_health = std::string_view(health) == "plain";
+    }
     return knobs;
 }
 

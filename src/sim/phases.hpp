@@ -37,6 +37,14 @@ struct Knobs {
     // banner, as when a health check points at the wrong port). "" = healthy.
     std::string health_fault;
     Millis health_delay{30000};
+    // PDSIM_KV_FAULT (decode): the KV path is broken while every /health stays 200 — "bootstrap" (the
+    // prefill's bootstrap server cannot be reached from decode: a firewall between P and D) or
+    // "transfer" (the route is found, the KV never arrives: a broken RDMA path). "" = works.
+    std::string kv_fault;
+    // PDSIM_MASTER_READY_MS: the Mooncake master's JSON /health says service_ready false for this
+    // long after it binds (recent masters). PDSIM_MASTER_HEALTH=plain: an older master's plain "OK".
+    Millis master_ready{200};
+    bool master_plain_health = false;
 
     Millis duration(Phase phase) const { return durations[static_cast<std::size_t>(phase)]; }
 };

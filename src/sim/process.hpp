@@ -6,6 +6,7 @@
 namespace pdsim {
 
 using Millis = std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
 
 // Must run before any thread starts. Blocks SIGTERM/SIGINT in every thread and hands them to one
 // thread that ends the process with status 0 (listening sockets close with it), so a stop is

@@ -80,6 +80,10 @@ constexpr std::array kRouterFlags = {
     FlagSpec{"--disable-circuit-breaker", kSwitch},
     FlagSpec{"--dp-aware", kSwitch},
     FlagSpec{"--service-discovery", kSwitch},
+    FlagSpec{"--worker-startup-timeout-secs", kOne},
+    FlagSpec{"--worker-startup-check-interval", kOne},
+    FlagSpec{"--prefill-policy", kOne},
+    FlagSpec{"--decode-policy", kOne},
 };
 
 constexpr std::array kMasterFlags = {
@@ -250,6 +254,10 @@ RouterArgs parse_router_args(std::span<const std::string> argv) {
     args.policy = parsed.str("--policy", args.policy);
     args.health_check_endpoint = parsed.str("--health-check-endpoint", args.health_check_endpoint);
     args.request_timeout_secs = parsed.integer("--request-timeout-secs", args.request_timeout_secs);
+    args.worker_startup_timeout_secs =
+        parsed.integer("--worker-startup-timeout-secs", args.worker_startup_timeout_secs);
+    args.prefill_policy = parsed.str("--prefill-policy", args.policy);
+    args.decode_policy = parsed.str("--decode-policy", args.policy);
     return args;
 }
 

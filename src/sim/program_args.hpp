@@ -66,6 +66,10 @@ struct RouterArgs {
     std::string policy = "cache_aware";
     std::string health_check_endpoint = "/health";
     int request_timeout_secs = 1800;
+    int worker_startup_timeout_secs = 1800;  // Rust router and SMG: a worker still pending then fails
+    std::string prefill_policy;              // default: --policy
+    std::string decode_policy;
+    bool smg = false;  // `smg launch` rather than `python3 -m sglang_router.launch_router`
 };
 
 RouterArgs parse_router_args(std::span<const std::string> argv);

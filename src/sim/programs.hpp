@@ -8,8 +8,9 @@
 
 namespace pdsim {
 
-[[noreturn]] void run_sglang_server(std::span<const std::string> argv);    // sglang.launch_server
-[[noreturn]] void run_router(std::span<const std::string> argv);           // sglang_router.launch_router
+[[noreturn]] void run_sglang_server(std::span<const std::string> argv);  // sglang.launch_server
+// sglang_router.launch_router, or `smg launch` (SMG's list carries each worker's status).
+[[noreturn]] void run_router(std::span<const std::string> argv, bool smg);
 [[noreturn]] void run_mooncake_master(std::span<const std::string> argv);  // mooncake_master
 
 }  // namespace pdsim

@@ -29,7 +29,8 @@ struct Reply {
 
 class Router {
   public:
-    Router(RouterArgs args, const Knobs& knobs) : args_(std::move(args)), knobs_(knobs), pool_(args_) {
+    Router(RouterArgs args, const Knobs& knobs, const std::string& unregistered)
+        : args_(std::move(args)), knobs_(knobs), pool_(args_, unregistered) {
         setup_routes();
     }
 
@@ -55,7 +56,8 @@ class Router {
             log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host,
                       args_.port);
         }
-        pool_.start_health_checks(knobs_.router_check, args_.health_check_endpoint);
+        pool_.start_health_checks(knobs_.router_check, args_.health_check_endpoint,
+                                  Millis{static_cast<long>(args_.worker_startup_timeout_secs) * 1000});
         idle_forever();
     }
 
@@ -209,23 +211,62 @@ class Router {
         res.set_content(reply.body, "application/json");
     }
 
+    // 200 with >= 1 ready prefill and >= 1 ready decode, else 503 (pending workers count as not healthy).
+    void readiness(httplib::Response& res) {
+        const int prefill = pool_.healthy_count(Worker::Role::kPrefill);
+        const int decode = pool_.healthy_count(Worker::Role::kDecode);
+        if (prefill > 0 && decode > 0) {
+            int total = 0;
+            for (const auto* list : {&pool_.prefill(), &pool_.decode()})
+                for (const auto& worker : *list) total += worker->registered ? 1 : 0;
+            reply_json(
+                res, 200,
+                {{"status", "ready"}, {"healthy_workers", prefill + decode}, {"total_workers", total}});
+        } else {
+            reply_json(res, 503, {{"status", "not ready"}, {"reason", "insufficient healthy workers"}});
+        }
+    }
+
+    // SMG's and the gateway's list: url, worker_type, is_healthy (== status ready), status,
+    // bootstrap_port for prefills; the Rust router of sglang's tree has no status field.
+    void workers(httplib::Response& res) {
+        json workers = json::array();
+        int prefill_count = 0;
+        int decode_count = 0;
+        for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
+            for (const auto& worker : *list) {
+                if (!worker->registered) continue;
+                json entry = {{"id", worker->url},
+                              {"url", worker->url},
+                              {"worker_type", worker->role_name()},
+                              {"connection_mode", "http"},
+                              {"is_healthy", worker->state == Worker::State::kReady}};
+                if (args_.smg) entry["status"] = worker->state_name();
+                if (worker->bootstrap_port) entry["bootstrap_port"] = *worker->bootstrap_port;
+                (worker->role == Worker::Role::kPrefill ? prefill_count : decode_count) += 1;
+                workers.push_back(entry);
+            }
+        }
+        reply_json(
+            res, 200,
+            {{"workers", workers},
+             {"total", workers.size()},
+             {"stats",
+              {{"prefill_count", prefill_count}, {"decode_count", decode_count}, {"regular_count", 0}}}});
+    }
+
     void setup_routes() {
         use_fastapi_not_found(server_);
         auto alive = [](const httplib::Request&, httplib::Response& res) { reply_text(res, 200, "OK"); };
         server_.Get("/health", alive);
         server_.Get("/liveness", alive);
-        server_.Get("/readiness", [this](const httplib::Request&, httplib::Response& res) {
-            const int prefill = pool_.healthy_count(Worker::Role::kPrefill);
-            const int decode = pool_.healthy_count(Worker::Role::kDecode);
-            if (prefill > 0 && decode > 0) {
-                reply_json(res, 200,
-                           {{"status", "ready"},
-                            {"healthy_workers", prefill + decode},
-                            {"total_workers", pool_.prefill().size() + pool_.decode().size()}});
-            } else {
-                reply_json(res, 503, {{"status", "not ready"}, {"reason", "insufficient healthy workers"}});
-            }
-        });
+        // MiniLB serves neither /readiness nor /workers: its worker list is fixed at launch.
+        if (!args_.mini_lb) {
+            server_.Get("/readiness",
+                        [this](const httplib::Request&, httplib::Response& res) { readiness(res); });
+            server_.Get("/workers",
+                        [this](const httplib::Request&, httplib::Response& res) { workers(res); });
+        }
         server_.Get("/health_generate",
                     [this](const httplib::Request&, httplib::Response& res) { health_generate(res); });
         auto generate_route = [this](const httplib::Request& req, httplib::Response& res) {
@@ -238,21 +279,6 @@ class Router {
         for (const char* path : {"/v1/models", "/get_model_info", "/model_info"}) {
             server_.Get(path, proxy);
         }
-        server_.Get("/workers", [this](const httplib::Request&, httplib::Response& res) {
-            json workers = json::array();
-            for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
-                for (const auto& worker : *list) {
-                    json entry = {{"url", worker->url},
-                                  {"worker_type", worker->role_name()},
-                                  {"is_healthy", worker->healthy.load()}};
-                    if (worker->bootstrap_port) {
-                        entry["bootstrap_port"] = *worker->bootstrap_port;
-                    }
-                    workers.push_back(entry);
-                }
-            }
-            reply_json(res, 200, {{"workers", workers}, {"total", workers.size()}});
-        });
     }
 
     RouterArgs args_;
@@ -263,13 +289,16 @@ class Router {
 
 }  // namespace
 
-void run_router(std::span<const std::string> argv) {
+void run_router(std::span<const std::string> argv, bool smg) {
     RouterArgs args = parse_router_args(argv);
+    args.smg = smg;
     if (!args.pd_disaggregation) {
         throw UsageError("pdsim simulates the PD router only: pass --pd-disaggregation");
     }
+    if (smg && args.mini_lb) throw UsageError("smg has no --mini-lb (MiniLB is SGLang's Python router)");
     Knobs knobs = load_knobs();
-    Router router(std::move(args), knobs);
+    const char* unregistered = std::getenv("PDSIM_ROUTER_UNREGISTERED");
+    Router router(std::move(args), knobs, unregistered ? unregistered : "");
     router.run();
 }
 

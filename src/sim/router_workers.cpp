@@ -29,31 +29,61 @@ std::unique_ptr<Worker> make_worker(Worker::Role role, const std::string& url,
 
 }  // namespace
 
-WorkerPool::WorkerPool(const RouterArgs& args) {
+const char* Worker::state_name() const {
+    switch (state.load()) {
+        case State::kPending:
+            return "pending";
+        case State::kReady:
+            return "ready";
+        case State::kNotReady:
+            return "not_ready";
+        case State::kFailed:
+            return "failed";
+    }
+    return "pending";
+}
+
+WorkerPool::WorkerPool(const RouterArgs& args, const std::string& unregistered) {
     for (const PrefillWorker& prefill : args.prefill) {
         prefill_.push_back(make_worker(Worker::Role::kPrefill, prefill.url, prefill.bootstrap_port));
     }
     for (const std::string& decode : args.decode) {
         decode_.push_back(make_worker(Worker::Role::kDecode, decode, std::nullopt));
     }
+    for (const auto* list : {&prefill_, &decode_}) {
+        for (const auto& worker : *list) {
+            if (!unregistered.empty() && worker->url == unregistered) worker->registered = false;
+        }
+    }
 }
 
-void WorkerPool::start_health_checks(Millis interval, std::string endpoint) {
+void WorkerPool::start_health_checks(Millis interval, std::string endpoint, Millis startup_timeout) {
     interval = std::max(interval, Millis{10});
-    std::thread([this, interval, endpoint = std::move(endpoint)] {
+    const auto startup_deadline = Clock::now() + startup_timeout;
+    std::thread([this, interval, endpoint = std::move(endpoint), startup_deadline] {
         for (;;) {
-            check_all(endpoint);
+            check_all(endpoint, startup_deadline);
             sleep_ms(interval);
         }
     }).detach();
 }
 
-void WorkerPool::check_all(const std::string& endpoint) {
+void WorkerPool::check_all(const std::string& endpoint, Clock::time_point startup_deadline) {
     for (const auto* list : {&prefill_, &decode_}) {
         for (const auto& worker : *list) {
+            if (!worker->registered || worker->state == Worker::State::kFailed) continue;
             auto client = make_client(worker->address.host, worker->address.port, Millis{1000}, Millis{5000});
             auto result = client->Get(endpoint);
             const bool healthy = result && result->status >= 200 && result->status < 300;
+            if (healthy) {
+                worker->state = Worker::State::kReady;
+            } else if (worker->state == Worker::State::kPending && Clock::now() >= startup_deadline) {
+                worker->state = Worker::State::kFailed;
+                log_mainf("Worker {} ({}) failed to become healthy within the startup timeout", worker->url,
+                          worker->role_name());
+            } else if (worker->state == Worker::State::kReady) {
+                worker->state = Worker::State::kNotReady;
+            }
             if (worker->healthy.exchange(healthy) != healthy) {
                 if (healthy) {
                     log_mainf("Worker {} ({}) is healthy", worker->url, worker->role_name());
@@ -64,7 +94,9 @@ void WorkerPool::check_all(const std::string& endpoint) {
             }
         }
     }
-    const int total = static_cast<int>(prefill_.size() + decode_.size());
+    int total = 0;
+    for (const auto* list : {&prefill_, &decode_})
+        for (const auto& worker : *list) total += worker->registered ? 1 : 0;
     const int healthy = healthy_count(Worker::Role::kPrefill) + healthy_count(Worker::Role::kDecode);
     if (!all_healthy_logged_ && total > 0 && healthy == total) {
         all_healthy_logged_ = true;
@@ -84,7 +116,7 @@ int WorkerPool::healthy_count(Worker::Role role) const {
 Worker* WorkerPool::pick(const std::vector<std::unique_ptr<Worker>>& workers, bool healthy_only) {
     std::vector<Worker*> candidates;
     for (const auto& worker : workers) {
-        if (!healthy_only || worker->healthy) {
+        if (worker->registered && (!healthy_only || worker->healthy)) {
             candidates.push_back(worker.get());
         }
     }

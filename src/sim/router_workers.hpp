@@ -24,17 +24,25 @@ struct Worker {
     Url address;
     std::optional<int> bootstrap_port;  // prefill only: from "--prefill URL PORT"
     std::atomic<bool> healthy{false};
+    // SMG's and the gateway's worker states: pending until the first passed check, then ready or
+    // not_ready; failed (terminal) when still pending after --worker-startup-timeout-secs.
+    enum class State { kPending, kReady, kNotReady, kFailed };
+    std::atomic<State> state{State::kPending};
+    bool registered = true;  // false: never registered (PDSIM_ROUTER_UNREGISTERED), absent from /workers
 
     const char* role_name() const { return role == Role::kPrefill ? "prefill" : "decode"; }
+    const char* state_name() const;
 };
 
 class WorkerPool {
   public:
     // Throws UsageError for a URL that is not http://host[:port].
-    explicit WorkerPool(const RouterArgs& args);
+    // `unregistered`: a worker URL the router never registers (PDSIM_ROUTER_UNREGISTERED).
+    WorkerPool(const RouterArgs& args, const std::string& unregistered);
 
-    // Polls every worker's `endpoint` every `interval` on a detached thread.
-    void start_health_checks(Millis interval, std::string endpoint);
+    // Polls every registered worker's `endpoint` every `interval` on a detached thread; a worker still
+    // pending after `startup_timeout` fails.
+    void start_health_checks(Millis interval, std::string endpoint, Millis startup_timeout);
 
     const std::vector<std::unique_ptr<Worker>>& prefill() const { return prefill_; }
     const std::vector<std::unique_ptr<Worker>>& decode() const { return decode_; }
@@ -45,7 +53,7 @@ class WorkerPool {
     std::uint64_t random_room();  // bootstrap_room: random in [0, 2^63)
 
   private:
-    void check_all(const std::string& endpoint);
+    void check_all(const std::string& endpoint, Clock::time_point startup_deadline);
 
     std::vector<std::unique_ptr<Worker>> prefill_;
     std::vector<std::unique_ptr<Worker>> decode_;

@@ -177,8 +177,9 @@ class ServerNode {
             log_main("The server is fired up and ready to roll!");
             return;
         }
-        api_ = std::make_unique<ApiServer>(GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout},
-                                           knobs_.health_fault, knobs_.health_delay);
+        api_ = std::make_unique<ApiServer>(
+            GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout, knobs_.kv_fault},
+            knobs_.health_fault, knobs_.health_delay);
         if (!api_->start(error)) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
                       args_.host, args_.port, error);

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "sim_fixtures.hpp"
 #include "sim_http.hpp"
 #include "sim_process.hpp"
@@ -19,7 +21,7 @@ TEST(SimMaster, ServesHealthMetricsAndTheRpcPort) {
         {"mooncake_master", "--port", "47200", "--rpc_address", host, "--metrics_host", host,
          "--metrics_port=47201", "--enable_http_metadata_server=true", "--http_metadata_server_host", host,
          "--http_metadata_server_port", "47202", "--eviction_high_watermark_ratio=0.9"},
-        fast_env());
+        fast_env({{"PDSIM_MASTER_HEALTH", "plain"}}));  // an older master's plain "OK"
     ASSERT_TRUE(wait_until([&] { return status_of(host, 47201, "/health") == 200; }, kStartDeadline));
     EXPECT_EQ(http_get(host, 47201, "/health")->body, "OK");
     EXPECT_THAT(http_get(host, 47201, "/metrics")->body, HasSubstr("master_key_count"));
@@ -31,6 +33,30 @@ TEST(SimMaster, ServesHealthMetricsAndTheRpcPort) {
         "Master service started on port 47200, max_threads=16, enable_metric_reporting=1, metrics_port=47201",
         kStartDeadline));
 
+    master.signal(SIGTERM);
+    EXPECT_EQ(master.wait_exit(1s), 0);
+}
+
+// A recent master (0.3.10.post2 on): 200 with JSON from the start, service_ready false until it serves.
+TEST(SimMaster, JsonHealthSaysServiceReadyOnlyOnceServing) {
+    const std::string host = "127.0.50.44";
+    SimProcess master("master",
+                      {"mooncake_master", "--rpc_port", "47220", "--rpc_address", host, "--metrics_host",
+                       host, "--metrics_port", "47221"},
+                      fast_env({{"PDSIM_MASTER_READY_MS", "800"}}));
+    ASSERT_TRUE(wait_until([&] { return status_of(host, 47221, "/health") == 200; }, kStartDeadline));
+    const auto first = nlohmann::json::parse(http_get(host, 47221, "/health")->body);
+    EXPECT_EQ(first["status"], "ok");
+    EXPECT_EQ(first["service_ready"], false) << first.dump();
+    EXPECT_EQ(first["ha_state"], "starting");
+    EXPECT_TRUE(wait_until(
+        [&] {
+            const auto answer = http_get(host, 47221, "/health");
+            return answer &&
+                   nlohmann::json::parse(answer->body, nullptr, false).value("service_ready", false);
+        },
+        kStartDeadline));
+    EXPECT_TRUE(port_open(host, 47220)) << "--rpc_port is the RPC port";
     master.signal(SIGTERM);
     EXPECT_EQ(master.wait_exit(1s), 0);
 }

@@ -164,6 +164,61 @@ TEST(SimRouter, RustRouterReadinessFollowsWorkerHealth) {
     EXPECT_EQ(reply->status, 200) << reply->body;
 }
 
+// SMG (`smg launch`): each worker's status in /workers, pending until its first passed check, failed
+// once still pending after --worker-startup-timeout-secs; MiniLB has neither /readiness nor /workers.
+TEST(SimRouter, SmgListsWorkerStatesAndMiniLbHasNoWorkerApi) {
+    const std::string p0 = "127.0.50.45";
+    const std::string router_host = "127.0.50.46";
+    const std::string prefill_url = "http://" + p0 + ":47150";
+    const std::string decode_url = "http://" + p0 + ":47152";  // never started
+    const auto smg_args = [&](const std::string& port, const std::string& timeout) {
+        return std::vector<std::string>{"smg",
+                                        "launch",
+                                        "--pd-disaggregation",
+                                        "--prefill",
+                                        prefill_url,
+                                        "47151",
+                                        "--decode",
+                                        decode_url,
+                                        "--host",
+                                        router_host,
+                                        "--port",
+                                        port,
+                                        "--worker-startup-timeout-secs",
+                                        timeout};
+    };
+    SimProcess patient("smg", smg_args("47153", "1800"), fast_env());
+    SimProcess impatient("smg", smg_args("47155", "1"), fast_env());
+    const auto state_of = [&](const std::string& port, const std::string& url) {
+        const auto answer = http_get(router_host, std::stoi(port), "/workers");
+        if (!answer || answer->status != 200) return std::string("no answer");
+        const auto list = answer->json();
+        for (const auto& worker : list["workers"])
+            if (worker["url"] == url) return worker.value("status", "none");
+        return std::string("absent");
+    };
+    ASSERT_TRUE(
+        wait_until([&] { return status_of(router_host, 47153, "/liveness") == 200; }, kStartDeadline));
+    EXPECT_EQ(state_of("47153", prefill_url), "pending");
+    SimProcess prefill("prefill",
+                       sglang_args({"--disaggregation-mode", "prefill", "--host", p0, "--port", "47150",
+                                    "--disaggregation-bootstrap-port", "47151"}),
+                       fast_env());
+    EXPECT_TRUE(wait_until([&] { return state_of("47153", prefill_url) == "ready"; }, kStartDeadline));
+    EXPECT_EQ(state_of("47153", decode_url), "pending");
+    EXPECT_EQ(status_of(router_host, 47153, "/readiness"), 503) << "no ready decode";
+    // Past its 1 s a worker that never answered has failed for good.
+    EXPECT_TRUE(wait_until([&] { return state_of("47155", decode_url) == "failed"; }, kStartDeadline));
+
+    SimProcess minilb("minilb",
+                      router_args({"--mini-lb", "--prefill", prefill_url, "47151", "--decode", decode_url,
+                                   "--host", router_host, "--port", "47154"}),
+                      fast_env());
+    ASSERT_TRUE(wait_until([&] { return status_of(router_host, 47154, "/health") == 200; }, kStartDeadline));
+    EXPECT_EQ(status_of(router_host, 47154, "/readiness"), 404);
+    EXPECT_EQ(status_of(router_host, 47154, "/workers"), 404);
+}
+
 TEST(SimRouter, RequiresPdDisaggregationAndHonoursCrashAtInit) {
     SimProcess plain("plain", {"sglang_router.launch_router", "--host", "127.0.50.33", "--port", "47140"});
     EXPECT_EQ(plain.wait_exit(5s), 2);

@@ -50,6 +50,12 @@ enum class RoleKind { MooncakeMaster, Sglang, Router, Generic };
 enum class SglangMode { Prefill, Decode };
 enum class RuntimeKind { Docker, Process };
 enum class ExecutorKind { Ssh, Local };
+// The PD router program (docs/config.md `impl`): SGLang's Python MiniLB (`launch_router --mini-lb`,
+// what the seed deployment runs), the Rust sglang-router (`launch_router` without it), or SMG, the
+// gateway that grew out of it (`smg launch`). Each has its own command line and its own gate.
+enum class RouterImpl { MiniLb, SglangRouter, Smg };
+// How an SGLang server is started: `python3 -m sglang.launch_server` or `sglang serve` (same flags).
+enum class SglangEntry { LaunchServer, Serve };
 
 // What a role waits for from one of its dependencies before it starts (`depends_on` entry `gate:`).
 //   Ready     the dependency's full readiness gate (the default, and every derived dependency)
@@ -99,6 +105,8 @@ struct Role {
 
     // mooncake-master
     int metrics_port = 0;  // 0 = 9003
+    // `version:` of mooncake_master, e.g. "0.3.12.post1"; empty = unknown (the flags every 0.3.x takes).
+    std::string mooncake_version;
 
     // sglang
     std::string model_path;
@@ -108,9 +116,11 @@ struct Role {
     int bootstrap_port = 0;  // prefill only; 0 = kSglangBootstrapPort (effective_bootstrap_port())
     int dist_init_port = 0;  // 0 = 5000
     std::string transfer_backend = "mooncake";
+    SglangEntry entry = SglangEntry::LaunchServer;
 
     // router
-    bool mini_lb = false;
+    RouterImpl router_impl = RouterImpl::MiniLb;
+    std::string router_impl_reason;  // why this one when `impl:` was not given ("image lightseekorg/smg")
     std::vector<std::string> prefill_roles;  // names of sglang prefill roles
     std::vector<std::string> decode_roles;   // names of sglang decode roles
 
@@ -165,5 +175,6 @@ std::string to_string(RuntimeKind kind);
 std::string to_string(ExecutorKind kind);
 std::string to_string(SshTransport transport);
 std::string to_string(DependencyGate gate);
+std::string to_string(RouterImpl impl);
 
 }  // namespace pdctl::config

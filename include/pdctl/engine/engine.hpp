@@ -37,6 +37,8 @@ struct EngineOptions {
     Duration progress_interval{std::chrono::seconds(2)};
     int progress_tail_lines = 40;
     Duration probe_timeout{std::chrono::seconds(3)};
+    // A router gate's one-token POST /generate (at most; never past the stage's deadline).
+    Duration generate_timeout{std::chrono::seconds(30)};
 };
 
 class Engine {

@@ -14,4 +14,8 @@ struct GenerateAnswer {
 
 GenerateAnswer read_generate_answer(int status, const std::string& body);
 
+// The JSON body of a `POST /generate`: {"text": prompt, "sampling_params": {"max_new_tokens": N,
+// "ignore_eos": true}} (SGLang's native API; ignore_eos so that N tokens come back).
+std::string generate_request(const std::string& prompt, int max_new_tokens);
+
 }  // namespace pdctl::health

@@ -24,14 +24,37 @@ struct Unit : runtime::UnitSpec {
     exec::Command logs;            // last lines of the unit's log
 };
 
-// An HTTP readiness condition checked from the machine running pdctl.
+// One HTTP check of a gate, made from the machine running pdctl.
+enum class CheckKind {
+    Status,        // GET url answers expect_status
+    ServiceReady,  // GET url answers 200, and a JSON body with `service_ready` says true (Mooncake master)
+    Workers,       // GET url (a router's /workers) lists every one of `workers`, each healthy
+    Generate,      // POST url (a router's /generate) with one output token answers 200 with text
+};
+
+struct GateCheck {
+    CheckKind kind = CheckKind::Status;
+    std::string url;
+    int expect_status = 200;
+    std::vector<std::string> workers;  // Workers: the prefill and decode URLs the router was given
+    std::string why;                   // one line for the plan
+};
+
+// An HTTP readiness condition checked from the machine running pdctl: every check, in order, in one
+// round; the first that fails is the gate's answer.
 struct Gate {
-    std::string url;  // http://address:port/path
+    std::string url;  // http://address:port/path: the first check's (status and plans show it)
     int expect_status = 200;
     Duration deadline{0};
     Duration interval{0};
     std::string node;  // which node answers (rank 0 for groups)
     std::string why;   // one line for the plan: "rank0 /health == 200"
+    // Empty: one Status check of url/expect_status. The router's gates add /workers and /generate.
+    std::vector<GateCheck> checks;
+    std::string caveat;  // why a weaker answer is not enough, for the plan ("MiniLB's /health is ...")
+
+    // `checks`, or the one Status check that an empty list means.
+    std::vector<GateCheck> effective_checks() const;
 };
 
 using GateKind = config::DependencyGate;
@@ -53,6 +76,8 @@ struct Stage {
     runtime::RuntimeSpec runtime;
     std::vector<Unit> units;  // ordered by rank
     Gate gate;                // its own readiness
+    std::string
+        program_note;  // which program and why, when the config let pdctl choose ("router minilb: ...")
 
     std::vector<std::string> after() const;  // the roles of `edges`
     // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or

@@ -19,6 +19,9 @@ runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config
 runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
 runtime::ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);
 
+// The rank-0 URLs of the prefill groups, then the decode groups, that a router is given.
+std::vector<std::string> router_worker_urls(const config::Cluster& cluster, const config::Role& router);
+
 // The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
 Gate default_gate(const config::Cluster& cluster, const config::Role& role);
 // A prefill role's rank-0 bootstrap server answering GET /health: it starts before the weights load

@@ -145,7 +145,7 @@ roles:
     EXPECT_EQ(mc.stop_grace_seconds, 45);
 
     const Role& r = *cluster.find_role("r");
-    EXPECT_TRUE(r.mini_lb);
+    EXPECT_EQ(r.router_impl, config::RouterImpl::MiniLb);
     EXPECT_EQ(r.prefill_roles, (std::vector<std::string>{"prefill"}));
     EXPECT_EQ(r.decode_roles, (std::vector<std::string>{"d"}));
     EXPECT_EQ(cluster.find_role("d")->depends_on, (std::vector<std::string>{"prefill"}));

@@ -59,5 +59,54 @@ INSTANTIATE_TEST_SUITE_P(ShippedProfiles, PlanGolden, ::testing::Values("kimi3-p
                              return name;
                          });
 
+// The seed profile with one choice changed: each router implementation, `entry: serve`, a Mooncake
+// version with --rpc_port. The start plan pins each one's command lines and gates.
+struct Variant {
+    std::string name;
+    void (*change)(config::Cluster&);
+};
+
+config::Role& role_named(config::Cluster& cluster, const std::string& name) {
+    for (auto& role : cluster.roles)
+        if (role.name == name) return role;
+    throw std::runtime_error("no role " + name);
+}
+
+const Variant kVariants[] = {
+    {"router-sglang-router",
+     [](config::Cluster& c) { role_named(c, "router").router_impl = config::RouterImpl::SglangRouter; }},
+    {"router-smg", [](config::Cluster& c) { role_named(c, "router").router_impl = config::RouterImpl::Smg; }},
+    {"entry-serve",
+     [](config::Cluster& c) {
+         role_named(c, "prefill").entry = config::SglangEntry::Serve;
+         role_named(c, "decode").entry = config::SglangEntry::Serve;
+     }},
+    {"mooncake-0.3.12",
+     [](config::Cluster& c) { role_named(c, "mooncake-master").mooncake_version = "0.3.12.post1"; }},
+};
+
+void PrintTo(const Variant& variant, std::ostream* out) {
+    *out << variant.name;
+}
+
+class PlanVariant : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(PlanVariant, MatchesGoldenFiles) {
+    const fs::path source = PDCTL_SOURCE_DIR;
+    fs::current_path(source);
+    config::DiskFileSource disk;
+    auto cluster = config::load_cluster("profiles/kimi3-pro6000-pd/pdctl.yaml", disk);
+    GetParam().change(cluster);
+    expect_golden(source / "tests" / "golden" / ("kimi3-pro6000-pd." + GetParam().name + ".plan-start.txt"),
+                  report::render_plan_text(build_plan(cluster), "start"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Kimi3, PlanVariant, ::testing::ValuesIn(kVariants), [](const auto& param_info) {
+    std::string name = param_info.param.name;
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    return name;
+});
+
 }  // namespace
 }  // namespace pdctl::plan

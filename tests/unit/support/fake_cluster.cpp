@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace pdctl::testing {
 namespace {
@@ -105,37 +106,53 @@ std::string FakeCluster::log_of(const std::string& log_path) const {
     return out;
 }
 
-health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::milliseconds /*timeout*/) {
-    if (on_probe) on_probe();
+// Every check of a gate answers as its stage's rank 0 does: 200 once ready (a router's /workers lists
+// its workers healthy, its /generate returns text), 503 before, nothing once it crashed.
+health::ProbeResult FakeCluster::answer_check(const std::string& url, bool post) {
     std::lock_guard lock(mutex_);
     health::ProbeResult result;
     for (const auto& stage : plan_.stages) {
-        if (stage.gate.url != url) continue;
+        const plan::GateCheck* matched = nullptr;
+        for (const auto& check : stage.gate.effective_checks())
+            if (check.url == url && (check.kind == plan::CheckKind::Generate) == post) matched = &check;
+        if (matched == nullptr) continue;
         const auto& rank0 = stage.units.front();
         auto it = deployed_.find(rank0.name);
         if (it == deployed_.end() || crashed(it->second)) break;
         auto behaviour_it = behaviour.find(rank0.name);
         const auto ready_after = behaviour_it == behaviour.end() ? FakeUnitBehaviour{}.ready_after
                                                                  : behaviour_it->second.ready_after;
-        if (clock_.now() >= it->second.started + ready_after) {
-            result.status = 200;
-            events.push_back("ready " + stage.role);
+        if (clock_.now() < it->second.started + ready_after) {
+            result.status = 503;
             return result;
         }
-        result.status = 503;
+        result.status = 200;
+        if (matched->kind == plan::CheckKind::Workers) {
+            nlohmann::json workers = nlohmann::json::array();
+            for (const auto& worker : matched->workers)
+                workers.push_back({{"url", worker}, {"is_healthy", true}});
+            result.body = nlohmann::json{{"workers", workers}}.dump();
+        } else if (matched->kind == plan::CheckKind::Generate) {
+            result.body = R"({"text":"fake"})";
+        }
+        // One event per gate round: its first check.
+        if (url == stage.gate.url) events.push_back("ready " + stage.role);
         return result;
     }
-    if (probe_bootstrap(url, result)) return result;
+    if (!post && probe_bootstrap(url, result)) return result;
     result.error = "Connection refused";
     return result;
 }
 
-health::ProbeResult FakeCluster::post(const std::string& /*url*/, const std::string& /*body*/,
+health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::milliseconds /*timeout*/) {
+    if (on_probe) on_probe();
+    return answer_check(url, false);
+}
+
+health::ProbeResult FakeCluster::post(const std::string& url, const std::string& /*body*/,
                                       const std::string& /*content_type*/,
                                       const health::PostTimeouts& /*timeouts*/) {
-    health::ProbeResult result;
-    result.error = "FakeCluster answers GET probes only";
-    return result;
+    return answer_check(url, true);
 }
 
 bool FakeCluster::probe_bootstrap(const std::string& url, health::ProbeResult& result) {

@@ -56,6 +56,7 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     int index_of(const std::string& event) const;
 
   private:
+    health::ProbeResult answer_check(const std::string& url, bool post);
     struct Deployed {
         const plan::Unit* unit = nullptr;
         std::string fingerprint;

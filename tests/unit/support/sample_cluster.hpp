@@ -38,7 +38,7 @@ inline config::Cluster sample_cluster() {
     decode.mode = config::SglangMode::Decode;
     decode.host = "0.0.0.0";
     auto router = make_role("router", config::RoleKind::Router, {"n5"}, {"prefill", "decode"});
-    router.mini_lb = true;
+    router.router_impl = config::RouterImpl::MiniLb;
     router.port = 31000;
     router.prefill_roles = {"prefill"};
     router.decode_roles = {"decode"};

@@ -1,0 +1,30 @@
+#pragma once
+// One round of a stage's gate: every check of plan::Gate in order (GET status, a master's
+// service_ready, a router's /workers, a one-token POST /generate through the router), stopping at
+// the first that fails. Used by `start` while it waits and by `status`, so both say the same thing.
+
+#include <chrono>
+#include <string>
+
+#include "pdctl/health/http_prober.hpp"
+#include "pdctl/plan/plan.hpp"
+
+namespace pdctl::engine {
+
+struct GateAnswer {
+    bool passed = false;
+    // What the first failing check said: "HTTP 503", "HTTP 200, service_ready: false (ha_state
+    // starting)", "missing from /workers: http://…", "POST /generate: HTTP 500: KV transfer timed
+    // out". Once passed, what each check saw: "HTTP 200" or "HTTP 200, 2 workers healthy, /generate
+    // answered".
+    std::string answer;
+};
+
+struct GateTimeouts {
+    std::chrono::milliseconds get{std::chrono::seconds(2)};
+    std::chrono::milliseconds generate{std::chrono::seconds(30)};  // one token through prefill and decode
+};
+
+GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const GateTimeouts& timeouts);
+
+}  // namespace pdctl::engine
