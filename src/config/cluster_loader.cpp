@@ -170,6 +170,8 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
 
     read_header(ctx, top, cluster);
     read_secrets_and_env_files(ctx, top);
+    for (const auto& var : ctx.shared_env)
+        if (!var.assumption.empty()) cluster.assumptions.push_back({var.key, var.assumption, var.where});
     SshSettings ssh;
     const RoleDefaults defaults = read_defaults(ctx, top, ssh);
     cluster.nodes = read_nodes(ctx, top, ssh);

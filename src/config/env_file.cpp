@@ -37,7 +37,11 @@ EnvFile EnvParser::run() {
     while (!at_end()) {
         skip_blanks();
         if (at_end()) break;
-        if (peek() != '\n' && peek() != '#') parse_assignment();
+        if (peek() == '#') {
+            read_comment();
+            continue;
+        }
+        if (peek() != '\n') parse_assignment();
         skip_to_next_line();
     }
     return std::move(file_);
@@ -55,6 +59,21 @@ void EnvParser::advance() {
 
 void EnvParser::skip_blanks() {
     while (!at_end() && is_blank(peek())) advance();
+}
+
+// `# assumption: WHY` marks the next assignment as a site-specific value that the seed documents do
+// not give (`pdctl doctor --static` lists each one, ASSUME001). Other comments are skipped.
+void EnvParser::read_comment() {
+    constexpr std::string_view kMarker = "# assumption:";
+    const auto end = text_.find('\n', pos_);
+    const auto line = text_.substr(pos_, end == std::string_view::npos ? std::string_view::npos : end - pos_);
+    if (line.substr(0, kMarker.size()) == kMarker) {
+        auto why = line.substr(kMarker.size());
+        while (!why.empty() && (is_blank(why.front()) || why.front() == '\r')) why.remove_prefix(1);
+        while (!why.empty() && (is_blank(why.back()) || why.back() == '\r')) why.remove_suffix(1);
+        pending_assumption_ = std::string(why.empty() ? std::string_view("no reason given") : why);
+    }
+    skip_to_next_line();
 }
 
 void EnvParser::skip_to_next_line() {
@@ -134,7 +153,8 @@ void EnvParser::check_rest_of_line(bool value_empty) {
 }
 
 void EnvParser::store(std::string key, std::string value, const SourceLocation& where) {
-    EnvVar var{key, std::move(value), secret_ || value_secret_, where};
+    EnvVar var{key, std::move(value), secret_ || value_secret_, where, std::move(pending_assumption_)};
+    pending_assumption_.clear();
     if (const auto it = index_.find(key); it != index_.end()) {
         file_.vars[it->second] = std::move(var);  // like bash, the last assignment wins
         return;

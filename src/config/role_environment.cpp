@@ -68,6 +68,7 @@ bool reject_secret_in_argv(const LoadContext& ctx, const ProfileVar& entry) {
 void apply_profile_var(const LoadContext& ctx, const ProfileVar& entry, Role& role,
                        std::vector<std::string>& extra_args) {
     const EnvVar& var = entry.var;
+    if (!var.assumption.empty()) role.assumptions.push_back({var.key, var.assumption, var.where});
     if (var.key == kBootstrap) {
         if (!reject_secret_in_argv(ctx, entry)) role.bootstrap = var.value;
         return;
@@ -123,7 +124,7 @@ void read_yaml_env(const LoadContext& ctx, const MapReader& m, Role& role) {
                            "only BOOTSTRAP may span lines");
             continue;
         }
-        upsert_env(role.env, EnvVar{item.key, *value, is_secret(ctx, item.key), item.value_where});
+        upsert_env(role.env, EnvVar{item.key, *value, is_secret(ctx, item.key), item.value_where, {}});
     }
 }
 

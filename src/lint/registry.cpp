@@ -60,6 +60,8 @@ const std::vector<Rule>& static_rules() {
          "https://github.com/kvcache-ai/Mooncake/blob/main/docs/source/deployment/integrations/sglang/"
          "pd-disaggregation.md",
          check_shared_bootstrap_port},
+        {"PD014", "a value the config marks as a site-specific assumption", "docs/doctor.md#pd014",
+         check_assumptions},
     };
     return rules;
 }

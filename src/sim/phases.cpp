@@ -87,7 +87,7 @@ Knobs load_knobs() {
         if (knobs.kv_fault != "bootstrap" && knobs.kv_fault != "transfer")
             bad_knob("PDSIM_KV_FAULT", knobs.kv_fault, "bootstrap|transfer");
     }
-    knobs.master_ready = Millis{env_long("PDSIM_MASTER_READY_MS").value_or(200)};
+    knobs.master_ready = Millis{env_long("PDSIM_MASTER_READY_MS").value_or(0)};
     if (const char* health = std::getenv("PDSIM_MASTER_HEALTH"); health != nullptr && *health != '\0') {
         if (std::string_view(health) != "plain" && std::string_view(health) != "json")
             bad_knob("PDSIM_MASTER_HEALTH", health, "plain|json");

@@ -43,7 +43,7 @@ struct Knobs {
     std::string kv_fault;
     // PDSIM_MASTER_READY_MS: the Mooncake master's JSON /health says service_ready false for this
     // long after it binds (recent masters). PDSIM_MASTER_HEALTH=plain: an older master's plain "OK".
-    Millis master_ready{200};
+    Millis master_ready{0};
     bool master_plain_health = false;
 
     Millis duration(Phase phase) const { return durations[static_cast<std::size_t>(phase)]; }

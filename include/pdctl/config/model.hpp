@@ -24,6 +24,16 @@ struct EnvVar {
     std::string value;
     bool secret = false;  // key looks like a secret (*TOKEN*, *SECRET*, *PASSWORD*) or listed in `secrets:`
     SourceLocation where;
+    std::string
+        assumption;  // why this value is a site-specific guess (`# assumption: ...` above it); "" = a fact
+};
+
+// A value the config marks as assumed rather than known (`# assumption: WHY` above it in an env
+// file): the seed documents do not give it, so the first real deployment must confirm it.
+struct Assumption {
+    std::string key;
+    std::string why;
+    SourceLocation where;
 };
 
 // How pdctl talks SSH to a node (docs/ssh.md): its own libssh2 client (fast: one connection per node,
@@ -127,6 +137,8 @@ struct Role {
     // generic
     std::vector<std::string> command;  // full argv for kind generic
 
+    std::vector<Assumption> assumptions;  // from its profile files
+
     HealthGate health;
     RuntimeKind runtime = RuntimeKind::Docker;
     ContainerSettings container;
@@ -162,8 +174,9 @@ struct Cluster {
     // node when the file does not say. Empty only in a Cluster built in code: then the first node.
     std::string coordinator;
     std::vector<Node> nodes;
-    std::vector<Role> roles;      // in file order; plan/ orders them by dependencies
-    std::vector<FileSpec> files;  // `files:`, in file order
+    std::vector<Role> roles;              // in file order; plan/ orders them by dependencies
+    std::vector<FileSpec> files;          // `files:`, in file order
+    std::vector<Assumption> assumptions;  // from the shared env_files (config.env)
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

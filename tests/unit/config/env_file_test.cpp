@@ -47,6 +47,22 @@ TEST(EnvFile, ParsesBlankLinesCommentsAndAssignments) {
     EXPECT_EQ(parsed.file.path, "p.env");
 }
 
+// `# assumption: WHY` marks the next assignment (other comments and blank lines in between do not
+// break the link); the marker is taken only at the start of a comment line.
+TEST(EnvFile, AnAssumptionCommentMarksTheNextAssignment) {
+    const auto parsed = parse(
+        "# assumption: the seed names no model directory\n# (see the runbook)\n\nMODEL_PATH=/data/m\n"
+        "B=2\n  # assumption:\t padded  \r\nexport C=3\nD=4 # assumption: not at the start of the line\n"
+        "# assumption:\nE=5\n");
+    ASSERT_TRUE(parsed.errors.empty());
+    ASSERT_EQ(parsed.file.vars.size(), 5u);
+    EXPECT_EQ(parsed.file.vars[0].assumption, "the seed names no model directory");
+    EXPECT_EQ(parsed.file.vars[1].assumption, "");
+    EXPECT_EQ(parsed.file.vars[2].assumption, "padded");
+    EXPECT_EQ(parsed.file.vars[3].assumption, "");
+    EXPECT_EQ(parsed.file.vars[4].assumption, "no reason given");
+}
+
 TEST(EnvFile, RecordsWhereEachKeyIs) {
     const auto parsed = parse("A=1\n\n  export B=2\n");
     ASSERT_EQ(parsed.file.vars.size(), 2u);
@@ -106,8 +122,8 @@ TEST(EnvFile, BackslashNewlineContinuesTheLine) {
 }
 
 TEST(EnvFile, ExpandsFromEarlierKeysThenBase) {
-    const std::vector<EnvVar> base = {{"WHEELS", "/data/wheels", false, {}},
-                                      {"MODEL", "/models/old", false, {}}};
+    const std::vector<EnvVar> base = {{"WHEELS", "/data/wheels", false, {}, {}},
+                                      {"MODEL", "/models/old", false, {}, {}}};
     const auto parsed =
         parse("MODEL=/models/k3\nA=$WHEELS/mooncake.whl\nB=${MODEL}-x\nC=\"$MODEL and $WHEELS\"\n", base);
     EXPECT_TRUE(parsed.errors.empty());
@@ -117,7 +133,7 @@ TEST(EnvFile, ExpandsFromEarlierKeysThenBase) {
 }
 
 TEST(EnvFile, BaseUsesItsLastDefinition) {
-    const std::vector<EnvVar> base = {{"X", "first", false, {}}, {"X", "second", false, {}}};
+    const std::vector<EnvVar> base = {{"X", "first", false, {}, {}}, {"X", "second", false, {}, {}}};
     EXPECT_EQ(parse("A=$X\n", base).value("A"), "second");
 }
 
@@ -231,7 +247,7 @@ TEST(EnvFile, LooksSecretByName) {
 }
 
 TEST(EnvFile, MarksSecretsByNameByListAndByExpansion) {
-    const std::vector<EnvVar> base = {{"SHARED_TOKEN", "t0k", true, {}}};
+    const std::vector<EnvVar> base = {{"SHARED_TOKEN", "t0k", true, {}, {}}};
     const auto parsed =
         parse("HF_TOKEN=hf_x\nMY_API_KEY=k\nPLAIN=p\nAUTH=\"Bearer $HF_TOKEN\"\nFROM_BASE=$SHARED_TOKEN\n",
               base, {"MY_API_KEY"});

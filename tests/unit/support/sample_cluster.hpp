@@ -32,8 +32,8 @@ inline config::Cluster sample_cluster() {
         make_role("prefill", config::RoleKind::Sglang, {"n1", "n2", "n3", "n4"}, {"mooncake-master"});
     prefill.mode = config::SglangMode::Prefill;
     prefill.host = "0.0.0.0";
-    prefill.env.push_back({"NCCL_SOCKET_IFNAME", "bond1", false, {}});
-    prefill.env.push_back({"HF_TOKEN", "hf_secret_value_123", true, {}});
+    prefill.env.push_back({"NCCL_SOCKET_IFNAME", "bond1", false, {}, {}});
+    prefill.env.push_back({"HF_TOKEN", "hf_secret_value_123", true, {}, {}});
     auto decode = make_role("decode", config::RoleKind::Sglang, {"n5", "n6", "n7", "n8"}, {"prefill"});
     decode.mode = config::SglangMode::Decode;
     decode.host = "0.0.0.0";

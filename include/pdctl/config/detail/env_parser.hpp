@@ -31,6 +31,7 @@ class EnvParser {
     SourceLocation here() const { return {file_.path, line_, column_}; }
     void skip_blanks();
     void skip_to_next_line();
+    void read_comment();  // at '#': notes a `# assumption:` marker, then skips the line
 
     void error(SourceLocation where, std::string message, std::string hint = {});
     // " `fragment`" for a message, or "" while the key is a secret: its value never reaches a message.
@@ -67,7 +68,9 @@ class EnvParser {
     int column_ = 1;
 
     // State of the line being parsed.
-    std::string key_;            // "" until a valid key was read; the key path of its errors
+    std::string key_;  // "" until a valid key was read; the key path of its errors
+    // The text of a `# assumption: WHY` comment, for the next assignment (EnvVar::assumption).
+    std::string pending_assumption_;
     bool secret_ = false;        // the key is a secret: its value must not appear in messages
     bool value_secret_ = false;  // the value expanded a secret variable, so it is one too
     bool failed_ = false;        // this line already has an error
