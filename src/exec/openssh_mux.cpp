@@ -26,13 +26,11 @@ constexpr std::uint32_t kMuxHello = 0x00000001;
 constexpr std::uint32_t kMuxVersion = 4;
 constexpr std::uint32_t kNewSession = 0x10000002;
 constexpr std::uint32_t kAliveCheck = 0x10000004;
-constexpr std::uint32_t kOk = 0x80000001;
 constexpr std::uint32_t kPermissionDenied = 0x80000002;
 constexpr std::uint32_t kFailure = 0x80000003;
 constexpr std::uint32_t kExitMessage = 0x80000004;
 constexpr std::uint32_t kAlive = 0x80000005;
 constexpr std::uint32_t kSessionOpened = 0x80000006;
-constexpr std::uint32_t kTtyAllocFail = 0x80000008;
 constexpr std::uint32_t kNoEscapeChar = 0xffffffff;
 constexpr std::uint32_t kRequestId = 1;  // one request per connection: any number will do
 // The master's messages are a few words; a longer length means we are not talking to a master.
@@ -241,6 +239,39 @@ std::string hello() {
     return framed(body);
 }
 
+// What the master has said about our session so far.
+struct SessionState {
+    bool opened = false;
+    std::uint32_t id = 0;
+    std::optional<int> exit_code;  // from MUX_S_EXIT_MESSAGE
+    std::string refused;           // MUX_S_PERMISSION_DENIED / MUX_S_FAILURE, with the master's reason
+};
+
+void read_session_message(const std::string& body, SessionState& session) {
+    Reader reader(body);
+    switch (reader.u32().value_or(0)) {
+        case kSessionOpened:
+            reader.u32();  // our request id
+            session.id = reader.u32().value_or(0);
+            session.opened = true;
+            break;
+        case kPermissionDenied:
+        case kFailure:
+            reader.u32();
+            session.refused =
+                "the ControlMaster refused the session: " + reader.string().value_or("(no reason given)");
+            break;
+        case kExitMessage: {
+            const auto id = reader.u32();
+            const auto value = reader.u32();
+            if (session.opened && id == session.id && value) session.exit_code = static_cast<int>(*value);
+            break;
+        }
+        default:
+            break;  // MUX_S_OK, MUX_S_TTY_ALLOC_FAIL: nothing for a session without a tty
+    }
+}
+
 // A connected socket that has exchanged hellos with a master, or the reason why not.
 struct Greeted {
     Fd control;
@@ -335,9 +366,7 @@ MuxOutcome run_over_master(const MuxCommand& command) {
 
     MuxOutcome outcome;
     CommandResult& result = outcome.result;
-    bool opened = false;
-    bool exit_seen = false;
-    std::uint32_t session_id = 0;
+    SessionState session;
     std::size_t stdin_written = 0;
     std::array<char, 65536> buffer{};
     while (control.open() || out_read.open() || err_read.open()) {
@@ -372,26 +401,8 @@ MuxOutcome run_over_master(const MuxCommand& command) {
             } else if (&fd == &control) {
                 const auto state = messages.read_available();
                 while (auto body = messages.next()) {
-                    Reader reader(*body);
-                    const auto message = reader.u32();
-                    if (message == kSessionOpened) {
-                        reader.u32();  // our request id
-                        session_id = reader.u32().value_or(0);
-                        opened = true;
-                    } else if (message == kPermissionDenied || message == kFailure) {
-                        reader.u32();
-                        return not_started("the ControlMaster refused the session: " +
-                                           reader.string().value_or("(no reason given)"));
-                    } else if (message == kExitMessage) {
-                        const auto id = reader.u32();
-                        const auto value = reader.u32();
-                        if (opened && id == session_id && value) {
-                            exit_seen = true;
-                            result.exit_code = static_cast<int>(*value);
-                        }
-                    }
-                    // kOk and kTtyAllocFail carry nothing for a session without a tty.
-                    static_cast<void>(kOk), static_cast<void>(kTtyAllocFail);
+                    read_session_message(*body, session);
+                    if (!session.refused.empty()) return not_started(session.refused);
                 }
                 if (state != MessageStream::Read::more || messages.malformed()) control.close();
             } else {
@@ -405,12 +416,13 @@ MuxOutcome run_over_master(const MuxCommand& command) {
             }
         }
     }
-    if (!opened) {
+    if (session.exit_code) result.exit_code = *session.exit_code;
+    if (!session.opened) {
         outcome.end = MuxOutcome::End::not_started;
         outcome.error = "the ControlMaster closed the session before it opened";
         return outcome;
     }
-    outcome.end = exit_seen ? MuxOutcome::End::exit_status : MuxOutcome::End::no_exit_status;
+    outcome.end = session.exit_code ? MuxOutcome::End::exit_status : MuxOutcome::End::no_exit_status;
     return outcome;
 }
 

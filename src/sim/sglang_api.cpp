@@ -1,6 +1,7 @@
 #include "sim/sglang_api.hpp"
 
 #include <chrono>
+#include <utility>
 
 #include "sim/http_util.hpp"
 
@@ -32,8 +33,8 @@ void use_fastapi_not_found(httplib::Server& server) {
 }
 
 ApiServer::ApiServer(GenerateContext context, std::string health_fault, Millis health_delay)
-    : context_(context),
-      args_(*context.args),
+    : context_(std::move(context)),
+      args_(*context_.args),
       health_fault_(std::move(health_fault)),
       health_delay_(health_delay) {
     setup_routes();
