@@ -11,24 +11,10 @@
 #include <vector>
 
 #include "pdctl/exec/local_executor.hpp"
+#include "unique_fd.hpp"
 
 namespace pdctl::exec {
 namespace {
-
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-
-  private:
-    int fd_;
-};
 
 bool write_all(int fd, const char* data, std::size_t size) {
     while (size > 0) {
@@ -50,9 +36,9 @@ TransferResult LocalExecutor::upload(const config::Node& node, const std::string
         result.error = node.name + ": " + what + ": " + std::strerror(errno);
         return result;
     };
-    Fd in(::open(local_path.c_str(), O_RDONLY | O_CLOEXEC));
+    detail::UniqueFd in(::open(local_path.c_str(), O_RDONLY | O_CLOEXEC));
     if (in.get() < 0) return fail("cannot read " + local_path);
-    Fd out(::open(remote_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    detail::UniqueFd out(::open(remote_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
     if (out.get() < 0) return fail("cannot create " + remote_path);
 
     std::vector<char> buffer(256 * 1024);

@@ -2,14 +2,16 @@
 
 #include <poll.h>
 #include <sys/inotify.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <thread>
+
+#include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
 namespace {
@@ -18,20 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 // Without inotify or a pidfd (an old kernel, a sandbox), wake this often instead.
 constexpr std::chrono::milliseconds kFallbackInterval{20};
-
-class OwnedFd {
-  public:
-    explicit OwnedFd(int fd) : fd_(fd) {}
-    ~OwnedFd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    OwnedFd(const OwnedFd&) = delete;
-    OwnedFd& operator=(const OwnedFd&) = delete;
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
 
 // Through syscall(): glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage for C++.
 int open_pidfd(pid_t pid) {
@@ -60,10 +48,10 @@ void drain(int fd) {
 
 MasterWait wait_for_master(const std::string& socket, pid_t pid, Clock::time_point deadline) {
     const std::string dir = socket.substr(0, socket.rfind('/'));
-    const OwnedFd changes(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    const UniqueFd changes(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
     const bool watching =
         changes.get() >= 0 && ::inotify_add_watch(changes.get(), dir.c_str(), IN_CREATE | IN_MOVED_TO) >= 0;
-    const OwnedFd exit_fd(open_pidfd(pid));
+    const UniqueFd exit_fd(open_pidfd(pid));
     // The watch exists before the first look, so a socket linked after that look wakes the poll.
     while (true) {
         if (socket_in_place(socket)) return MasterWait::ready;

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "child_process.hpp"
+#include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
 namespace {
@@ -35,28 +36,6 @@ constexpr std::uint32_t kNoEscapeChar = 0xffffffff;
 constexpr std::uint32_t kRequestId = 1;  // one request per connection: any number will do
 // The master's messages are a few words; a longer length means we are not talking to a master.
 constexpr std::uint32_t kMaxMessage = 256 * 1024;
-
-class Fd {
-  public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() { close(); }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    bool open() const { return fd_ >= 0; }
-    void close() {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-    void reset(int fd) {
-        close();
-        fd_ = fd;
-    }
-
-  private:
-    int fd_ = -1;
-};
 
 void put_u32(std::string& out, std::uint32_t value) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((value >> shift) & 0xff));
@@ -274,7 +253,7 @@ void read_session_message(const std::string& body, SessionState& session) {
 
 // A connected socket that has exchanged hellos with a master, or the reason why not.
 struct Greeted {
-    Fd control;
+    UniqueFd control;
     std::string error;
 };
 
@@ -338,16 +317,16 @@ MuxOutcome run_over_master(const MuxCommand& command) {
     MessageStream messages(-1);
     greet(greeted, command.socket, deadline, messages);
     if (!greeted.error.empty()) return not_started(greeted.error);
-    Fd& control = greeted.control;
+    UniqueFd& control = greeted.control;
 
     // The command's three streams: the master gets one end of each, we keep the other.
     int in_fds[2], out_fds[2], err_fds[2];
     if (::pipe2(in_fds, O_CLOEXEC) != 0) return not_started(std::string("pipe: ") + std::strerror(errno));
-    Fd in_read(in_fds[0]), in_write(in_fds[1]);
+    UniqueFd in_read(in_fds[0]), in_write(in_fds[1]);
     if (::pipe2(out_fds, O_CLOEXEC) != 0) return not_started(std::string("pipe: ") + std::strerror(errno));
-    Fd out_read(out_fds[0]), out_write(out_fds[1]);
+    UniqueFd out_read(out_fds[0]), out_write(out_fds[1]);
     if (::pipe2(err_fds, O_CLOEXEC) != 0) return not_started(std::string("pipe: ") + std::strerror(errno));
-    Fd err_read(err_fds[0]), err_write(err_fds[1]);
+    UniqueFd err_read(err_fds[0]), err_write(err_fds[1]);
 
     const int stdin_for_master = command.stdin_fd >= 0 ? command.stdin_fd : in_read.get();
     if (!send_all(control.get(), session_request(command.command), deadline) ||
@@ -376,9 +355,9 @@ MuxOutcome run_over_master(const MuxCommand& command) {
             return outcome;  // closing the socket ends the session on the master
         }
         std::array<pollfd, 4> fds{};
-        std::array<Fd*, 4> owners{};
+        std::array<UniqueFd*, 4> owners{};
         nfds_t count = 0;
-        const auto watch = [&](Fd& fd, short events) {
+        const auto watch = [&](UniqueFd& fd, short events) {
             if (!fd.open()) return;
             fds[count] = pollfd{fd.get(), events, 0};
             owners[count++] = &fd;
@@ -391,7 +370,7 @@ MuxOutcome run_over_master(const MuxCommand& command) {
         if (ready < 0 && errno != EINTR) break;
         for (nfds_t i = 0; i < count; ++i) {
             if (fds[i].revents == 0) continue;
-            Fd& fd = *owners[i];
+            UniqueFd& fd = *owners[i];
             if (&fd == &in_write) {
                 const auto rest = command.stdin_data.size() - stdin_written;
                 const ssize_t n =
