@@ -42,7 +42,10 @@ std::string readable_run(const plan::Unit& unit) {
     }
     std::string out, line;
     for (const auto& piece : pieces) {
-        if (!line.empty() && line.size() + piece.size() > 100) {
+        // A multi-line word (the BOOTSTRAP wrapper script) breaks the lines itself: it follows its
+        // flag on the same line.
+        const bool multi_line = piece.find('\n') != std::string::npos;
+        if (!line.empty() && !multi_line && line.size() + piece.size() > 100) {
             out += line + " \\\n          ";
             line.clear();
         }
