@@ -216,9 +216,7 @@ class Router {
         const int prefill = pool_.healthy_count(Worker::Role::kPrefill);
         const int decode = pool_.healthy_count(Worker::Role::kDecode);
         if (prefill > 0 && decode > 0) {
-            int total = 0;
-            for (const auto* list : {&pool_.prefill(), &pool_.decode()})
-                for (const auto& worker : *list) total += worker->registered ? 1 : 0;
+            const int total = pool_.registered_count();
             reply_json(
                 res, 200,
                 {{"status", "ready"}, {"healthy_workers", prefill + decode}, {"total_workers", total}});

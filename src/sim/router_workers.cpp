@@ -94,14 +94,19 @@ void WorkerPool::check_all(const std::string& endpoint, Clock::time_point startu
             }
         }
     }
-    int total = 0;
-    for (const auto* list : {&prefill_, &decode_})
-        for (const auto& worker : *list) total += worker->registered ? 1 : 0;
+    const int total = registered_count();
     const int healthy = healthy_count(Worker::Role::kPrefill) + healthy_count(Worker::Role::kDecode);
     if (!all_healthy_logged_ && total > 0 && healthy == total) {
         all_healthy_logged_ = true;
         log_mainf("All {} workers are healthy", total);
     }
+}
+
+int WorkerPool::registered_count() const {
+    int count = 0;
+    for (const auto* list : {&prefill_, &decode_})
+        for (const auto& worker : *list) count += worker->registered ? 1 : 0;
+    return count;
 }
 
 int WorkerPool::healthy_count(Worker::Role role) const {

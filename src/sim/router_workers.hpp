@@ -47,6 +47,7 @@ class WorkerPool {
     const std::vector<std::unique_ptr<Worker>>& prefill() const { return prefill_; }
     const std::vector<std::unique_ptr<Worker>>& decode() const { return decode_; }
     int healthy_count(Worker::Role role) const;
+    int registered_count() const;  // prefill and decode workers the router knows (in /workers)
 
     // A random worker of the list; only healthy ones when `healthy_only` (null if none).
     Worker* pick(const std::vector<std::unique_ptr<Worker>>& workers, bool healthy_only);
