@@ -104,7 +104,8 @@ TEST(Readiness, SmgPassesOnceEveryWorkerIsReadyAndARequestGetsThrough) {
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
     const auto status = cluster.run({"--json", "status"});
     ASSERT_EQ(status.exit_code, 0) << status.out;
-    for (const auto& role : json::parse(status.out)["roles"]) {
+    const auto parsed = json::parse(status.out);  // named: a range-for would not extend a temporary's life
+    for (const auto& role : parsed["roles"]) {
         if (role["role"] != "router") continue;
         EXPECT_EQ(role["gate_answer"], "HTTP 200, 2 workers healthy, /generate answered") << role.dump();
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace pdctl::testing {
 namespace {
@@ -112,10 +113,11 @@ health::ProbeResult FakeCluster::answer_check(const std::string& url, bool post)
     std::lock_guard lock(mutex_);
     health::ProbeResult result;
     for (const auto& stage : plan_.stages) {
-        const plan::GateCheck* matched = nullptr;
+        // effective_checks() returns a new vector: keep the match by value, not a pointer into it.
+        std::optional<plan::GateCheck> matched;
         for (const auto& check : stage.gate.effective_checks())
-            if (check.url == url && (check.kind == plan::CheckKind::Generate) == post) matched = &check;
-        if (matched == nullptr) continue;
+            if (check.url == url && (check.kind == plan::CheckKind::Generate) == post) matched = check;
+        if (!matched) continue;
         const auto& rank0 = stage.units.front();
         auto it = deployed_.find(rank0.name);
         if (it == deployed_.end() || crashed(it->second)) break;
