@@ -85,7 +85,7 @@ std::vector<Node> read_nodes(const LoadContext& ctx, const MapReader& top, const
         const std::string path = "nodes[" + std::to_string(index++) + "]";
         MapReader map(ctx.yaml, element, path, ctx.yaml.at(element, entry->value_where));
         if (!map.is_map()) continue;
-        map.check_keys({"name", "address", "ssh"});
+        map.check_keys({"name", "address", "compute_address", "ssh"});
         Node node;
         node.where = map.where();
         node.ssh = ssh;
@@ -104,6 +104,10 @@ std::vector<Node> read_nodes(const LoadContext& ctx, const MapReader& top, const
         if (map.require("address", "the IP or hostname pdctl and the other nodes reach this node at") &&
             map.string("address", node.address) && node.address.empty()) {
             ctx.yaml.error(map.find("address")->value_where, path + ".address", "must not be empty");
+        }
+        if (map.string("compute_address", node.compute_address) && node.compute_address.empty()) {
+            ctx.yaml.error(map.find("compute_address")->value_where, path + ".compute_address",
+                           "must not be empty", "leave it out when the node has one address");
         }
         detail::read_ssh(map, node.ssh);
         nodes.push_back(std::move(node));

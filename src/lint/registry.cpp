@@ -62,6 +62,8 @@ const std::vector<Rule>& static_rules() {
          check_shared_bootstrap_port},
         {"PD014", "a value the config marks as a site-specific assumption", "docs/doctor.md#pd014",
          check_assumptions},
+        {"PD015", "a program would advertise a node's management address instead of its compute address",
+         "docs/doctor.md#pd015 · https://github.com/sgl-project/sglang/pull/21704", check_management_address},
     };
     return rules;
 }

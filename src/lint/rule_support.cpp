@@ -80,7 +80,7 @@ std::string bound_host(const plan::Unit& unit) {
 Endpoint http_endpoint(const plan::Unit& unit) {
     Endpoint endpoint;
     endpoint.host = bound_host(unit);
-    if (is_wildcard_host(endpoint.host)) endpoint.host = unit.address;
+    if (is_wildcard_host(endpoint.host)) endpoint.host = unit.compute_address;
     endpoint.port = flag_int(unit.program.argv, {"--port"}).value_or(kSglangDefaultPort);
     return endpoint;
 }

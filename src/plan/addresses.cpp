@@ -3,9 +3,10 @@
 namespace pdctl::plan {
 
 std::string routable_address(const config::Role& role, const config::Node& node) {
-    // 0.0.0.0 / :: bind every interface; peers must then use the node's own address.
+    // 0.0.0.0 / :: bind every interface; peers must then use the node's own address on the network
+    // the ranks talk over (pd-stack-facts §9.2: never the management address when there are two).
     if (role.host.empty() || role.host == "0.0.0.0" || role.host == "::" || role.host == "[::]")
-        return node.address;
+        return node.compute();
     return role.host;
 }
 

@@ -144,6 +144,7 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.role = role->name;
             unit.node = node->name;
             unit.address = node->address;
+            unit.compute_address = node->compute();
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
             unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);

@@ -61,7 +61,7 @@ runtime::ProgramSpec router_program(const config::Cluster& cluster, const config
     }
     for (const auto& name : role.decode_roles)
         detail::append(spec.argv, {"--decode", worker_url(cluster, *cluster.find_role(name))});
-    detail::append(spec.argv, {"--host", role.host.empty() ? node.address : role.host, "--port",
+    detail::append(spec.argv, {"--host", role.host.empty() ? node.compute() : role.host, "--port",
                                std::to_string(service_port(role))});
     if (role.router_impl != config::RouterImpl::MiniLb) {
         detail::append(spec.argv, {"--worker-startup-timeout-secs",

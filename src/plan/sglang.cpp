@@ -34,17 +34,25 @@ runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config
         detail::append(spec.argv,
                        {"--disaggregation-bootstrap-port", std::to_string(role.effective_bootstrap_port())});
     }
-    detail::append(spec.argv, {"--host", role.host.empty() ? node.address : role.host, "--port",
+    // Mooncake's transfer hostname follows --host (sglang #21704): the compute address, not SSH's.
+    detail::append(spec.argv, {"--host", role.host.empty() ? node.compute() : role.host, "--port",
                                std::to_string(service_port(role))});
     if (nnodes > 1) {
         const int dist_port = role.dist_init_port ? role.dist_init_port : kDistInitPort;
         detail::append(spec.argv, {"--nnodes", std::to_string(nnodes), "--node-rank", std::to_string(rank),
-                                   "--dist-init-addr", rank0.address + ":" + std::to_string(dist_port)});
+                                   "--dist-init-addr", rank0.compute() + ":" + std::to_string(dist_port)});
     }
     detail::append(spec.argv, {"--tp-size", std::to_string(tp)});
     if (role.ep_size) detail::append(spec.argv, {"--ep-size", std::to_string(role.ep_size)});
     detail::append(spec.argv, role.args);
     spec.env = detail::role_env(role);
+    // The IP each rank's KV manager advertises (SGLang get_local_ip_auto): without it, the default
+    // route's, which on a two-network node is the management one. One value per node, so pdctl sets it.
+    // A profile's role-wide value would name one node for every rank (doctor PD015): the node's wins.
+    if (!node.compute_address.empty()) {
+        std::erase_if(spec.env, [](const runtime::EnvEntry& entry) { return entry.key == "SGLANG_HOST_IP"; });
+        spec.env.push_back({"SGLANG_HOST_IP", node.compute_address, false});
+    }
     spec.bootstrap = role.bootstrap;
     return spec;
 }

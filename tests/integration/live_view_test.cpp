@@ -22,7 +22,7 @@ exec::CommandResult shell(const std::string& script) {
     exec::Command command;
     command.argv = {"sh", "-c", script};
     command.timeout = 30s;
-    return executor.run({"local", "127.0.0.1", {}, {}}, command);
+    return executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
 }
 
 // A private tmux server (its own socket) holding one detached session; killed with the test.

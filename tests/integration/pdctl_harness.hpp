@@ -91,7 +91,7 @@ class SimCluster {
         command.argv = {PDCTL_BINARY, "-c", config().string()};
         command.argv.insert(command.argv.end(), args.begin(), args.end());
         command.timeout = timeout;
-        const auto result = executor.run({"local", "127.0.0.1", {}, {}}, command);
+        const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
         return {result.exit_code, result.out, result.err};
     }
 

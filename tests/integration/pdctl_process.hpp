@@ -60,7 +60,7 @@ inline std::future<exec::CommandResult> run_pdctl_to_file(const SimCluster& clus
     command.timeout = std::chrono::seconds(120);
     return std::async(std::launch::async, [command] {
         exec::LocalExecutor executor;
-        return executor.run({"local", "127.0.0.1", {}, {}}, command);
+        return executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
     });
 }
 

@@ -116,7 +116,7 @@ TEST_F(SecretsTest, NoOutputModeEverShowsASecretValue) {
                         util::join_command({PDCTL_BINARY, "-c", cluster.config().string(), "restart"}),
                         "/dev/null"};
         command.timeout = std::chrono::seconds(120);
-        const auto result = executor.run({"local", "127.0.0.1", {}, {}}, command);
+        const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
         EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
         record("restart under a pty", {result.exit_code, result.out, result.err});
     }

@@ -51,9 +51,16 @@ struct SshSettings {
 
 struct Node {
     std::string name;
-    std::string address;  // IP or hostname that the other nodes (and pdctl) reach
+    std::string address;  // IP or hostname pdctl reaches the node at over SSH (the management network)
     SshSettings ssh;
     SourceLocation where;
+    // `compute_address:`, the node's address on the network the ranks talk over (e.g. the bond1 IP):
+    // what the programs bind and advertise (--host, --dist-init-addr, router URLs, bootstrap,
+    // SGLANG_HOST_IP). Empty = the node has one address: `address`.
+    std::string compute_address;
+
+    // The address the programs bind and the other nodes reach: compute_address, else address.
+    const std::string& compute() const { return compute_address.empty() ? address : compute_address; }
 };
 
 enum class RoleKind { MooncakeMaster, Sglang, Router, Generic };

@@ -17,7 +17,8 @@ using Duration = std::chrono::milliseconds;
 // One role instance on one node: its spec (the types runtime/ consumes, runtime/unit_spec.hpp), where it
 // is reached, and the exact commands for it.
 struct Unit : runtime::UnitSpec {
-    std::string address;
+    std::string address;          // the node's SSH/management address: what messages name
+    std::string compute_address;  // where its programs bind and peers reach them (Node::compute())
     exec::Command start;  // exact command, env file content on stdin
     exec::Command stop;
     std::string stop_description;  // one line for plans

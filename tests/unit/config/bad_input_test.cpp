@@ -41,6 +41,14 @@ TEST(BadConfigInput, DuplicateNodeIsReportedAtTheSecondDefinition) {
     EXPECT_THAT(error, HasSubstr("duplicate"));
 }
 
+TEST(BadConfigInput, AnEmptyComputeAddressIsAnErrorAtItsValue) {
+    std::string yaml = kMinimalCluster;
+    yaml.insert(yaml.find("roles:"), "  - {name: n9, address: 10.0.0.9, compute_address: ''}\n");
+    const auto error = load_error(yaml);
+    EXPECT_THAT(error, HasSubstr("/c/pdctl.yaml:7:52: error: nodes[2].compute_address: must not be empty"));
+    EXPECT_THAT(error, HasSubstr("leave it out when the node has one address"));
+}
+
 TEST(BadConfigInput, RoleWithoutNodesIsAnError) {
     std::string yaml = kMinimalCluster;
     const std::string nodes = "    nodes: [n2]\n";

@@ -9,7 +9,7 @@ namespace {
 
 TEST(ConfigModel, FindsNodesAndRolesByName) {
     Cluster cluster;
-    cluster.nodes = {{"n1", "10.0.0.1", {}, {}}, {"n2", "10.0.0.2", {}, {}}};
+    cluster.nodes = {{"n1", "10.0.0.1", {}, {}, {}}, {"n2", "10.0.0.2", {}, {}, {}}};
     cluster.roles.resize(2);
     cluster.roles[0].name = "prefill";
     cluster.roles[1].name = "decode";

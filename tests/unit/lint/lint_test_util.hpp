@@ -77,6 +77,10 @@ struct Scenario {
         return *this;
     }
 
+    plan::Plan plan() const {
+        return plan::build_plan(config::load_cluster(kYaml, config::MemoryFileSource(files)));
+    }
+
     Report run() const {
         try {
             const auto cluster = config::load_cluster(kYaml, config::MemoryFileSource(files));

@@ -83,6 +83,12 @@ const Variant kVariants[] = {
      }},
     {"mooncake-0.3.12",
      [](config::Cluster& c) { role_named(c, "mooncake-master").mooncake_version = "0.3.12.post1"; }},
+    // A second network: the programs bind and advertise 10.20.0.N, SSH stays on 174.1.60.N.
+    {"compute-network",
+     [](config::Cluster& c) {
+         for (std::size_t i = 0; i < c.nodes.size(); ++i)
+             c.nodes[i].compute_address = "10.20.0." + std::to_string(i + 1);
+     }},
 };
 
 void PrintTo(const Variant& variant, std::ostream* out) {

@@ -16,7 +16,7 @@ using ::testing::ElementsAre;
 
 config::Cluster three_node_cluster() {
     config::Cluster cluster;
-    for (const char* name : {"n1", "n2", "n3"}) cluster.nodes.push_back({name, "10.0.0.1", {}, {}});
+    for (const char* name : {"n1", "n2", "n3"}) cluster.nodes.push_back({name, "10.0.0.1", {}, {}, {}});
     config::Role prefill;
     prefill.name = "prefill";
     prefill.nodes = {"n1", "n2"};

@@ -82,7 +82,7 @@ class PusherTest : public ::testing::Test {
     std::vector<NodeFiles> plan(const std::vector<std::string>& nodes) const {
         std::vector<NodeFiles> out;
         for (const auto& name : nodes) {
-            NodeFiles entry{{name, "127.0.0.1", {}, {}}, {}};
+            NodeFiles entry{{name, "127.0.0.1", {}, {}, {}}, {}};
             config::FileSpec script;
             script.source = script_.string();
             script.dest = (node_root(name) / "tmp" / "patch.py").string();

@@ -81,8 +81,8 @@ TEST(PullView, AllPulledIsOkWithTheImageId) {
 
 TEST(PullView, JsonLinesCarryStatusIdsAndMismatches) {
     const auto text = render(true, [](PullPrinter& printer) {
-        printer.begin({{{"n1", "10.0.0.1", {}, {}}, {{"img:1", "podman"}}},
-                       {{"n2", "10.0.0.2", {}, {}}, {{"img:1", "podman"}}}});
+        printer.begin({{{"n1", "10.0.0.1", {}, {}, {}}, {{"img:1", "podman"}}},
+                       {{"n2", "10.0.0.2", {}, {}, {}}, {{"img:1", "podman"}}}});
         printer.image_done("n3", outcome(pull::ImageOutcome::Status::Failed, "", "manifest unknown"), 1, 1);
         printer.end(failed_result());
     });

@@ -73,7 +73,7 @@ class ProcessRuntimeScripts : public ::testing::Test {
 
     fs::path dir_;
     exec::LocalExecutor executor_;
-    config::Node node_{"n1", "127.0.0.1", {}, {}};
+    config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
 };
 
 TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {

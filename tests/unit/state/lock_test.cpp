@@ -209,7 +209,7 @@ TEST(LockRelease, WithoutForceOnlyTheSameUserAtTheSameHost) {
 
 TEST(Coordinator, DefaultsToTheFirstNode) {
     config::Cluster cluster;
-    cluster.nodes = {{"n1", "10.0.0.1", {}, {}}, {"n2", "10.0.0.2", {}, {}}};
+    cluster.nodes = {{"n1", "10.0.0.1", {}, {}, {}}, {"n2", "10.0.0.2", {}, {}, {}}};
     EXPECT_EQ(coordinator_node(cluster).name, "n1");
     cluster.coordinator = "n2";
     EXPECT_EQ(coordinator_node(cluster).name, "n2");

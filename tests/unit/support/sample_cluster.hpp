@@ -25,7 +25,7 @@ inline config::Cluster sample_cluster() {
     cluster.executor = config::ExecutorKind::Local;
     cluster.state_dir = "/tmp/pdctl-test";
     for (int i = 1; i <= 8; ++i)
-        cluster.nodes.push_back({"n" + std::to_string(i), "10.0.0." + std::to_string(i), {}, {}});
+        cluster.nodes.push_back({"n" + std::to_string(i), "10.0.0." + std::to_string(i), {}, {}, {}});
 
     auto master = make_role("mooncake-master", config::RoleKind::MooncakeMaster, {"n1"}, {});
     auto prefill =

@@ -58,7 +58,7 @@ class ScriptSandbox {
   private:
     std::filesystem::path dir_;
     exec::LocalExecutor executor_;
-    config::Node node_{"local", "127.0.0.1", {}, {}};
+    config::Node node_{"local", "127.0.0.1", {}, {}, {}};
 };
 
 }  // namespace pdctl::testing

@@ -81,7 +81,7 @@ TEST(ShellQuote, RandomStringsSurviveBashUnchanged) {
 
 TEST(ShellQuote, LocalExecutorRunsArgvVerbatim) {
     exec::LocalExecutor executor;
-    config::Node node{"n1", "127.0.0.1", {}, {}};
+    config::Node node{"n1", "127.0.0.1", {}, {}, {}};
     exec::Command command;
     command.argv = {"printf", "%s|", "a b", "$HOME", "'quoted'", "x;y"};
     const auto result = executor.run(node, command);
