@@ -32,6 +32,7 @@ bool check_hca_active(const NodeInput& input, lint::FindingSink& sink);     // R
 bool check_gpudirect(const NodeInput& input, lint::FindingSink& sink);      // RDMA003
 bool check_nic_present(const NodeInput& input, lint::FindingSink& sink);    // NET003
 bool check_nic_up(const NodeInput& input, lint::FindingSink& sink);         // NET004
+bool check_compute_address_on_nic(const NodeInput& input, lint::FindingSink& sink);  // NET005
 bool check_container_cli(const NodeInput& input, lint::FindingSink& sink);  // CTR001
 bool check_image_present(const NodeInput& input, lint::FindingSink& sink);  // CTR002
 bool check_memlock(const NodeInput& input, lint::FindingSink& sink);        // SYS001

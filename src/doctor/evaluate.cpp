@@ -23,6 +23,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
          "docs/doctor.md#net003 · https://github.com/sgl-project/sglang/issues/3467 · "
          "https://github.com/sgl-project/sglang/issues/3226"},
         {"NET004", "docs/doctor.md#net004 · https://github.com/sgl-project/sglang/issues/3467"},
+        {"NET005", "docs/doctor.md#net005 · https://github.com/sgl-project/sglang/pull/21704"},
         {"CTR001", "docs/doctor.md#ctr001"},
         {"CTR002", "docs/doctor.md#ctr002"},
         {"CTR003", "docs/doctor.md#ctr003"},
@@ -65,12 +66,19 @@ struct NodeCheck {
 
 const std::vector<NodeCheck>& node_checks() {
     static const std::vector<NodeCheck> checks = {
-        {"NET003", detail::check_nic_present},   {"NET004", detail::check_nic_up},
-        {"CTR001", detail::check_container_cli}, {"CTR002", detail::check_image_present},
-        {"GPU001", detail::check_gpu_present},   {"GPU002", detail::check_gpu_count},
-        {"GPU003", detail::check_gpu_idle},      {"RDMA001", detail::check_hca_present},
-        {"RDMA002", detail::check_hca_active},   {"RDMA003", detail::check_gpudirect},
-        {"SYS001", detail::check_memlock},       {"SYS002", detail::check_disk_space},
+        {"NET003", detail::check_nic_present},
+        {"NET004", detail::check_nic_up},
+        {"NET005", detail::check_compute_address_on_nic},
+        {"CTR001", detail::check_container_cli},
+        {"CTR002", detail::check_image_present},
+        {"GPU001", detail::check_gpu_present},
+        {"GPU002", detail::check_gpu_count},
+        {"GPU003", detail::check_gpu_idle},
+        {"RDMA001", detail::check_hca_present},
+        {"RDMA002", detail::check_hca_active},
+        {"RDMA003", detail::check_gpudirect},
+        {"SYS001", detail::check_memlock},
+        {"SYS002", detail::check_disk_space},
     };
     return checks;
 }

@@ -1,6 +1,8 @@
-// NET003-NET004: the interfaces NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME select exist on the node and
-// are up. Without them NCCL and Gloo fail at "Init torch distributed begin" or in connectFullMesh,
-// after the weights have loaded. Both variables often name the same NIC: one finding names both.
+// NET003-NET005: the interfaces NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME select exist on the node, are
+// up, and carry the node's compute_address. Without them NCCL and Gloo fail at "Init torch distributed
+// begin" or in connectFullMesh, after the weights have loaded; an advertised compute address on another
+// NIC sends the KV and rendezvous traffic somewhere else than NCCL's. Both variables often name the
+// same NIC: one finding names both.
 
 #include <fmt/format.h>
 
@@ -81,6 +83,42 @@ bool check_nic_up(const NodeInput& input, lint::FindingSink& sink) {
                         input.needs.node.name, join(down)),
             "bring the link up (`ip link set DEV up`; for a bond check its slaves and the switch), or point "
             "the variables at an interface that is up");
+    }
+    return true;
+}
+
+bool check_compute_address_on_nic(const NodeInput& input, lint::FindingSink& sink) {
+    const auto& node = input.needs.node;
+    if (input.needs.ifnames.empty() || node.compute_address.empty()) return false;
+    if (!input.facts.addresses_known) {
+        sink.add(lint::Severity::Info, "",
+                 fmt::format("{}: `ip` is not installed, so whether compute_address {} sits on the NIC "
+                             "NCCL/Gloo use was not checked",
+                             node.name, node.compute_address),
+                 "install iproute2 on the node");
+        return true;
+    }
+    for (const auto& [name, selected] : selections(input)) {
+        if (selected.matches.empty()) continue;  // NET003 reports it
+        std::vector<std::string> found;
+        bool on_it = false;
+        for (const auto* nic : selected.matches) {
+            for (const auto& address : nic->addresses) {
+                on_it = on_it || address == node.compute_address;
+                found.push_back(nic->name + " " + address);
+            }
+        }
+        if (on_it) continue;
+        std::string holder = "no interface of the node";
+        for (const auto& nic : input.facts.interfaces)
+            for (const auto& address : nic.addresses)
+                if (address == node.compute_address) holder = nic.name;
+        sink.add(lint::Severity::Error, selected.role,
+                 fmt::format("{} {}, but {}'s compute_address {} is on {} ({} has: {})",
+                             who_selects(selected), name, node.name, node.compute_address, holder, name,
+                             found.empty() ? "no address" : join(found)),
+                 "set compute_address to the address of the NCCL/Gloo interface, or point the variables at "
+                 "the interface that has it: the ranks must advertise the network they talk over");
     }
     return true;
 }

@@ -1,6 +1,7 @@
 // Reads the probe's answer (format in probe.hpp). Unknown kinds are ignored so that a newer probe can
 // add facts; a missing `probe 1` or `end` line means the answer is cut off or not the probe's.
 
+#include <algorithm>
 #include <charconv>
 
 #include "pdctl/doctor/facts.hpp"
@@ -93,7 +94,15 @@ ParsedProbe parse_probe_output(std::string_view output) {
         } else if (kind == "ib-port") {
             facts.ib_ports.push_back({field(1), field(2), rest(3)});
         } else if (kind == "net") {
-            facts.interfaces.push_back({field(1), field(2), parse_flags(field(3))});
+            facts.interfaces.push_back({field(1), field(2), parse_flags(field(3)), {}});
+        } else if (kind == "addr-query") {
+            facts.addresses_known = field(1) == "ok";
+        } else if (kind == "addr") {
+            // `ip -o addr` names a NIC as sysfs does (the probe lists sysfs first); sysfs is the
+            // inventory, so an address of a NIC it did not list is not kept.
+            const auto nic = std::find_if(facts.interfaces.begin(), facts.interfaces.end(),
+                                          [&](const NetInterface& known) { return known.name == field(1); });
+            if (nic != facts.interfaces.end()) nic->addresses.push_back(field(2));
         } else if (kind == "gpu-query") {
             facts.gpu_probed = true;
             facts.nvidia_smi_found = field(1) != "missing";

@@ -1,5 +1,5 @@
 // The doctor's probe: one fixed POSIX sh script (see probe.hpp for its output format). It only reads:
-// sysfs, /proc/modules, ulimit, nvidia-smi queries, `<cli> info`, `<cli> image inspect`, df.
+// sysfs, /proc/modules, ulimit, `ip -o addr`, nvidia-smi queries, `<cli> info`, `<cli> image inspect`, df.
 // Commands that can hang on a sick node (nvidia-smi on a wedged driver, docker info on a stuck daemon)
 // run under `timeout`, so one bad tool costs a fact, not the whole node's answer.
 
@@ -45,6 +45,14 @@ for nic in "$sys"/class/net/*; do
   [ -e "$nic" ] || continue
   say net "${nic##*/}" "$(cat "$nic/operstate" 2>/dev/null)" "$(cat "$nic/flags" 2>/dev/null)"
 done
+if command -v ip >/dev/null 2>&1; then
+  say addr-query ok
+  ip -o addr show 2>/dev/null | awk '{ split($4, a, "/"); print $2 "\t" a[1] }' | while IFS="$(printf '\t')" read -r nic ip; do
+    say addr "$nic" "$ip"
+  done
+else
+  say addr-query missing
+fi
 while [ $# -gt 0 ]; do
   case $1 in
     --gpu)

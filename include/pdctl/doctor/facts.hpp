@@ -47,6 +47,7 @@ struct NetInterface {
     std::string name;
     std::string operstate;  // up, down, unknown, ...
     unsigned flags = 0;     // IFF_* from sysfs (hex there)
+    std::vector<std::string> addresses;  // its IPv4/IPv6 addresses (`ip -o addr`), without prefix length
     // "up", or "unknown" with IFF_UP: loopback and some virtual NICs never report "up".
     bool up() const;
 };
@@ -87,6 +88,7 @@ struct NodeFacts {
     std::vector<std::string> ib_devices;
     std::vector<IbPort> ib_ports;
     std::vector<NetInterface> interfaces;
+    bool addresses_known = false;  // `ip` answered: NetInterface::addresses are the node's addresses
     std::vector<ContainerCli> clis;
     std::vector<ImageOnNode> images;
     std::vector<DiskSpace> disks;

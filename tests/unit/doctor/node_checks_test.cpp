@@ -168,6 +168,40 @@ TEST(DoctorNodeChecks, SocketInterfaceMissingOrDownNamedOnce) {
     EXPECT_TRUE(evaluate_one(needs, base).findings.empty()) << "exclusion lists require nothing";
 }
 
+TEST(DoctorNodeChecks, TheComputeAddressMustSitOnTheInterfaceNcclAndGlooUse) {
+    auto needs = sglang_node("n1");
+    needs.node.compute_address = "10.9.0.1";
+    needs.ifnames = {{"NCCL_SOCKET_IFNAME", "prefill", "bond1"}, {"GLOO_SOCKET_IFNAME", "prefill", "bond1"}};
+    const auto nics = ProbeAnswer()
+                          .idle_gpus()
+                          .line({"net", "bond0", "up", "0x1003"})
+                          .line({"net", "bond1", "up", "0x1003"})
+                          .line({"addr-query", "ok"});
+    auto elsewhere = nics;
+    elsewhere.line({"addr", "bond0", "10.9.0.1"}).line({"addr", "bond1", "192.168.7.1"});
+    const auto wrong = with_id(evaluate_one(needs, elsewhere), "NET005");
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_EQ(wrong[0].severity, lint::Severity::Error);
+    EXPECT_EQ(
+        wrong[0].message,
+        "NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME select bond1, but n1's compute_address 10.9.0.1 is on "
+        "bond0 (bond1 has: bond1 192.168.7.1)");
+    auto right = nics;
+    right.line({"addr", "bond1", "10.9.0.1"});
+    EXPECT_TRUE(with_id(evaluate_one(needs, right), "NET005").empty());
+    // An `ip` that is missing is said, not guessed.
+    const auto unknown = with_id(
+        evaluate_one(
+            needs,
+            ProbeAnswer().idle_gpus().line({"net", "bond1", "up", "0x1003"}).line({"addr-query", "missing"})),
+        "NET005");
+    ASSERT_EQ(unknown.size(), 1u);
+    EXPECT_EQ(unknown[0].severity, lint::Severity::Info);
+    // Without a compute_address there is nothing to check.
+    needs.node.compute_address.clear();
+    EXPECT_TRUE(with_id(evaluate_one(needs, elsewhere), "NET005").empty());
+}
+
 TEST(DoctorNodeChecks, ContainerCliMissingOrFailing) {
     NodeNeeds needs;
     needs.node.name = "n5";
