@@ -8,6 +8,8 @@
 
 #include "doctor_gate.hpp"
 #include "mutating_run.hpp"
+#include "pdctl/config/duration.hpp"
+#include "pdctl/doctor/gpu_use.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -33,7 +35,35 @@ std::function<void(engine::StartMoment, const plan::Unit&)> sigkill_hook_from_en
     };
 }
 
+engine::Duration parse_gpu_release_timeout(const std::string& text) {
+    const auto timeout = config::parse_duration(text);
+    if (!timeout || timeout->count() < 0)
+        throw Failure(ExitCode::kUsage, "--gpu-release-timeout: cannot read '" + text + "'",
+                      std::string("a duration (0 = do not wait): ") + config::kDurationForms);
+    return *timeout;
+}
+
+// nvidia-smi's compute processes on a node, for the engine's GPU release wait.
+engine::GpuUseQuery gpu_use_query(exec::Executor& executor) {
+    return [&executor](const config::Node& node) {
+        const auto apps = doctor::read_gpu_apps(executor.run(node, doctor::gpu_apps_command()));
+        engine::GpuUse use;
+        use.checked = apps.nvidia_smi;
+        use.error = apps.error;
+        for (const auto& app : apps.apps) use.holders.push_back(doctor::describe(app));
+        return use;
+    };
+}
+
 }  // namespace
+
+void add_gpu_release_flag(CLI::App& command, StartOptions& options) {
+    command
+        .add_option("--gpu-release-timeout", options.gpu_release_timeout,
+                    "how long to wait after the units stopped until their nodes show no GPU compute process "
+                    "(exit 12 if one remains; 0 = do not wait)")
+        ->default_str("60s");
+}
 
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options) {
     command.add_flag("--skip-doctor", options.skip_doctor,
@@ -55,6 +85,8 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine::EngineOptions engine_options;
     engine_options.keep_on_failure = options.keep_on_failure;
     engine_options.start_hook = sigkill_hook_from_environment();
+    engine_options.gpu_release_timeout = parse_gpu_release_timeout(options.gpu_release_timeout);
+    engine_options.gpu_use = gpu_use_query(executor);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {

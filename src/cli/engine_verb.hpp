@@ -15,14 +15,17 @@ class App;
 
 namespace pdctl::cli {
 
-// The flags of start and restart (stop takes none).
+// The flags of start, stop and restart.
 struct StartOptions {
     bool keep_on_failure = false;
     bool skip_doctor = false;  // --skip-doctor: start even if the static doctor rules find errors
+    std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
 };
 
 // --skip-doctor, the same for start and restart.
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
+// --gpu-release-timeout, the same for stop and restart.
+void add_gpu_release_flag(CLI::App& command, StartOptions& options);
 
 ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
                          const std::function<ExitCode(engine::Engine&)>& action);

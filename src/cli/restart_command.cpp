@@ -12,6 +12,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     auto* command = app.add_subcommand("restart", "stop, then start");
     command->add_flag("--keep-on-failure", options->keep_on_failure, "as for start");
     add_skip_doctor_flag(*command, *options);
+    add_gpu_release_flag(*command, *options);
     verbs.add(command, [options](const GlobalOptions& global) {
         return run_engine_verb(global, *options, "restart",
                                [](engine::Engine& engine) { return engine.restart(); });

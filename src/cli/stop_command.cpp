@@ -1,5 +1,6 @@
-// pdctl stop: every stage in reverse order; idempotent.
+// pdctl stop: every stage in reverse order, then the GPU release wait; idempotent.
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "engine_verb.hpp"
 #include "verbs.hpp"
@@ -7,9 +8,12 @@
 namespace pdctl::cli {
 
 void add_stop_verb(CLI::App& app, Verbs& verbs) {
-    auto* command = app.add_subcommand("stop", "stop every stage in reverse order (idempotent)");
-    verbs.add(command, [](const GlobalOptions& global) {
-        return run_engine_verb(global, {}, "stop", [](engine::Engine& engine) { return engine.stop(); });
+    auto options = std::make_shared<StartOptions>();
+    auto* command = app.add_subcommand(
+        "stop", "stop every stage in reverse order (idempotent), then wait until the GPUs are free");
+    add_gpu_release_flag(*command, *options);
+    verbs.add(command, [options](const GlobalOptions& global) {
+        return run_engine_verb(global, *options, "stop", [](engine::Engine& engine) { return engine.stop(); });
     });
 }
 

@@ -6,10 +6,25 @@
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
+namespace {
+
+// The reachable nodes that ran sglang units: the ones whose GPUs a stop must see released.
+std::vector<std::string> sglang_nodes(const plan::Plan& plan, const std::set<std::string>& unreachable) {
+    std::set<std::string> nodes;
+    for (const auto& stage : plan.stages) {
+        if (stage.kind != config::RoleKind::Sglang) continue;
+        for (const auto& unit : stage.units)
+            if (!unreachable.count(unit.node)) nodes.insert(unit.node);
+    }
+    return {nodes.begin(), nodes.end()};
+}
+
+}  // namespace
 
 std::optional<Engine::StopFailure> Engine::stop_failure(const exec::CommandResult& answer,
                                                         const exec::Command& stop, std::string unit,
@@ -111,11 +126,14 @@ ExitCode Engine::stop() {
     auto failures = stop_stages(reversed, "stop", unreachable);
     failures.insert(failures.begin(), leftovers.begin(), leftovers.end());
 
-    const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
     // A unit that is still there is reported before an unreachable node: it is known to hold its
     // node (and GPUs), and starting anything now would collide with it.
     bool any_still_there = false;
     for (const auto& failure : failures) any_still_there = any_still_there || !failure.unreachable;
+    // Every unit is gone: the GPUs its sglang ranks held must be free too before "stopped" is true.
+    std::vector<std::string> gpus_held;
+    if (!any_still_there) gpus_held = wait_for_gpu_release(sglang_nodes(plan_, unreachable));
+    const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
     if (any_still_there) {
         reporter_.run_end({"stop",
                            ExitCode::kStopFailed,
@@ -132,6 +150,17 @@ ExitCode Engine::stop() {
         reporter_.run_end(
             {"stop", ExitCode::kUnreachable, "could not reach " + names + "; run stop again", elapsed, {}});
         return ExitCode::kUnreachable;
+    }
+    if (!gpus_held.empty()) {
+        reporter_.run_end({"stop",
+                           ExitCode::kGpusBusy,
+                           "every unit stopped, but GPU memory is still in use after " +
+                               util::format_elapsed(options_.gpu_release_timeout) + ": " +
+                               util::join(gpus_held, "; ") +
+                               "; find the holder (`nvidia-smi` on the node) before starting again",
+                           elapsed,
+                           {}});
+        return ExitCode::kGpusBusy;
     }
     reporter_.run_end({"stop", ExitCode::kOk, "stopped", elapsed, {}});
     return ExitCode::kOk;

@@ -28,6 +28,8 @@ const char* describe(ExitCode code) {
             return "node check failed";
         case ExitCode::kStopFailed:
             return "stop failed";
+        case ExitCode::kGpusBusy:
+            return "GPUs still in use";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

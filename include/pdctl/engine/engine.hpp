@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pdctl/engine/clock.hpp"
+#include "pdctl/engine/gpu_use.hpp"
 #include "pdctl/engine/observer.hpp"
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/exec/executor.hpp"
@@ -39,6 +40,12 @@ struct EngineOptions {
     Duration probe_timeout{std::chrono::seconds(3)};
     // A router gate's one-token POST /generate (at most; never past the stage's deadline).
     Duration generate_timeout{std::chrono::seconds(30)};
+    // After stop: how long to wait for the nodes of the stopped sglang units to show no GPU compute
+    // process (--gpu-release-timeout; 0 = do not wait), polled every gpu_release_interval. Without a
+    // gpu_use query nothing is checked.
+    GpuUseQuery gpu_use;
+    Duration gpu_release_timeout{std::chrono::seconds(60)};
+    Duration gpu_release_interval{std::chrono::seconds(1)};
 };
 
 class Engine {
@@ -86,6 +93,9 @@ class Engine {
     // Units on `skip` nodes (unreachable) are left out: their stop would only time out.
     std::vector<StopFailure> stop_stages(const std::vector<const plan::Stage*>& stages,
                                          const std::string& verb, const std::set<std::string>& skip = {});
+    // Waits until every one of `nodes` shows no GPU compute process, or the deadline. Returns what is
+    // still held ("n1: pid 432 python3 19592 MiB"), empty when all are free or cannot be checked.
+    std::vector<std::string> wait_for_gpu_release(const std::vector<std::string>& nodes);
     // "pd-x-decode-1 on n6 (127.0.0.6): <what>; ..." for messages.
     std::string describe(const std::vector<StopFailure>& failures) const;
     std::vector<std::string> log_tail(const plan::Unit& unit);

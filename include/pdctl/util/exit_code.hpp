@@ -20,6 +20,7 @@ enum class ExitCode : int {
     kSmokeFailed = 9,       // smoke: the end-to-end request did not return text
     kNodeCheckFailed = 10,  // doctor: a live check found an error on a reachable node
     kStopFailed = 11,       // stop/restart: a unit still runs after its grace period and SIGKILL
+    kGpusBusy = 12,         // stop/restart: every unit stopped, but a node's GPUs are still in use
     kInterrupted = 130,     // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 
