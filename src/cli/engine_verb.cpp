@@ -10,6 +10,7 @@
 #include "mutating_run.hpp"
 #include "pdctl/config/duration.hpp"
 #include "pdctl/doctor/gpu_use.hpp"
+#include "pdctl/doctor/preflight.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -43,6 +44,20 @@ engine::Duration parse_gpu_release_timeout(const std::string& text) {
     return *timeout;
 }
 
+// The start preflight (docs/doctor.md, "Preflight") over the stages the engine is about to start.
+engine::Preflight preflight(const Context& context, exec::Executor& executor) {
+    return [&context, &executor](const std::vector<std::string>& roles) {
+        const auto result = doctor::run_preflight(context.cluster, context.plan, executor, roles);
+        engine::PreflightAnswer answer;
+        answer.nodes = result.nodes;
+        for (const auto& finding : result.findings) {
+            const auto text = context.redactor.redact(finding.id + " " + finding.message);
+            (finding.severity == lint::Severity::Error ? answer.problems : answer.notes).push_back(text);
+        }
+        return answer;
+    };
+}
+
 // nvidia-smi's compute processes on a node, for the engine's GPU release wait.
 engine::GpuUseQuery gpu_use_query(exec::Executor& executor) {
     return [&executor](const config::Node& node) {
@@ -68,6 +83,9 @@ void add_gpu_release_flag(CLI::App& command, StartOptions& options) {
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options) {
     command.add_flag("--skip-doctor", options.skip_doctor,
                      "emergencies only: start even though `pdctl doctor` finds errors in the config");
+    command.add_flag("--skip-preflight", options.skip_preflight,
+                     "start without first checking the nodes (GPUs idle, ports free, images, RDMA devices); "
+                     "the run records that it was skipped");
 }
 
 ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
@@ -87,6 +105,8 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine_options.start_hook = sigkill_hook_from_environment();
     engine_options.gpu_release_timeout = parse_gpu_release_timeout(options.gpu_release_timeout);
     engine_options.gpu_use = gpu_use_query(executor);
+    engine_options.preflight_skipped = options.skip_preflight;
+    if (verb != "stop" && !options.skip_preflight) engine_options.preflight = preflight(context, executor);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {

@@ -19,10 +19,11 @@ namespace pdctl::cli {
 struct StartOptions {
     bool keep_on_failure = false;
     bool skip_doctor = false;  // --skip-doctor: start even if the static doctor rules find errors
+    bool skip_preflight = false;  // --skip-preflight: start without the preflight on the nodes
     std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
 };
 
-// --skip-doctor, the same for start and restart.
+// --skip-doctor and --skip-preflight, the same for start and restart.
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
 // --gpu-release-timeout, the same for stop and restart.
 void add_gpu_release_flag(CLI::App& command, StartOptions& options);

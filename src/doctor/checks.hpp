@@ -37,6 +37,7 @@ bool check_container_cli(const NodeInput& input, lint::FindingSink& sink);  // C
 bool check_image_present(const NodeInput& input, lint::FindingSink& sink);  // CTR002
 bool check_memlock(const NodeInput& input, lint::FindingSink& sink);        // SYS001
 bool check_disk_space(const NodeInput& input, lint::FindingSink& sink);     // SYS002
+bool check_ports_free(const NodeInput& input, lint::FindingSink& sink);     // PORT001
 
 // FILE001: every `files:` entry of the node present with the local source's sha256. Takes the raw
 // probe (push's listing); false when the node needs no file.

@@ -42,6 +42,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
         {"SYS002", "docs/doctor.md#sys002"},
         {"SYS003", "docs/doctor.md#sys003"},
         {"FILE001", "docs/doctor.md#file001"},
+        {"PORT001", "docs/doctor.md#port001"},
     };
     return checks;
 }
@@ -79,6 +80,7 @@ const std::vector<NodeCheck>& node_checks() {
         {"RDMA003", detail::check_gpudirect},
         {"SYS001", detail::check_memlock},
         {"SYS002", detail::check_disk_space},
+        {"PORT001", detail::check_ports_free},
     };
     return checks;
 }

@@ -156,6 +156,7 @@ ProbeRequest probe_request(const NodeNeeds& needs) {
         request.images.push_back({container.cli, container.image});
     }
     if (!needs.roles.empty()) request.disk_paths.push_back(needs.state_dir);
+    request.listeners = !needs.ports.empty();
     return request;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include "pdctl/doctor/facts.hpp"
 #include "text.hpp"
@@ -63,6 +64,34 @@ long long parse_kib(const std::string& text) {
     return value;
 }
 
+// ss's local address column: "0.0.0.0:30000", "[::]:30000", "127.0.0.53%lo:53", "*:22".
+std::optional<TcpListener> parse_listen_address(std::string_view local) {
+    const auto colon = local.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    TcpListener listener;
+    const auto port = local.substr(colon + 1);
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), listener.port);
+    if (ec != std::errc() || end != port.data() + port.size()) return std::nullopt;
+    std::string_view host = local.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (const auto percent = host.find('%'); percent != std::string_view::npos)
+        host = host.substr(0, percent);
+    listener.host = host == "*" ? "0.0.0.0" : std::string(host);
+    return listener;
+}
+
+// ss's process column: users:(("python3",pid=432,fd=3),...) → "python3 pid 432" (the first one).
+std::string parse_listen_holder(std::string_view process) {
+    const auto open = process.find("((\"");
+    if (open == std::string_view::npos) return {};
+    const auto name_end = process.find('"', open + 3);
+    const auto pid_at = process.find("pid=", open);
+    if (name_end == std::string_view::npos || pid_at == std::string_view::npos) return {};
+    const auto pid_end = process.find_first_not_of("0123456789", pid_at + 4);
+    return std::string(process.substr(open + 3, name_end - open - 3)) + " pid " +
+           std::string(process.substr(pid_at + 4, pid_end - pid_at - 4));
+}
+
 }  // namespace
 
 ParsedProbe parse_probe_output(std::string_view output) {
@@ -95,6 +124,14 @@ ParsedProbe parse_probe_output(std::string_view output) {
             facts.ib_ports.push_back({field(1), field(2), rest(3)});
         } else if (kind == "net") {
             facts.interfaces.push_back({field(1), field(2), parse_flags(field(3)), {}});
+        } else if (kind == "listen-query") {
+            facts.listeners_probed = true;
+            facts.listeners_known = field(1) == "ok";
+        } else if (kind == "listen") {
+            if (auto listener = parse_listen_address(field(1))) {
+                listener->holder = parse_listen_holder(field(2));
+                facts.listeners.push_back(std::move(*listener));
+            }
         } else if (kind == "addr-query") {
             facts.addresses_known = field(1) == "ok";
         } else if (kind == "addr") {

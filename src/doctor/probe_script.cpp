@@ -1,7 +1,7 @@
 // The doctor's probe: one fixed POSIX sh script (see probe.hpp for its output format). It only reads:
-// sysfs, /proc/modules, ulimit, `ip -o addr`, nvidia-smi queries, `<cli> info`, `<cli> image inspect`, df.
-// Commands that can hang on a sick node (nvidia-smi on a wedged driver, docker info on a stuck daemon)
-// run under `timeout`, so one bad tool costs a fact, not the whole node's answer.
+// sysfs, /proc/modules, ulimit, `ip -o addr`, `ss -tln`, nvidia-smi queries, `<cli> info`, `<cli> image
+// inspect`, df. Commands that can hang on a sick node (nvidia-smi on a wedged driver, docker info on a stuck
+// daemon) run under `timeout`, so one bad tool costs a fact, not the whole node's answer.
 
 #include "pdctl/doctor/probe.hpp"
 
@@ -94,6 +94,14 @@ while [ $# -gt 0 ]; do
       disk "$2"
       shift 2
       ;;
+    --listeners)
+      shift
+      if ! command -v ss >/dev/null 2>&1; then say listen-query missing; continue; fi
+      say listen-query ok
+      bounded ss -Htlnp 2>/dev/null | awk '{ print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r local proc; do
+        say listen "$local" "$proc"
+      done
+      ;;
     *)
       say unknown-argument "$1"
       shift
@@ -122,6 +130,7 @@ exec::Command probe_command(const ProbeRequest& request) {
         command.argv.push_back("--df");
         command.argv.push_back(path);
     }
+    if (request.listeners) command.argv.push_back("--listeners");
     // Each bounded step may take 15 s; a node answering later than this is reported as such.
     command.timeout = std::chrono::seconds(45);
     return command;

@@ -104,6 +104,8 @@ ExitCode Engine::start() {
         }
     }
 
+    if (const auto refused = run_preflight(first, stale, began)) return *refused;
+
     std::vector<const plan::Stage*> started;
     const auto result = start_stages(first, started);
     if (result.code != ExitCode::kOk) {

@@ -1,6 +1,8 @@
 #include "listeners.hpp"
 
+#include "pdctl/lint/address.hpp"
 #include "pdctl/lint/argv.hpp"
+#include "pdctl/lint/unit_ports.hpp"
 #include "pdctl/plan/role_kinds.hpp"
 
 namespace pdctl::lint::detail {
@@ -51,6 +53,24 @@ std::vector<Listener> listeners_of(const plan::Stage& stage, const plan::Unit& u
     return out;
 }
 
+// What the unit binds: --host for sglang and the router (SGLang's default 127.0.0.1), the master's
+// --rpc_address (it binds every interface without one), every interface for a generic role.
+std::string bind_host(const plan::Stage& stage, const plan::Unit& unit) {
+    std::string host;
+    switch (stage.kind) {
+        case config::RoleKind::Sglang:
+        case config::RoleKind::Router:
+            host = bound_host(unit);
+            break;
+        case config::RoleKind::MooncakeMaster:
+            host = flag_value(unit.program.argv, {"--rpc_address", "-rpc_address"}).value_or("");
+            break;
+        case config::RoleKind::Generic:
+            break;
+    }
+    return is_wildcard_host(host) ? "" : host;
+}
+
 }  // namespace
 
 ListenerMap listeners_by_address(const RuleInput& input) {
@@ -77,3 +97,17 @@ std::string describe(const std::vector<Listener>& listeners) {
 }
 
 }  // namespace pdctl::lint::detail
+
+namespace pdctl::lint {
+
+std::vector<UnitPort> unit_ports(const config::Role& role, const plan::Stage& stage, const plan::Unit& unit) {
+    auto listeners = detail::listeners_of(stage, unit);
+    if (stage.kind == config::RoleKind::Generic && plan::service_port(role) > 0)
+        listeners.push_back({&unit, plan::service_port(role), "port", "port"});
+    const auto host = detail::bind_host(stage, unit);
+    std::vector<UnitPort> ports;
+    for (const auto& listener : listeners) ports.push_back({host, listener.port, listener.what});
+    return ports;
+}
+
+}  // namespace pdctl::lint

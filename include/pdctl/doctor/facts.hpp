@@ -45,8 +45,8 @@ struct IbPort {
 
 struct NetInterface {
     std::string name;
-    std::string operstate;  // up, down, unknown, ...
-    unsigned flags = 0;     // IFF_* from sysfs (hex there)
+    std::string operstate;               // up, down, unknown, ...
+    unsigned flags = 0;                  // IFF_* from sysfs (hex there)
     std::vector<std::string> addresses;  // its IPv4/IPv6 addresses (`ip -o addr`), without prefix length
     // "up", or "unknown" with IFF_UP: loopback and some virtual NICs never report "up".
     bool up() const;
@@ -72,6 +72,13 @@ struct DiskSpace {
     std::string mount;  // the file system's mount point
 };
 
+// A listening TCP socket (`ss -Htlnp`): its local address and port, and who holds it.
+struct TcpListener {
+    std::string host;  // "0.0.0.0", "::", "10.0.0.1" (no brackets, no %interface)
+    int port = 0;
+    std::string holder;  // "python3 pid 432", or "" when ss could not say (not root)
+};
+
 struct NodeFacts {
     std::string kernel;   // uname -r
     std::string memlock;  // ulimit -l: "unlimited" or KiB
@@ -88,7 +95,10 @@ struct NodeFacts {
     std::vector<std::string> ib_devices;
     std::vector<IbPort> ib_ports;
     std::vector<NetInterface> interfaces;
-    bool addresses_known = false;  // `ip` answered: NetInterface::addresses are the node's addresses
+    bool addresses_known = false;   // `ip` answered: NetInterface::addresses are the node's addresses
+    bool listeners_probed = false;  // the probe was asked for listening sockets
+    bool listeners_known = false;   // ... and `ss` answered
+    std::vector<TcpListener> listeners;
     std::vector<ContainerCli> clis;
     std::vector<ImageOnNode> images;
     std::vector<DiskSpace> disks;

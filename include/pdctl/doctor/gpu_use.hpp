@@ -13,7 +13,8 @@ namespace pdctl::doctor {
 struct GpuApps {
     bool nvidia_smi = false;  // false: the node has none (the simulated cluster); nothing else is known
     std::vector<ComputeApp> apps;
-    std::string error;  // the query failed: the transport's or nvidia-smi's words, or the line that did not parse
+    std::string
+        error;  // the query failed: the transport's or nvidia-smi's words, or the line that did not parse
 };
 
 // `nvidia-smi --query-compute-apps=pid,process_name,used_gpu_memory --format=csv` when the node has it.

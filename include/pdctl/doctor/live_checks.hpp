@@ -57,6 +57,14 @@ struct FileNeed {
     std::string sha256;  // of the local source; "" when it cannot be read here (presence is still checked)
 };
 
+// A port a unit about to start will bind. Only the start preflight asks for these: on a running
+// cluster the deployment's own units hold them.
+struct PortNeed {
+    std::string host;  // the address it binds; "" = every interface
+    int port = 0;
+    std::string unit;  // "prefill rank 2 (--port)"
+};
+
 // What the plan asks of one node.
 struct NodeNeeds {
     config::Node node;
@@ -73,6 +81,7 @@ struct NodeNeeds {
     std::vector<ContainerNeed> containers;
     std::string state_dir;
     std::vector<FileNeed> files;
+    std::vector<PortNeed> ports;  // the preflight's: must be free
 };
 
 std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Plan& plan);

@@ -7,7 +7,8 @@
 //   probe 1 · kernel R · memlock L · peermem 0|1 · ib-class 0|1 · ib-device D · ib-port D P STATE
 //   net IF OPERSTATE FLAGS · gpu-query RC|missing · gpu LINE · apps-query RC · app LINE
 //   cli CLI ok ROOT | cli CLI missing | cli CLI failing ERROR · image CLI IMAGE ok ID | missing ERROR
-//   df PATH AVAIL_KIB MOUNT · end
+//   df PATH AVAIL_KIB MOUNT · addr-query ok|missing · addr IF IP · listen-query ok|missing
+//   listen LOCAL:PORT PROCESS · end
 //
 // sysfs is read under ${PDCTL_SYSFS_ROOT:-/sys}: production reads /sys; the tests point it at a fake
 // tree on the test hosts (the variable exists for tests only).
@@ -28,6 +29,7 @@ struct ProbeRequest {
     };
     std::vector<Image> images;            // `<cli> image inspect --format {{.Id}} IMAGE`
     std::vector<std::string> disk_paths;  // df -Pk of the path (or its nearest existing parent)
+    bool listeners = false;               // `ss -Htlnp`: the listening TCP sockets and their processes
 };
 
 // The script text (fixed).

@@ -44,6 +44,11 @@ struct EngineOptions {
     // process (--gpu-release-timeout; 0 = do not wait), polled every gpu_release_interval. Without a
     // gpu_use query nothing is checked.
     GpuUseQuery gpu_use;
+    // Before start launches anything: the preflight over the stages it is about to start (GPUs idle,
+    // ports free, images, RDMA devices). Empty = none; `preflight_skipped` says it was skipped on
+    // purpose (--skip-preflight), which the run then records.
+    Preflight preflight;
+    bool preflight_skipped = false;
     Duration gpu_release_timeout{std::chrono::seconds(60)};
     Duration gpu_release_interval{std::chrono::seconds(1)};
 };
@@ -79,6 +84,10 @@ class Engine {
                                             std::string unit, const std::string& node_name) const;
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
+    // Before stages[first..] start: the GPUs of the replaced `stale` units released, then the preflight.
+    // An exit code when the start must not go on (the run has ended then).
+    std::optional<ExitCode> run_preflight(std::size_t first, const std::vector<const plan::Stage*>& stale,
+                                          TimePoint began);
     // Starts stages[first..] as their edges allow (engine_schedule.cpp); `started` collects what was
     // launched, newest first (the clean-up order). kOk once every stage is ready.
     StageResult start_stages(std::size_t first, std::vector<const plan::Stage*>& started);

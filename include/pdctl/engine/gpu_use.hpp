@@ -1,5 +1,6 @@
 #pragma once
-// What a node's GPUs hold: nvidia-smi's compute processes. `stop` waits until the nodes it stopped
+// What the engine asks of the nodes beyond its units: what their GPUs hold (nvidia-smi's compute
+// processes), and the start preflight. `stop` waits until the nodes it stopped
 // sglang units on show none, so "stopped" means the GPUs are free for the next start. The query lives
 // outside engine/ (doctor/gpu_use.cpp runs and parses nvidia-smi); the engine takes it as a function.
 
@@ -18,5 +19,13 @@ struct GpuUse {
 };
 
 using GpuUseQuery = std::function<GpuUse(const config::Node& node)>;
+
+// The start preflight's answer for the stages about to start (doctor/preflight.cpp runs it).
+struct PreflightAnswer {
+    std::vector<std::string> problems;  // "n6: GPUs on n6 are busy: ...": each stops the start
+    std::vector<std::string> notes;     // what was not checked, and why
+    int nodes = 0;
+};
+using Preflight = std::function<PreflightAnswer(const std::vector<std::string>& roles)>;
 
 }  // namespace pdctl::engine

@@ -19,7 +19,7 @@ using Duration = std::chrono::milliseconds;
 struct Unit : runtime::UnitSpec {
     std::string address;          // the node's SSH/management address: what messages name
     std::string compute_address;  // where its programs bind and peers reach them (Node::compute())
-    exec::Command start;  // exact command, env file content on stdin
+    exec::Command start;          // exact command, env file content on stdin
     exec::Command stop;
     std::string stop_description;  // one line for plans
     exec::Command logs;            // last lines of the unit's log

@@ -202,6 +202,36 @@ TEST(DoctorNodeChecks, TheComputeAddressMustSitOnTheInterfaceNcclAndGlooUse) {
     EXPECT_TRUE(with_id(evaluate_one(needs, elsewhere), "NET005").empty());
 }
 
+TEST(DoctorNodeChecks, APortAUnitWillBindThatIsTakenNamesItsHolder) {
+    auto needs = sglang_node("n3");
+    needs.ports = {{"", 30000, "prefill rank 2 (--port)"},
+                   {"10.0.0.3", 8998, "prefill rank 0 (bootstrap port)"},
+                   {"10.0.0.3", 5000, "prefill rank 0 (dist-init port)"}};
+    const auto answer =
+        ProbeAnswer()
+            .idle_gpus()
+            .line({"listen-query", "ok"})
+            .line({"listen", "127.0.0.1:30000", "users:((\"python3\",pid=432,fd=3))"})
+            .line({"listen", "[::]:8998", "users:((\"sglang\",pid=77,fd=9),(\"sglang\",pid=78,fd=9))"})
+            .line({"listen", "10.0.0.4:5000", "users:((\"other\",pid=5,fd=1))"});
+    const auto found = with_id(evaluate_one(needs, answer), "PORT001");
+    ASSERT_EQ(found.size(), 2u) << listed(evaluate_one(needs, answer));
+    EXPECT_EQ(found[0].severity, lint::Severity::Error);
+    EXPECT_EQ(found[0].message,
+              "port 30000 that prefill rank 2 (--port) binds on n3 is taken: python3 pid 432 listens on "
+              "127.0.0.1:30000");
+    EXPECT_EQ(found[1].message,
+              "port 8998 that prefill rank 0 (bootstrap port) binds on n3 is taken: sglang pid 77 listens on "
+              "[::]:8998");
+    // Another address's 5000 does not collide with a bind of 10.0.0.3:5000; without `ss` it is said.
+    const auto unknown =
+        with_id(evaluate_one(needs, ProbeAnswer().idle_gpus().line({"listen-query", "missing"})), "PORT001");
+    ASSERT_EQ(unknown.size(), 1u);
+    EXPECT_EQ(unknown[0].severity, lint::Severity::Info);
+    needs.ports.clear();
+    EXPECT_TRUE(with_id(evaluate_one(needs, answer), "PORT001").empty()) << "doctor alone asks no ports";
+}
+
 TEST(DoctorNodeChecks, ContainerCliMissingOrFailing) {
     NodeNeeds needs;
     needs.node.name = "n5";

@@ -1,0 +1,57 @@
+// start's last look before it launches anything: the units it just replaced have let go of their
+// GPUs, and the nodes of the stages to start pass the preflight (GPUs idle, ports free, images, RDMA).
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/util/strings.hpp"
+
+namespace pdctl::engine {
+
+std::optional<ExitCode> Engine::run_preflight(std::size_t first, const std::vector<const plan::Stage*>& stale,
+                                              TimePoint began) {
+    const auto elapsed = [&] { return std::chrono::duration_cast<Duration>(clock_.now() - began); };
+    std::set<std::string> replaced;
+    for (const auto* stage : stale)
+        if (stage->kind == config::RoleKind::Sglang)
+            for (const auto& unit : stage->units) replaced.insert(unit.node);
+    if (const auto held = wait_for_gpu_release({replaced.begin(), replaced.end()}); !held.empty()) {
+        reporter_.run_end(
+            {"start",
+             ExitCode::kGpusBusy,
+             "the replaced units stopped, but GPU memory is still in use: " + util::join(held, "; "),
+             elapsed(),
+             {}});
+        return ExitCode::kGpusBusy;
+    }
+    if (options_.preflight_skipped) {
+        reporter_.note(
+            "preflight skipped (--skip-preflight): GPUs, ports, images and RDMA devices not checked");
+        return std::nullopt;
+    }
+    if (!options_.preflight) return std::nullopt;
+    std::vector<std::string> roles;
+    for (std::size_t i = first; i < plan_.stages.size(); ++i) roles.push_back(plan_.stages[i].role);
+    const auto answer = options_.preflight(roles);
+    for (const auto& note : answer.notes) reporter_.note("preflight: " + note);
+    if (answer.problems.empty()) {
+        reporter_.note(
+            fmt::format("preflight passed on {} node{}: GPUs idle, ports free, images and RDMA devices "
+                        "present",
+                        answer.nodes, answer.nodes == 1 ? "" : "s"));
+        return std::nullopt;
+    }
+    for (const auto& problem : answer.problems) reporter_.note("preflight: " + problem);
+    reporter_.run_end(
+        {"start",
+         ExitCode::kNodeCheckFailed,
+         fmt::format("preflight found {} problem{} before anything started: {}", answer.problems.size(),
+                     answer.problems.size() == 1 ? "" : "s", util::join(answer.problems, "; ")),
+         elapsed(),
+         {}});
+    return ExitCode::kNodeCheckFailed;
+}
+
+}  // namespace pdctl::engine
