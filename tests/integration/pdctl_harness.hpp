@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pdctl/exec/local_executor.hpp"
+#include "text_edit.hpp"
 
 namespace pdctl::testing {
 
@@ -41,11 +42,6 @@ inline std::string read_text(const std::filesystem::path& path) {
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
     std::ofstream(path) << text;
-}
-
-inline void replace_all(std::string& text, const std::string& from, const std::string& to) {
-    for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-        text.replace(pos, from.size(), to);
 }
 
 // A copy of profiles/local moved to 127.0.<block>.x with its own state dir and cluster name.

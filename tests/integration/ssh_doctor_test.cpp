@@ -11,6 +11,7 @@
 #include <set>
 
 #include "ssh_cluster.hpp"
+#include "text_edit.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -49,11 +50,6 @@ printf '%s\n' 'PATH=/root/fake-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr
 
 std::string fixture(const std::string& name) {
     return slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "fixtures" / name);
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-    for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-        text.replace(pos, from.size(), to);
 }
 
 // Setting up or clearing the fake facts on a host takes a few shell commands.

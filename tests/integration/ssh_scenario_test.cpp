@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "ssh_cluster.hpp"
+#include "text_edit.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -27,11 +28,6 @@ std::map<std::string, std::string> read_env_file(const std::filesystem::path& pa
             env[line.substr(0, eq)] = line.substr(eq + 1);
     }
     return env;
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-    for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-        text.replace(pos, from.size(), to);
 }
 
 class SshScenarioTest : public SshPdctlTest {
