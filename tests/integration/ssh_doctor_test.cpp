@@ -2,7 +2,8 @@
 // of every host and fake hardware facts: each host gets a fake sysfs tree and an nvidia-smi stub that
 // prints the recorded H200 outputs (tests/fixtures/), delivered to the SSH session through
 // ~/.ssh/environment (PATH, PDCTL_SYSFS_ROOT; up.sh sets PermitUserEnvironment). Faults, one per host:
-// n2 mlx5_1 DOWN, n3 eth0 down, n6 a busy GPU, n7 no nvidia-smi. Only 10.77.0.0/24 is contacted.
+// n2 mlx5_1 DOWN, n3 eth0 down, n6 a busy GPU, n7 no nvidia-smi. Only the test cluster's own subnet is
+// contacted.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -38,7 +39,11 @@ if [ -n "$3" ]; then
 #!/bin/sh
 case "$1" in
   --query-gpu=*) cat /root/fake-bin/query.csv ;;
-  --query-compute-apps=*) cat /root/fake-bin/apps.csv ;;
+  --query-compute-apps=*)
+    # busy-polls N: the next N queries list busy-apps.csv (a GPU that is released a few polls late).
+    n=$(cat /root/fake-bin/busy-polls 2>/dev/null || echo 0)
+    if [ "$n" -gt 0 ]; then echo $((n - 1)) >/root/fake-bin/busy-polls; cat /root/fake-bin/busy-apps.csv
+    else cat /root/fake-bin/apps.csv; fi ;;
   *) echo "nvidia-smi stub: unsupported $*" >&2; exit 2 ;;
 esac
 STUB
@@ -84,8 +89,9 @@ class SshDoctorTest : public SshPdctlTest {
     }
 
     // tests/profiles/ssh-podman with one GPU per node (the fixtures are a 1-GPU H200), two HCAs, and
-    // the memlock ulimit a real RDMA container gets.
-    std::filesystem::path write_profile() {
+    // the memlock ulimit a real RDMA container gets, unless it is to start: the test hosts' podman
+    // may not raise that limit.
+    std::filesystem::path write_profile(bool to_start = false) {
         const auto source = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
         const auto dir = temp / "profile";
         std::filesystem::create_directories(dir);
@@ -100,7 +106,7 @@ class SshDoctorTest : public SshPdctlTest {
                 replace_all(text, "gpus_per_node: 8", "gpus_per_node: 1");
                 replace_all(text, "tp_size: 32", "tp_size: 4");
                 replace_all(text, "ep_size: 32", "ep_size: 4");
-                replace_all(text, "--pull, never]", "--pull, never, --ulimit, memlock=-1]");
+                if (!to_start) replace_all(text, "--pull, never]", "--pull, never, --ulimit, memlock=-1]");
                 use_cluster_addresses(text);
             }
             if (name == "prefill.env" || name == "decode.env") text += "export NCCL_IB_HCA=mlx5_0,mlx5_1\n";
@@ -108,6 +114,8 @@ class SshDoctorTest : public SshPdctlTest {
         }
         return dir / "pdctl.yaml";
     }
+
+    void fake_healthy_hosts(int busy);
 
     std::string image;
 };
@@ -187,15 +195,110 @@ TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
     EXPECT_NE(static_run.out.find("(no node touched)"), std::string::npos) << static_run.out;
 }
 
+// Every host healthy with an idle GPU, except that `busy` (1-based, 0 = none) has the busy H200's.
+void SshDoctorTest::fake_healthy_hosts(int busy) {
+    const auto setup = on_every_host([&](int i) {
+        const bool is_busy = i == busy;
+        return exec::Command{
+            {"sh", "-c", kFakeFacts, "fake-facts", "up", "4: ACTIVE",
+             fixture(is_busy ? "nvidia-smi-h200-busy.query-gpu.csv" : "nvidia-smi-h200-idle.query-gpu.csv"),
+             fixture(is_busy ? "nvidia-smi-h200-busy.compute-apps.csv"
+                             : "nvidia-smi-h200-idle.compute-apps.csv")},
+            {},
+            kHostCommandBound};
+    });
+    for (std::size_t i = 0; i < setup.size(); ++i)
+        ASSERT_TRUE(setup[i].ok()) << "host " << i + 1 << setup[i].err;
+}
+
+TEST_F(SshDoctorTest, PreflightNamesAForeignGpuProcessAndATakenPortAndStartsNothing) {
+    fake_healthy_hosts(6);
+    // What the old script left behind on n3: a server on prefill's port 30000.
+    const auto squat = executor->run(
+        cluster.node(3), exec::Command{{"sh", "-c",
+                                        "setsid \"$0\" mooncake_master --port 30000 --metrics_port 30001 "
+                                        "</dev/null >/dev/null 2>&1 & echo $!",
+                                        PDSIM_BINARY},
+                                       {},
+                                       kHostCommandBound});
+    ASSERT_TRUE(squat.ok()) << squat.err;
+    const auto squatter = std::string(squat.out.substr(0, squat.out.find('\n')));
+    const auto config = write_profile();
+    // The squatter binds at once; a bounded wait for it keeps a slow host from failing the test.
+    bool listening = false;
+    for (const auto deadline = Clock::now() + std::chrono::seconds(20);
+         !listening && Clock::now() < deadline;) {
+        listening =
+            executor
+                ->run(cluster.node(3),
+                      exec::Command{{"sh", "-c", "ss -Htln | grep -q ':30000 '"}, {}, kHostCommandBound})
+                .ok();
+    }
+    ASSERT_TRUE(listening);
+    const auto run = pdctl(config, {"start"});
+    executor->run(cluster.node(3), exec::Command{{"kill", squatter}, {}, kHostCommandBound});
+    EXPECT_EQ(run.exit_code, 10) << run.out << run.err;
+    const auto all = run.out + run.err;
+    EXPECT_NE(
+        all.find("GPU003 GPUs on n6 are busy: GPU 0 19601 of 143771 MiB used; compute processes: pid 432 "
+                 "python3 (19592 MiB)"),
+        std::string::npos)
+        << all;
+    EXPECT_NE(all.find("PORT001 port 30000 that prefill rank 2 (--port) binds on n3 is taken: pdsim pid " +
+                       squatter + " listens on 0.0.0.0:30000"),
+              std::string::npos)
+        << all;
+    EXPECT_EQ(all.find("started "), std::string::npos) << "a unit started before the preflight passed";
+    EXPECT_EQ(pdctl(config, {"status"}).exit_code, 8);
+}
+
+TEST_F(SshDoctorTest, StopWaitsUntilTheGpusAreReleasedAndSaysWhoHoldsThemWhenTheyAreNot) {
+    fake_healthy_hosts(0);
+    const auto config = write_profile(true);
+    const auto start = pdctl(config, {"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    EXPECT_NE(start.out.find("preflight passed on 8 nodes"), std::string::npos) << start.out;
+    // n6's GPU is released three polls after its rank stopped.
+    const auto late = [&](int polls) {
+        return executor->run(
+            cluster.node(6),
+            exec::Command{
+                {"sh", "-c",
+                 "printf '%s' \"$1\" >/root/fake-bin/busy-apps.csv; echo \"$0\" >/root/fake-bin/busy-polls",
+                 std::to_string(polls), fixture("nvidia-smi-h200-busy.compute-apps.csv")},
+                {},
+                kHostCommandBound});
+    };
+    ASSERT_TRUE(late(3).ok());
+    const auto stop = pdctl(config, {"stop"});
+    EXPECT_EQ(stop.exit_code, 0) << stop.out << stop.err;
+    EXPECT_NE(stop.out.find("waiting up to 1m00s for the GPUs to be released: n6: pid 432 python3 19592 MiB"),
+              std::string::npos)
+        << stop.out;
+    const auto left = executor->run(
+        cluster.node(6), exec::Command{{"cat", "/root/fake-bin/busy-polls"}, {}, kHostCommandBound});
+    EXPECT_EQ(left.out, "0\n") << "stop ended before the GPU was released";
+    // A GPU that is never released: exit 12 naming the node and the process, after the deadline.
+    ASSERT_TRUE(late(1000).ok());
+    const auto held = pdctl(config, {"stop", "--gpu-release-timeout", "2s"});
+    EXPECT_EQ(held.exit_code, 12) << held.out << held.err;
+    EXPECT_NE(
+        (held.out + held.err).find("GPU memory is still in use after 2.0s: n6: pid 432 python3 19592 MiB"),
+        std::string::npos)
+        << held.out << held.err;
+}
+
 TEST_F(SshDoctorTest, UnreachableNodeIsNet001AndExitThree) {
     auto config = write_profile();
     // Nothing listens on port 2299 of host 8: connection refused, on an address of the test cluster.
     std::string text = slurp(config);
-    replace_all(text, "{name: n8, address: 10.77.0.8}", "{name: n8, address: 10.77.0.8, ssh: {port: 2299}}");
+    const auto n8 = host(8).address;
+    replace_all(text, "{name: n8, address: " + n8 + "}",
+                "{name: n8, address: " + n8 + ", ssh: {port: 2299}}");
     spit(config, text);
     const auto run = pdctl(config, {"doctor"});
     EXPECT_EQ(run.exit_code, 3) << run.out << run.err;
-    EXPECT_NE(run.out.find("ERROR  NET001 n8  n8 (10.77.0.8, ssh root@10.77.0.8:2299) is unreachable: "),
+    EXPECT_NE(run.out.find("ERROR  NET001 n8  n8 (" + n8 + ", ssh root@" + n8 + ":2299) is unreachable: "),
               std::string::npos)
         << run.out;
     EXPECT_NE(run.out.find("its other checks were skipped"), std::string::npos);
