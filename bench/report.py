@@ -175,6 +175,23 @@ def render(r, json_path):
             targets.append(("5. push, second", "~0 bytes", f"{max(sent) if sent else '—'} bytes",
                             None if not sent else max(sent or [1]) == 0))
 
+    if "preflight" in s:
+        sc = s["preflight"]
+        if "error" in sc:
+            body += [f"**Preflight** failed: {sc['error']}", ""]
+        else:
+            body += ["**Start preflight**: the time `pdctl start` prints for its preflight (\"preflight passed on N "
+                     "nodes in X s\"): one probe per node, all in parallel, over the pooled SSH connections "
+                     "(sysfs, `ip -o addr`, `ss -Htlnp`, df, the clock). The bench nodes have no nvidia-smi and no "
+                     "container CLI; on GPU nodes those queries run inside the same probe.", "",
+                     "| hosts | median | runs (s) |", "|---:|---:|---|"]
+            for n, runs in sorted(sc["runs"].items(), key=lambda kv: int(kv[0])):
+                body.append(f"| {n} | {fmt_s(med(runs))} | {' '.join(f'{x:.2f}' for x in runs)} |")
+                if n == "8":
+                    targets.append(("7. start preflight, 8 hosts", "≤ 2 s median", fmt_s(med(runs)),
+                                    None if med(runs) is None else med(runs) <= 2))
+            body.append("")
+
     if "rss" in s:
         sc = s["rss"]
         if "error" in sc:

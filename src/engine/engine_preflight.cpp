@@ -34,14 +34,20 @@ std::optional<ExitCode> Engine::run_preflight(std::size_t first, const std::vect
     if (!options_.preflight) return std::nullopt;
     std::vector<std::string> roles;
     for (std::size_t i = first; i < plan_.stages.size(); ++i) roles.push_back(plan_.stages[i].role);
+    const auto asked = clock_.now();
     const auto answer = options_.preflight(roles);
+    // Two decimals: the preflight is a sub-second step whose time bench/ reads from this line.
+    const auto took = fmt::format(
+        "{:.2f}s", std::chrono::duration_cast<std::chrono::duration<double>>(clock_.now() - asked).count());
     for (const auto& note : answer.notes) reporter_.note("preflight: " + note);
     if (answer.problems.empty()) {
         // Only what applied was checked (a simulated node has no GPUs): the notes above say what did not.
-        reporter_.note(fmt::format("preflight passed on {} node{}", answer.nodes, answer.nodes == 1 ? "" : "s"));
+        reporter_.note(
+            fmt::format("preflight passed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
         return std::nullopt;
     }
     for (const auto& problem : answer.problems) reporter_.note("preflight: " + problem);
+    reporter_.note(fmt::format("preflight failed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
     reporter_.run_end(
         {"start",
          ExitCode::kNodeCheckFailed,
