@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "fake_gpu.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
 
@@ -21,7 +22,8 @@ using nlohmann::json;
 
 // Fixed script; the host's facts arrive as positional parameters: eth0 state, mlx5_1 state, then the
 // two nvidia-smi answers ("" and "" for no nvidia-smi at all).
-constexpr const char* kFakeFacts = R"SH(
+const std::string kFakeFacts =
+    std::string("install_nvidia_smi_stub() {") + kInstallNvidiaSmiStub + "}\n" + R"SH(
 set -e
 rm -rf /root/fake-sys /root/fake-bin
 mkdir -p /root/fake-sys/class/net/eth0 /root/fake-sys/class/net/lo /root/fake-bin
@@ -33,29 +35,11 @@ for dev in mlx5_0 mlx5_1; do mkdir -p /root/fake-sys/class/infiniband/$dev/ports
 echo '4: ACTIVE' >/root/fake-sys/class/infiniband/mlx5_0/ports/1/state
 printf '%s\n' "$2" >/root/fake-sys/class/infiniband/mlx5_1/ports/1/state
 if [ -n "$3" ]; then
-  printf '%s' "$3" >/root/fake-bin/query.csv
-  printf '%s' "$4" >/root/fake-bin/apps.csv
-  cat >/root/fake-bin/nvidia-smi <<'STUB'
-#!/bin/sh
-case "$1" in
-  --query-gpu=*) cat /root/fake-bin/query.csv ;;
-  --query-compute-apps=*)
-    # busy-polls N: the next N queries list busy-apps.csv (a GPU that is released a few polls late).
-    n=$(cat /root/fake-bin/busy-polls 2>/dev/null || echo 0)
-    if [ "$n" -gt 0 ]; then echo $((n - 1)) >/root/fake-bin/busy-polls; cat /root/fake-bin/busy-apps.csv
-    else cat /root/fake-bin/apps.csv; fi ;;
-  *) echo "nvidia-smi stub: unsupported $*" >&2; exit 2 ;;
-esac
-STUB
-  chmod 0755 /root/fake-bin/nvidia-smi
+  install_nvidia_smi_stub "$3" "$4"
 fi
 printf '%s\n' 'PATH=/root/fake-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   'PDCTL_SYSFS_ROOT=/root/fake-sys' >/root/.ssh/environment
 )SH";
-
-std::string fixture(const std::string& name) {
-    return slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "fixtures" / name);
-}
 
 // Setting up or clearing the fake facts on a host takes a few shell commands.
 constexpr std::chrono::seconds kHostCommandBound{30};
@@ -121,10 +105,10 @@ class SshDoctorTest : public SshPdctlTest {
 };
 
 TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
-    const auto idle_query = fixture("nvidia-smi-h200-idle.query-gpu.csv");
-    const auto idle_apps = fixture("nvidia-smi-h200-idle.compute-apps.csv");
-    const auto busy_query = fixture("nvidia-smi-h200-busy.query-gpu.csv");
-    const auto busy_apps = fixture("nvidia-smi-h200-busy.compute-apps.csv");
+    const auto idle_query = gpu_fixture("nvidia-smi-h200-idle.query-gpu.csv");
+    const auto idle_apps = gpu_fixture("nvidia-smi-h200-idle.compute-apps.csv");
+    const auto busy_query = gpu_fixture("nvidia-smi-h200-busy.query-gpu.csv");
+    const auto busy_apps = gpu_fixture("nvidia-smi-h200-busy.compute-apps.csv");
     const auto setup = on_every_host([&](int i) {
         std::vector<std::string> argv = {
             "sh", "-c", kFakeFacts, "fake-facts", i == 3 ? "down" : "up", i == 2 ? "1: DOWN" : "4: ACTIVE"};
@@ -199,13 +183,13 @@ TEST_F(SshDoctorTest, LiveChecksFindEachHostsFaultAndNothingElse) {
 void SshDoctorTest::fake_healthy_hosts(int busy) {
     const auto setup = on_every_host([&](int i) {
         const bool is_busy = i == busy;
-        return exec::Command{
-            {"sh", "-c", kFakeFacts, "fake-facts", "up", "4: ACTIVE",
-             fixture(is_busy ? "nvidia-smi-h200-busy.query-gpu.csv" : "nvidia-smi-h200-idle.query-gpu.csv"),
-             fixture(is_busy ? "nvidia-smi-h200-busy.compute-apps.csv"
-                             : "nvidia-smi-h200-idle.compute-apps.csv")},
-            {},
-            kHostCommandBound};
+        return exec::Command{{"sh", "-c", kFakeFacts, "fake-facts", "up", "4: ACTIVE",
+                              gpu_fixture(is_busy ? "nvidia-smi-h200-busy.query-gpu.csv"
+                                                  : "nvidia-smi-h200-idle.query-gpu.csv"),
+                              gpu_fixture(is_busy ? "nvidia-smi-h200-busy.compute-apps.csv"
+                                                  : "nvidia-smi-h200-idle.compute-apps.csv")},
+                             {},
+                             kHostCommandBound};
     });
     for (std::size_t i = 0; i < setup.size(); ++i)
         ASSERT_TRUE(setup[i].ok()) << "host " << i + 1 << setup[i].err;
@@ -265,7 +249,7 @@ TEST_F(SshDoctorTest, StopWaitsUntilTheGpusAreReleasedAndSaysWhoHoldsThemWhenThe
             exec::Command{
                 {"sh", "-c",
                  "printf '%s' \"$1\" >/root/fake-bin/busy-apps.csv; echo \"$0\" >/root/fake-bin/busy-polls",
-                 std::to_string(polls), fixture("nvidia-smi-h200-busy.compute-apps.csv")},
+                 std::to_string(polls), gpu_fixture("nvidia-smi-h200-busy.compute-apps.csv")},
                 {},
                 kHostCommandBound});
     };

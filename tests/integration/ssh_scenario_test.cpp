@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "fake_gpu.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
 
@@ -49,13 +50,28 @@ class SshScenarioTest : public SshPdctlTest {
         }
         for (const auto& [host, names] : containers())
             ASSERT_TRUE(names.empty()) << host << " has containers before the test: " << names.front();
+        // The hosts stand in for 8-GPU nodes with idle GPUs: start's preflight then sees what it sees
+        // on a real cluster (the profile's gpus_per_node is 8).
+        const auto gpus = on_every_host([](int) {
+            return exec::Command{{"sh", "-c",
+                                  std::string("set -e\n") + kInstallNvidiaSmiStub +
+                                      "printf '%s\\n' \"$3\" >/root/.ssh/environment\n",
+                                  "fake-gpus", idle_gpu_query(8),
+                                  gpu_fixture("nvidia-smi-h200-idle.compute-apps.csv"), kStubPath},
+                                 {},
+                                 std::chrono::seconds(30)};
+        });
+        for (std::size_t i = 0; i < gpus.size(); ++i)
+            ASSERT_TRUE(gpus[i].ok()) << "host " << i + 1 << gpus[i].err;
     }
 
     void TearDown() override {
         // Never leave a container behind, whatever the test did: pdctl stop, then podman on every host.
         if (!profile.empty()) pdctl(profile, {"stop"});
         if (executor)
-            on_every_host("podman rm --all --force --time 0 >/dev/null 2>&1; rm -rf /root/pdctl-state");
+            on_every_host(
+                "podman rm --all --force --time 0 >/dev/null 2>&1; "
+                "rm -rf /root/pdctl-state /root/fake-bin /root/.ssh/environment");
         SshPdctlTest::TearDown();
     }
 
