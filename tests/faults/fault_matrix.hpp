@@ -293,7 +293,8 @@ class FaultCase {
             fail("fresh start exit " + std::to_string(start.exit_code) + ": " + start.err);
         const auto status = cluster_.run({"status"});
         if (status.exit_code != 0)
-            fail("status after the fresh start: exit " + std::to_string(status.exit_code));
+            fail("status after the fresh start: exit " + std::to_string(status.exit_code) + ": " +
+                 status.out + status.err);
         const auto last = cluster_.run({"stop"});
         if (last.exit_code != 0 || !live().empty()) fail("final stop left processes");
     }

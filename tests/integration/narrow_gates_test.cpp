@@ -1,6 +1,6 @@
 // Narrow gates on the simulated cluster: with `decode: depends_on: [{role: prefill, gate: bootstrap}]`
 // decode loads while prefill loads (prefill rank 0's bootstrap server answers before its weights are
-// in), so start finishes sooner than with full gating, for the same fixed phase durations.
+// in); with full gating it waits. How much sooner start ends is measured by bench/, not here.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -95,8 +95,13 @@ TEST(NarrowGates, BootstrapGateOverlapsDecodeWithPrefillAndStartsSooner) {
     }
     std::cout << "start wall time: full gating " << full.total_ms << " ms, bootstrap gate " << narrow.total_ms
               << " ms, saved " << full.total_ms - narrow.total_ms << " ms\n";
-    // Decode's own start-up (~3.2 s) now overlaps prefill's; allow a loaded machine most of it.
-    EXPECT_LT(narrow.total_ms + 1000, full.total_ms);
+    // How much sooner is a speed goal, measured by bench/ ("3. start, narrow"): two runs' wall times
+    // compared here would measure the machine's load as much as the gate (CI saw 0.7 s saved of ~3 s).
+    // What the edge guarantees is within one run: prefill's bootstrap server answers before its 2 s
+    // weights phase, so decode loads during most of it. The phases are wall-clock sleeps, so load
+    // only lengthens prefill and the overlap; 1 s allows the bootstrap gate's poll and a slow start.
+    EXPECT_GE(narrow.prefill_ready - narrow.decode_begin, 1000)
+        << "decode began " << narrow.prefill_ready - narrow.decode_begin << " ms before prefill was ready";
 }
 
 }  // namespace
