@@ -57,10 +57,14 @@ ExitCode Engine::start() {
     reporter_.run_begin("start", plan_);
     const auto observation = observe_all(plan_, executor_);
     for (const auto& [name, node_state] : observation.nodes) {
-        if (node_state.transport_error.empty()) continue;
+        if (node_state.transport_error.empty() && node_state.inspect_error.empty()) continue;
         const auto& n = node(name);
+        // A node whose units cannot be listed may run them: starting beside them would double them.
         const std::string message =
-            fmt::format("{} ({}) is unreachable: {}", name, n.address, node_state.transport_error);
+            node_state.transport_error.empty()
+                ? fmt::format("{} ({}) did not list its units: {}; nothing was started", name, n.address,
+                              node_state.inspect_error)
+                : fmt::format("{} ({}) is unreachable: {}", name, n.address, node_state.transport_error);
         reporter_.run_end({"start", ExitCode::kUnreachable, message, {}, {}});
         return ExitCode::kUnreachable;
     }
@@ -185,6 +189,10 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
             result.failure.reason = "became unreachable: " + node_state.transport_error;
             return result;
         }
+        // The node answered but its listing did not come back (a slow node timed the inspect out): that
+        // says nothing about the unit, so it is not dead; the next round asks again, and the gate's
+        // deadline still bounds the wait.
+        if (!node_state.inspect_error.empty()) continue;
         const auto* found = observation.find(unit.node, unit.name);
         if (found && found->state.running) continue;
         result.code = ExitCode::kStageFailed;

@@ -20,7 +20,7 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
     status.health = "-";
     status.config = "-";
     const auto& node_state = observation.nodes.at(unit.node);
-    if (!node_state.transport_error.empty()) {
+    if (!node_state.transport_error.empty() || !node_state.inspect_error.empty()) {
         status.state = "unknown";
         return status;
     }
@@ -46,8 +46,12 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
     ClusterStatus status;
     status.cluster = plan.cluster;
     const auto observation = observe_all(plan, executor);
-    for (const auto& [name, node_state] : observation.nodes)
+    for (const auto& [name, node_state] : observation.nodes) {
         if (!node_state.transport_error.empty()) status.unreachable[name] = node_state.transport_error;
+        // Reachable, but its units could not be listed: as blind as unreachable, never "absent".
+        else if (!node_state.inspect_error.empty())
+            status.unreachable[name] = "its units could not be listed: " + node_state.inspect_error;
+    }
 
     std::set<std::string> planned;
     std::vector<const plan::Stage*> stages;

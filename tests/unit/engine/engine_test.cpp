@@ -142,6 +142,27 @@ TEST_F(EngineTest, DriftRestartsThatStageAndEveryLaterOne) {
     EXPECT_LT(nodes.index_of("stop pd-demo-decode-0"), nodes.index_of("start pd-demo-decode-0"));
 }
 
+TEST_F(EngineTest, AnInspectThatTimesOutWhileAStageWaitsIsNotADeadUnit) {
+    // n2 is slow to list its units for a few rounds while prefill loads: that says nothing about them.
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 5s;
+    bool made_slow = false;
+    nodes.on_probe = [&] {
+        if (!made_slow) nodes.inspect_timeouts["n2"] = 3;
+        made_slow = true;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk) << reporter.summary.message;
+}
+
+TEST_F(EngineTest, StartRefusesANodeThatCannotListItsUnits) {
+    // Its units may be running: starting beside them would double them.
+    nodes.inspect_timeouts["n4"] = 1;
+    EXPECT_EQ(make_engine().start(), ExitCode::kUnreachable);
+    EXPECT_EQ(nodes.count("start "), 0u);
+    EXPECT_NE(reporter.summary.message.find("n4 (10.0.0.4) did not list its units: inspect timed out"),
+              std::string::npos)
+        << reporter.summary.message;
+}
+
 TEST_F(EngineTest, StopRunsInReverseOrderAndIsIdempotent) {
     ASSERT_EQ(make_engine().start(), ExitCode::kOk);
     nodes.events.clear();

@@ -73,6 +73,13 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         result.out = "stopped " + name;
     } else if (has(command, "pdctl-inspect")) {
         events.push_back("inspect " + node.name);
+        if (auto slow = inspect_timeouts.find(node.name);
+            slow != inspect_timeouts.end() && slow->second > 0) {
+            --slow->second;
+            result.exit_code = -1;
+            result.timed_out = true;
+            return result;
+        }
         for (const auto& [name, deployed] : deployed_) {
             if (deployed.unit->node != node.name) continue;
             const bool dead = crashed(deployed);

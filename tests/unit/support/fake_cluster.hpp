@@ -35,6 +35,8 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     // Behaviour of a unit, by unit name.
     std::map<std::string, FakeUnitBehaviour> behaviour;
     std::set<std::string> unreachable_nodes;
+    // Nodes whose next N inspect commands time out (a node too slow to list its units in time).
+    std::map<std::string, int> inspect_timeouts;
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
 
