@@ -18,7 +18,7 @@ namespace pdctl::cli {
 // The flags of start, stop and restart.
 struct StartOptions {
     bool keep_on_failure = false;
-    bool skip_doctor = false;  // --skip-doctor: start even if the static doctor rules find errors
+    bool skip_doctor = false;     // --skip-doctor: start even if the static doctor rules find errors
     bool skip_preflight = false;  // --skip-preflight: start without the preflight on the nodes
     std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
 };

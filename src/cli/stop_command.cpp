@@ -13,7 +13,8 @@ void add_stop_verb(CLI::App& app, Verbs& verbs) {
         "stop", "stop every stage in reverse order (idempotent), then wait until the GPUs are free");
     add_gpu_release_flag(*command, *options);
     verbs.add(command, [options](const GlobalOptions& global) {
-        return run_engine_verb(global, *options, "stop", [](engine::Engine& engine) { return engine.stop(); });
+        return run_engine_verb(global, *options, "stop",
+                               [](engine::Engine& engine) { return engine.stop(); });
     });
 }
 

@@ -24,20 +24,20 @@ struct NodeInput {
 
 using NodeCheck = bool (*)(const NodeInput& input, lint::FindingSink& sink);
 
-bool check_gpu_present(const NodeInput& input, lint::FindingSink& sink);    // GPU001
-bool check_gpu_count(const NodeInput& input, lint::FindingSink& sink);      // GPU002
-bool check_gpu_idle(const NodeInput& input, lint::FindingSink& sink);       // GPU003
-bool check_hca_present(const NodeInput& input, lint::FindingSink& sink);    // RDMA001
-bool check_hca_active(const NodeInput& input, lint::FindingSink& sink);     // RDMA002
-bool check_gpudirect(const NodeInput& input, lint::FindingSink& sink);      // RDMA003
-bool check_nic_present(const NodeInput& input, lint::FindingSink& sink);    // NET003
-bool check_nic_up(const NodeInput& input, lint::FindingSink& sink);         // NET004
+bool check_gpu_present(const NodeInput& input, lint::FindingSink& sink);             // GPU001
+bool check_gpu_count(const NodeInput& input, lint::FindingSink& sink);               // GPU002
+bool check_gpu_idle(const NodeInput& input, lint::FindingSink& sink);                // GPU003
+bool check_hca_present(const NodeInput& input, lint::FindingSink& sink);             // RDMA001
+bool check_hca_active(const NodeInput& input, lint::FindingSink& sink);              // RDMA002
+bool check_gpudirect(const NodeInput& input, lint::FindingSink& sink);               // RDMA003
+bool check_nic_present(const NodeInput& input, lint::FindingSink& sink);             // NET003
+bool check_nic_up(const NodeInput& input, lint::FindingSink& sink);                  // NET004
 bool check_compute_address_on_nic(const NodeInput& input, lint::FindingSink& sink);  // NET005
-bool check_container_cli(const NodeInput& input, lint::FindingSink& sink);  // CTR001
-bool check_image_present(const NodeInput& input, lint::FindingSink& sink);  // CTR002
-bool check_memlock(const NodeInput& input, lint::FindingSink& sink);        // SYS001
-bool check_disk_space(const NodeInput& input, lint::FindingSink& sink);     // SYS002
-bool check_ports_free(const NodeInput& input, lint::FindingSink& sink);     // PORT001
+bool check_container_cli(const NodeInput& input, lint::FindingSink& sink);           // CTR001
+bool check_image_present(const NodeInput& input, lint::FindingSink& sink);           // CTR002
+bool check_memlock(const NodeInput& input, lint::FindingSink& sink);                 // SYS001
+bool check_disk_space(const NodeInput& input, lint::FindingSink& sink);              // SYS002
+bool check_ports_free(const NodeInput& input, lint::FindingSink& sink);              // PORT001
 
 // FILE001: every `files:` entry of the node present with the local source's sha256. Takes the raw
 // probe (push's listing); false when the node needs no file.

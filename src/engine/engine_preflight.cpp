@@ -42,12 +42,13 @@ std::optional<ExitCode> Engine::run_preflight(std::size_t first, const std::vect
     for (const auto& note : answer.notes) reporter_.note("preflight: " + note);
     if (answer.problems.empty()) {
         // Only what applied was checked (a simulated node has no GPUs): the notes above say what did not.
-        reporter_.note(
-            fmt::format("preflight passed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
+        reporter_.note(fmt::format("preflight passed on {} node{} in {}", answer.nodes,
+                                   answer.nodes == 1 ? "" : "s", took));
         return std::nullopt;
     }
     for (const auto& problem : answer.problems) reporter_.note("preflight: " + problem);
-    reporter_.note(fmt::format("preflight failed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
+    reporter_.note(
+        fmt::format("preflight failed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
     reporter_.run_end(
         {"start",
          ExitCode::kNodeCheckFailed,
