@@ -169,13 +169,15 @@ TEST_P(Signal, InterruptStopsWhatTheRunStarted) {
         c.describe(signal_name(p.signal) + " to pdctl once the " + p.stage + " stage began",
                    "exit 130; every unit this run started is stopped, in reverse order");
     }
-    // Slow stages, so the signal lands inside the stage it names. The master and the router are up in
-    // a few hundred ms, less than pdctl's reaction under load (the ASan run lost that race once): they
-    // are held at start-up instead, and the stage waits on its gate until the signal comes.
+    // The signal must land inside the stage it names, whatever the test's reaction time under load.
+    // The master and the router are up in a few hundred ms (the ASan run lost that race once), and a
+    // loaded hunt saw decode's 2 s of phases end before the signal came: so the named stage is held at
+    // start-up and waits on its gate until the signal comes.
     for (const char* file : {"prefill.env", "decode.env"}) c.append(file, "PDSIM_PHASE_MS=400\n");
     if (p.stage == "mooncake-master" || p.stage == "router")
         c.replace("pdctl.yaml", "kind: " + p.stage + "\n",
                   "kind: " + p.stage + "\n    env: {PDSIM_HANG_AT: init}\n");
+    if (p.stage == "prefill" || p.stage == "decode") c.append(p.stage + ".env", "PDSIM_HANG_AT=weights\n");
     if (during_stop) {
         for (const char* file : {"prefill.env", "decode.env"}) c.append(file, "PDSIM_STOP_DELAY_MS=1500\n");
         c.expect(c.cluster().run({"start"}).exit_code == 0, "the start before the stop failed");
