@@ -30,6 +30,17 @@ std::string env_or(const char* name, const std::string& fallback) {
     return value && *value ? std::string(value) : fallback;
 }
 
+// What a command is called in diagnostics: the name pdctl's scripts give themselves (`sh -c SCRIPT
+// pdctl-inspect ...`), otherwise the program. Never its arguments, which may hold secrets.
+std::string command_label(const std::vector<std::string>& argv) {
+    if (argv.size() > 3 && argv[0] == "sh" && argv[1] == "-c") return argv[3];
+    return argv.empty() ? std::string("(nothing)") : argv[0];
+}
+
+long long ms_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
+
 void init_libssh2() {
     static std::once_flag once;
     std::call_once(once, [] { libssh2_init(0); });
@@ -152,10 +163,16 @@ CommandResult SshExecutor::run(const config::Node& node, const Command& command)
     try {
         state = impl_->node_for(node);
         const std::string script = util::join_command(command.argv);
+        const auto asked = Clock::now();
         return impl_->with_session(*state, [&](SshSession& session) {
             // The deadline starts once the node is connected: connecting has its own timeout.
-            return detail::run_on_session(session, script, command.stdin_data,
-                                          Clock::now() + command.timeout);
+            const auto began = Clock::now();
+            auto ran = detail::run_on_session(session, script, command.stdin_data, began + command.timeout);
+            // Where a slow command's time went (the node's queue and connecting, or the command), for -vv.
+            spdlog::debug("{}: {} {} after {} ms waiting, {} ms running", state->target.describe(),
+                          command_label(command.argv), ran.timed_out ? "timed out" : "ended",
+                          ms_between(asked, began), ms_between(began, Clock::now()));
+            return ran;
         });
     } catch (const SshError& error) {
         result.transport_error = (state ? state->target.describe() : node.name) + ": " + error.what();

@@ -54,7 +54,12 @@ class SshSession {
         for (;;) {
             const int rc = step();
             if (rc != LIBSSH2_ERROR_EAGAIN) return rc;
-            if (!wait(deadline)) return std::nullopt;
+            // A step cut at its deadline leaves libssh2 in the middle of it, and its bytes may sit in
+            // the socket's send queue: the session is not reused, and it is reset when dropped.
+            if (!wait(deadline)) {
+                broken_ = true;
+                return std::nullopt;
+            }
         }
     }
     // libssh2's description of its last error.

@@ -232,7 +232,8 @@ class FaultCase {
         const bool settled = eventually(
             [&] {
                 const auto before = this->live();
-                status = cluster_.run({"--json", "status"});
+                // -vv: each node's commands and their times on stderr, which a failure below prints.
+                status = cluster_.run({"-vv", "--json", "status"});
                 live = this->live();
                 return before == live;
             },
@@ -267,7 +268,10 @@ class FaultCase {
         }
         for (const auto& [group, count] : live)
             if (!listed.count(group))
-                fail(when + ": a live pdsim group " + std::to_string(group) + " is not in status");
+                fail(when + ": a live pdsim group " + std::to_string(group) + " is not in status (" +
+                     read_text("/proc/" + std::to_string(group) + "/cmdline").substr(0, 160) + "; " +
+                     std::to_string(start_scripts_running(marker_)) +
+                     " start scripts running); status: " + status.out + status.err);
         // Nothing at all (every unit stopped or absent) is "stopped" (8); a node that cannot be asked, or a
         // unit that exited without being stopped (its state files remain for the operator), is "degraded"
         // (7).
@@ -291,7 +295,7 @@ class FaultCase {
         const auto start = cluster_.run({"start"});
         if (start.exit_code != 0)
             fail("fresh start exit " + std::to_string(start.exit_code) + ": " + start.err);
-        const auto status = cluster_.run({"status"});
+        const auto status = cluster_.run({"-vv", "status"});
         if (status.exit_code != 0)
             fail("status after the fresh start: exit " + std::to_string(status.exit_code) + ": " +
                  status.out + status.err);

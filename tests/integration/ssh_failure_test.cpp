@@ -184,5 +184,45 @@ TEST_F(SshFailureTest, ACommandGivenUpOnAtALostLinkIsNeverDeliveredLater) {
     fresh.run(cluster.node(6), Command{{"rm", "-f", marker}, {}, std::chrono::seconds(10)});
 }
 
+// The same, with the link cut exactly between the channel and the command: the host answers the
+// channel's opening, then receives nothing of the command request (only large packets are dropped,
+// and the request carries a long argument). Such a request times out waiting for its reply, which
+// must break the session as any other timeout does, or the graceful close leaves the request queued
+// for the kernel to deliver once the path is clear.
+TEST_F(SshFailureTest, ACommandWhoseRequestIsLostAfterItsChannelOpenedIsNeverDeliveredLater) {
+    const std::string marker = "/tmp/pdctl-late-request-" + std::to_string(::getpid());
+    const auto address = cluster.node(7).address;
+    bool filtered = false;
+    Restore unfiltered([&] {
+        if (filtered) unfilter(7);
+    });
+    std::set<std::string> ours;
+    {
+        const auto before = connections_to(address);
+        SshExecutor executor(cluster.options());
+        ASSERT_TRUE(executor.run(cluster.node(7), probe()).ok());
+        for (const auto& local_end : connections_to(address))
+            if (!before.count(local_end)) ours.insert(local_end);
+        ASSERT_EQ(ours.size(), 1u) << "the executor's one connection to the host";
+        filter_ssh_port(7, "ip length > 1000 drop");
+        filtered = true;
+        const auto late = executor.run(cluster.node(7),
+                                       Command{{"sh", "-c", "touch \"$0\"", marker, std::string(3000, 'x')},
+                                               {},
+                                               std::chrono::milliseconds(1500)});
+        EXPECT_FALSE(late.ok());
+        EXPECT_TRUE(late.timed_out) << late.transport_error;
+    }  // the executor drops its session here, with the request still undelivered
+    EXPECT_EQ(connections_to(address).count(*ours.begin()), 0u)
+        << "the request given up on is still queued in the kernel";
+    unfilter(7);
+    filtered = false;
+    SshExecutor fresh(cluster.options());
+    const auto check = fresh.run(
+        cluster.node(7), Command{{"sh", "-c", "test ! -e \"$0\"", marker}, {}, std::chrono::seconds(10)});
+    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << check.transport_error;
+    fresh.run(cluster.node(7), Command{{"rm", "-f", marker}, {}, std::chrono::seconds(10)});
+}
+
 }  // namespace
 }  // namespace pdctl::testing
