@@ -122,11 +122,16 @@ void read_roles(const LoadContext& ctx, const MapReader& top, const RoleDefaults
     MapReader roles(ctx.yaml, entry->value, "roles", entry->value_where);
     if (!roles.is_map()) return;
     if (roles.entries().empty()) ctx.yaml.error(entry->value_where, "roles", "needs at least one role");
+    std::vector<std::string> keys;
+    for (const auto& role_entry : roles.entries()) keys.push_back(role_entry.key);
     std::vector<detail::RoleRefs> refs;
     for (const auto& role_entry : roles.entries()) {
-        refs.emplace_back();
-        cluster.roles.push_back(detail::load_role(ctx, role_entry, defaults, cluster.nodes, refs.back()));
+        detail::RoleRefs role_refs;
+        std::vector<std::vector<std::string>> groups;
+        const auto role = detail::load_role(ctx, role_entry, defaults, cluster.nodes, role_refs, groups);
+        detail::expand_groups(ctx.yaml, role, role_refs, groups, keys, cluster.roles, refs);
     }
+    detail::expand_group_references(cluster.roles, refs);
     detail::link_roles(cluster.roles, refs, ctx.yaml);
 }
 

@@ -95,7 +95,13 @@ void read_files(const LoadContext& ctx, const MapReader& top, Cluster& cluster) 
         map.items("nodes", nodes, true);
         check_names(ctx, roles, path + ".roles", role_names, "role");
         check_names(ctx, nodes, path + ".nodes", node_names, "node");
-        for (const auto& item : roles) file.roles.push_back(item.value);
+        // A role with several groups means all of them: FileSpec::roles holds group names.
+        for (const auto& item : roles) {
+            file.roles.push_back(item.value);
+            for (const auto& role : cluster.roles)
+                if (role.entry_name() == item.value && role.name != item.value)
+                    file.roles.push_back(role.name);
+        }
         for (const auto& item : nodes) file.nodes.push_back(item.value);
 
         // Two entries writing one path would race on any node that gets both.

@@ -16,6 +16,11 @@ const Role* Cluster::find_role(const std::string& role_name) const {
     return it == roles.end() ? nullptr : &*it;
 }
 
+std::string Role::describe_group() const {
+    if (groups <= 1) return name;
+    return entry_name() + " group " + std::to_string(group) + " of " + std::to_string(groups);
+}
+
 DependencyGate Role::gate_on(const std::string& dependency) const {
     const auto it = narrow_gates.find(dependency);
     return it == narrow_gates.end() ? DependencyGate::Ready : it->second;

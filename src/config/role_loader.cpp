@@ -30,6 +30,7 @@ constexpr KeySpec kRoleKeys[] = {
     {"kind", kAllKinds},
     {"mode", kSglang},
     {"nodes", kAllKinds},
+    {"groups", kSglang},
     {"profile", kAllKinds},
     {"env", kAllKinds},
     {"args", kAllKinds},
@@ -104,26 +105,71 @@ std::string only_valid_for(const KeySpec& spec, RoleKind kind, std::optional<Sgl
     return text + ", not kind " + to_string(kind);
 }
 
-void read_nodes(const LoadContext& ctx, const MapReader& m, const std::vector<Node>& nodes, Role& role) {
-    std::vector<Item> items;
-    if (!m.require("nodes", "the nodes this role runs on; the first is rank 0") || !m.items("nodes", items))
+// One node name of `nodes:` or of a group: a defined node, not already holding a rank of this role.
+void read_node_item(const LoadContext& ctx, const Item& item, const std::string& path,
+                    const std::vector<std::string>& defined, const std::vector<std::string>& taken,
+                    std::vector<std::string>& into) {
+    const auto& name = item.value;
+    if (std::find(defined.begin(), defined.end(), name) == defined.end()) {
+        std::string hint = did_you_mean(name, defined);
+        ctx.yaml.error(item.where, path, "unknown node `" + name + "`",
+                       hint.empty() ? "nodes are defined under `nodes:`" : hint);
+    } else if (std::find(taken.begin(), taken.end(), name) != taken.end()) {
+        ctx.yaml.error(item.where, path, "node `" + name + "` is listed twice",
+                       "a node holds one rank of a role");
+    }
+    into.push_back(name);
+}
+
+// `nodes: [n1, n2]`, one group whose first node is rank 0, or (sglang) `groups: [[n1, n2], [n3, n4]]`,
+// several groups, each with its own rank 0. `groups` is left empty for the one-group form.
+void read_placement(const LoadContext& ctx, const MapReader& m, const std::vector<Node>& nodes, Role& role,
+                    std::vector<std::vector<std::string>>& groups) {
+    std::vector<std::string> defined;
+    for (const auto& node : nodes) defined.push_back(node.name);
+    const auto* groups_entry = m.find("groups");
+    if (!groups_entry) {
+        std::vector<Item> items;
+        if (!m.require("nodes", "the nodes this role runs on; the first is rank 0") ||
+            !m.items("nodes", items))
+            return;
+        if (items.empty())
+            ctx.yaml.error(m.find("nodes")->value_where, m.child_path("nodes"), "needs at least one node");
+        for (std::size_t i = 0; i < items.size(); ++i)
+            read_node_item(ctx, items[i], m.child_path("nodes") + "[" + std::to_string(i) + "]", defined,
+                           role.nodes, role.nodes);
         return;
-    if (items.empty())
-        ctx.yaml.error(m.find("nodes")->value_where, m.child_path("nodes"), "needs at least one node");
-    std::vector<std::string> names;
-    for (const auto& node : nodes) names.push_back(node.name);
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const std::string path = m.child_path("nodes") + "[" + std::to_string(i) + "]";
-        const auto& name = items[i].value;
-        if (std::find(names.begin(), names.end(), name) == names.end()) {
-            std::string hint = did_you_mean(name, names);
-            ctx.yaml.error(items[i].where, path, "unknown node `" + name + "`",
-                           hint.empty() ? "nodes are defined under `nodes:`" : hint);
-        } else if (std::find(role.nodes.begin(), role.nodes.end(), name) != role.nodes.end()) {
-            ctx.yaml.error(items[i].where, path, "node `" + name + "` is listed twice",
-                           "a node holds one rank of a role");
+    }
+    const std::string path = m.child_path("groups");
+    if (const auto* both = m.find("nodes")) {
+        ctx.yaml.error(both->key_where, m.child_path("nodes"), "`nodes` and `groups` are both given",
+                       "`nodes: [...]` is one group; with several, list each under `groups:`");
+    }
+    const YAML::Node& list = groups_entry->value;
+    if (!list.IsSequence() || list.size() == 0) {
+        ctx.yaml.error(groups_entry->value_where, path,
+                       list.IsSequence() ? "needs at least one group"
+                                         : "expected a list of node lists, got " + describe(list),
+                       "e.g. groups: [[n1, n2, n3, n4], [n9, n10, n11, n12]]");
+        return;
+    }
+    for (std::size_t g = 0; g < list.size(); ++g) {
+        const std::string group_path = path + "[" + std::to_string(g) + "]";
+        const auto where = ctx.yaml.at(list[g], groups_entry->value_where);
+        if (!list[g].IsSequence()) {
+            ctx.yaml.error(where, group_path, "expected a list of nodes, got " + describe(list[g]),
+                           "each group is a list whose first node is its rank 0");
+            continue;
         }
-        role.nodes.push_back(name);
+        const auto items = as_items(ctx.yaml, list[g], where, group_path, false);
+        if (!items) continue;
+        if (items->empty()) ctx.yaml.error(where, group_path, "needs at least one node");
+        groups.emplace_back();
+        for (std::size_t i = 0; i < items->size(); ++i)
+            read_node_item(ctx, (*items)[i], group_path + "[" + std::to_string(i) + "]", defined, role.nodes,
+                           groups.back());
+        // role.nodes collects every group's nodes while reading, so a node in two groups is caught.
+        role.nodes.insert(role.nodes.end(), groups.back().begin(), groups.back().end());
     }
 }
 
@@ -244,7 +290,8 @@ void read_role_refs(const MapReader& m, Role& role, RoleRefs& refs) {
 }  // namespace
 
 Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const RoleDefaults& defaults,
-               const std::vector<Node>& nodes, RoleRefs& refs) {
+               const std::vector<Node>& nodes, RoleRefs& refs,
+               std::vector<std::vector<std::string>>& groups) {
     Role role;
     role.name = entry.key;
     role.where = entry.key_where;
@@ -283,7 +330,7 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
         return only_valid_for(*spec, *kind, mode);
     });
 
-    read_nodes(ctx, m, nodes, role);
+    read_placement(ctx, m, nodes, role, groups);
     m.strings("program", role.program);
     m.strings("args", role.args);
     m.string("host", role.host);

@@ -52,6 +52,38 @@ bool Engine::stage_is_current(const plan::Stage& stage, const Observation& obser
     return probe_gate(stage.gate, prober_, {options_.probe_timeout, options_.generate_timeout}).passed;
 }
 
+std::vector<bool> Engine::stages_to_start(const Observation& observation) {
+    const auto& stages = plan_.stages;
+    std::vector<bool> starting(stages.size(), false);
+    std::vector<bool> ran(stages.size(), false);  // some unit of it is on its node: a start replaces it
+    auto index_of = [&](const std::string& role) {
+        for (std::size_t j = 0; j < stages.size(); ++j)
+            if (stages[j].role == role) return j;
+        return stages.size();
+    };
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+        const auto& stage = stages[i];
+        for (const auto& unit : stage.units) ran[i] = ran[i] || observation.find(unit.node, unit.name);
+        if (!stage_is_current(stage, observation)) {
+            starting[i] = true;
+            continue;
+        }
+        // A dependency that is replaced restarts this stage too (a decode keeps its connections to the
+        // prefill it knew: sglang #16903). A dependency that is new (a group just added) does not.
+        for (const auto& edge : stage.edges) {
+            const auto j = index_of(edge.role);
+            if (j < stages.size() && starting[j] && ran[j]) {
+                starting[i] = true;
+                reporter_.note(
+                    fmt::format("{} restarts: {}, which it depends on, is replaced", stage.role, edge.role));
+                break;
+            }
+        }
+        if (!starting[i]) reporter_.stage_skipped(stage, "already running with this config and ready");
+    }
+    return starting;
+}
+
 ExitCode Engine::start() {
     const auto began = clock_.now();
     reporter_.run_begin("start", plan_);
@@ -69,18 +101,23 @@ ExitCode Engine::start() {
         return ExitCode::kUnreachable;
     }
 
-    std::size_t first = plan_.stages.size();
-    for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
-        if (!stage_is_current(plan_.stages[i], observation)) {
-            first = i;
-            break;
-        }
-        reporter_.stage_skipped(plan_.stages[i], "already running with this config and ready");
+    // Units the config no longer names go first: a removed group may hold the ports and GPUs of a
+    // group that replaces it on the same nodes.
+    std::set<std::string> freed;
+    if (const auto failures = stop_leftovers(observation, freed); !failures.empty()) {
+        const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+        const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
+        reporter_.run_end({"start", code, "could not stop " + describe(failures), elapsed, {}});
+        return code;
     }
-    if (first == plan_.stages.size()) {
+
+    const auto starting = stages_to_start(observation);
+    if (std::none_of(starting.begin(), starting.end(), [](bool s) { return s; })) {
         reporter_.run_end({"start",
                            ExitCode::kOk,
-                           "already running and healthy; nothing changed",
+                           freed.empty()
+                               ? "already running and healthy; nothing changed"
+                               : "already running and healthy; units no longer in the config stopped",
                            std::chrono::duration_cast<Duration>(clock_.now() - began),
                            {}});
         return ExitCode::kOk;
@@ -88,7 +125,8 @@ ExitCode Engine::start() {
 
     // Leftovers of the stages to (re)start (exited units, drifted config) go first, newest stage first.
     std::vector<const plan::Stage*> stale;
-    for (std::size_t i = plan_.stages.size(); i-- > first;) {
+    for (std::size_t i = plan_.stages.size(); i-- > 0;) {
+        if (!starting[i]) continue;
         for (const auto& unit : plan_.stages[i].units) {
             if (observation.find(unit.node, unit.name)) {
                 stale.push_back(&plan_.stages[i]);
@@ -107,11 +145,14 @@ ExitCode Engine::start() {
             return code;
         }
     }
+    for (const auto* stage : stale)
+        if (stage->kind == config::RoleKind::Sglang)
+            for (const auto& unit : stage->units) freed.insert(unit.node);
 
-    if (const auto refused = run_preflight(first, stale, began)) return *refused;
+    if (const auto refused = run_preflight(starting, freed, began)) return *refused;
 
     std::vector<const plan::Stage*> started;
-    const auto result = start_stages(first, started);
+    const auto result = start_stages(starting, started);
     if (result.code != ExitCode::kOk) {
         const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
         reporter_.stage_failed(result.failure, elapsed);

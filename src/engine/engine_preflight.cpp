@@ -10,14 +10,10 @@
 
 namespace pdctl::engine {
 
-std::optional<ExitCode> Engine::run_preflight(std::size_t first, const std::vector<const plan::Stage*>& stale,
-                                              TimePoint began) {
+std::optional<ExitCode> Engine::run_preflight(const std::vector<bool>& starting,
+                                              const std::set<std::string>& freed, TimePoint began) {
     const auto elapsed = [&] { return std::chrono::duration_cast<Duration>(clock_.now() - began); };
-    std::set<std::string> replaced;
-    for (const auto* stage : stale)
-        if (stage->kind == config::RoleKind::Sglang)
-            for (const auto& unit : stage->units) replaced.insert(unit.node);
-    if (const auto held = wait_for_gpu_release({replaced.begin(), replaced.end()}); !held.empty()) {
+    if (const auto held = wait_for_gpu_release({freed.begin(), freed.end()}); !held.empty()) {
         reporter_.run_end(
             {"start",
              ExitCode::kGpusBusy,
@@ -33,7 +29,8 @@ std::optional<ExitCode> Engine::run_preflight(std::size_t first, const std::vect
     }
     if (!options_.preflight) return std::nullopt;
     std::vector<std::string> roles;
-    for (std::size_t i = first; i < plan_.stages.size(); ++i) roles.push_back(plan_.stages[i].role);
+    for (std::size_t i = 0; i < plan_.stages.size(); ++i)
+        if (starting[i]) roles.push_back(plan_.stages[i].role);
     const auto asked = clock_.now();
     const auto answer = options_.preflight(roles);
     // Two decimals: the preflight is a sub-second step whose time bench/ reads from this line.

@@ -33,12 +33,15 @@ struct Slot {
 
 }  // namespace
 
-Engine::StageResult Engine::start_stages(std::size_t first, std::vector<const plan::Stage*>& started) {
+Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
+                                         std::vector<const plan::Stage*>& started) {
     const auto& stages = plan_.stages;
     std::vector<Slot> slots(stages.size());
+    std::size_t first = stages.size();  // the first stage to start
     for (std::size_t i = 0; i < stages.size(); ++i) {
         slots[i].edges.resize(stages[i].edges.size());
-        if (i < first) slots[i].state = State::kReady;  // already running with this config and ready
+        if (!starting[i]) slots[i].state = State::kReady;  // already running with this config and ready
+        if (starting[i] && first == stages.size()) first = i;
     }
     auto index_of = [&](const std::string& role) {
         for (std::size_t j = 0; j < stages.size(); ++j)
@@ -60,9 +63,14 @@ Engine::StageResult Engine::start_stages(std::size_t first, std::vector<const pl
             if (stage.edges[e].role == stages[j].role) return slots[i].edges[e].passed;
         return false;
     };
+    // Groups of one role start together: neither depends on the other.
+    auto siblings = [&](std::size_t i, std::size_t j) {
+        return stages[i].groups > 1 && !stages[i].config_role.empty() &&
+               stages[i].config_role == stages[j].config_role;
+    };
     auto may_start = [&](std::size_t i) {
         for (std::size_t j = 0; j < i; ++j)
-            if (!edge_passed(i, j)) return false;
+            if (!siblings(i, j) && !edge_passed(i, j)) return false;
         return true;
     };
     // The stage an interrupt is reported against: the newest one still waiting.

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -75,6 +76,30 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
     return failures;
 }
 
+std::vector<Engine::StopFailure> Engine::stop_leftovers(const Observation& observation,
+                                                        std::set<std::string>& stopped_on) {
+    std::vector<StopFailure> failures;
+    std::set<std::string> planned;
+    for (const auto& stage : plan_.stages)
+        for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
+    for (const auto& [name, node_state] : observation.nodes) {
+        for (const auto& observed : node_state.units) {
+            if (planned.count(name + "/" + observed.state.unit)) continue;
+            const auto rt = runtime::make_runtime(
+                observed.runtime, config::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
+            const auto command = rt->stop(observed.state.unit);
+            const auto answer = executor_.run(node(name), command);
+            auto failure =
+                stop_failure(answer, command, observed.state.unit + " (not in the current config)", name);
+            reporter_.note(fmt::format("stopped {} on {} (not in the current config): {}",
+                                       observed.state.unit, name, failure ? failure->what : "ok"));
+            stopped_on.insert(name);
+            if (failure) failures.push_back(std::move(*failure));
+        }
+    }
+    return failures;
+}
+
 std::string Engine::describe(const std::vector<StopFailure>& failures) const {
     std::string text;
     for (const auto& failure : failures)
@@ -98,24 +123,8 @@ ExitCode Engine::stop() {
 
     // Units of this cluster that the plan no longer names (a role removed or renamed since start):
     // stopped first, since nothing in the plan orders them.
-    std::vector<StopFailure> leftovers;
-    std::set<std::string> planned;
-    for (const auto& stage : plan_.stages)
-        for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
-    for (const auto& [name, node_state] : observation.nodes) {
-        for (const auto& observed : node_state.units) {
-            if (planned.count(name + "/" + observed.state.unit)) continue;
-            const auto rt = runtime::make_runtime(
-                observed.runtime, config::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
-            const auto command = rt->stop(observed.state.unit);
-            const auto answer = executor_.run(node(name), command);
-            auto failure =
-                stop_failure(answer, command, observed.state.unit + " (not in the current config)", name);
-            reporter_.note(fmt::format("stopped {} on {} (not in the current config): {}",
-                                       observed.state.unit, name, failure ? failure->what : "ok"));
-            if (failure) leftovers.push_back(std::move(*failure));
-        }
-    }
+    std::set<std::string> leftover_nodes;
+    const auto leftovers = stop_leftovers(observation, leftover_nodes);
 
     std::vector<const plan::Stage*> reversed;
     for (auto it = plan_.stages.rbegin(); it != plan_.stages.rend(); ++it) {
@@ -132,7 +141,13 @@ ExitCode Engine::stop() {
     for (const auto& failure : failures) any_still_there = any_still_there || !failure.unreachable;
     // Every unit is gone: the GPUs its sglang ranks held must be free too before "stopped" is true.
     std::vector<std::string> gpus_held;
-    if (!any_still_there) gpus_held = wait_for_gpu_release(sglang_nodes(plan_, unreachable));
+    if (!any_still_there) {
+        auto nodes = sglang_nodes(plan_, unreachable);
+        for (const auto& name : leftover_nodes)  // a removed group's ranks held GPUs too
+            if (!unreachable.count(name) && std::find(nodes.begin(), nodes.end(), name) == nodes.end())
+                nodes.push_back(name);
+        gpus_held = wait_for_gpu_release(nodes);
+    }
     const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
     if (any_still_there) {
         reporter_.run_end({"stop",

@@ -63,6 +63,9 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         auto& role = status.roles[i];
         role.role = stage.role;
         role.kind = config::to_string(stage.kind);
+        role.config_role = stage.config_role.empty() ? stage.role : stage.config_role;
+        role.group = stage.group;
+        role.groups = stage.groups;
         role.gate_url = stage.gate.url;
         // The same checks as start's gate: "ready" in status is what start would call ready.
         const auto probe =

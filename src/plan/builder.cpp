@@ -124,6 +124,9 @@ Plan build_plan(const config::Cluster& cluster) {
     for (const auto* role : order_roles(cluster)) {
         Stage stage;
         stage.role = role->name;
+        stage.config_role = role->entry_name();
+        stage.group = role->group;
+        stage.groups = role->groups;
         stage.kind = role->kind;
         if (role->mode) stage.mode = config::to_string(*role->mode);
         stage.runtime = runtime_for(cluster, *role);

@@ -110,7 +110,12 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
     const auto& gate = stage.gate;
     const std::string count = stage.units.size() > 1 ? fmt::format(" ×{}", stage.units.size()) : "";
     out += fmt::format("stage {}  {}{}", index, stage.role, count);
-    if (!stage.mode.empty()) out += " (" + stage.mode + ")";
+    if (stage.groups > 1) {
+        out += fmt::format(" ({}group {} of {})", stage.mode.empty() ? "" : stage.mode + ", ", stage.group,
+                           stage.groups);
+    } else if (!stage.mode.empty()) {
+        out += " (" + stage.mode + ")";
+    }
     if (!stage.edges.empty()) out += "  after " + joined(edge_texts(stage), ", ");
     out += "\n";
     if (!stage.program_note.empty()) out += "  program: " + stage.program_note + "\n";
@@ -169,7 +174,11 @@ json stage_json(const plan::Stage& stage) {
                          {"stop_description", unit.stop_description}});
     }
     const auto& gate = stage.gate;
+    json group = nullptr;  // null for a role of one group
+    if (stage.groups > 1)
+        group = {{"role", stage.config_role}, {"index", stage.group}, {"count", stage.groups}};
     return json{{"role", stage.role},
+                {"group", group},
                 {"kind", config::to_string(stage.kind)},
                 {"mode", stage.mode},
                 {"after", stage.after()},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace pdctl::report {
 
 using nlohmann::json;
@@ -28,16 +30,40 @@ std::string render_status_text(const engine::ClusterStatus& status) {
     for (const auto& role : status.roles) units += role.units.size();
     std::string out = fmt::format("cluster {} · {} · {} roles · {} units\n", status.cluster, status.state,
                                   status.roles.size(), units);
+    // A GROUP column ("2/3") only when some role has several groups: the ROLE column then names the
+    // `roles:` entry and GROUP which of its groups (the unit names carry the group's own name).
+    const bool grouped = std::any_of(status.roles.begin(), status.roles.end(),
+                                     [](const engine::RoleStatus& role) { return role.groups > 1; });
     constexpr const char* kRow = "{:<17}{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n";
-    out += fmt::format(kRow, "ROLE", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
+    constexpr const char* kGroupedRow = "{:<17}{:<7}{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n";
+    if (grouped) {
+        out += fmt::format(kGroupedRow, "ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH",
+                           "UPTIME", "CONFIG");
+    } else {
+        out += fmt::format(kRow, "ROLE", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
+    }
     for (const auto& role : status.roles) {
         for (const auto& unit : role.units) {
-            out += fmt::format(kRow, unit.role, unit.node, unit.address, unit.rank, state_text(unit),
-                               unit.health, format_uptime(unit.uptime_seconds), unit.config);
+            if (grouped) {
+                out += fmt::format(kGroupedRow, role.config_role.empty() ? unit.role : role.config_role,
+                                   fmt::format("{}/{}", role.group, role.groups), unit.node, unit.address,
+                                   unit.rank, state_text(unit), unit.health,
+                                   format_uptime(unit.uptime_seconds), unit.config);
+            } else {
+                out += fmt::format(kRow, unit.role, unit.node, unit.address, unit.rank, state_text(unit),
+                                   unit.health, format_uptime(unit.uptime_seconds), unit.config);
+            }
         }
     }
-    for (const auto& stray : status.strays)
-        out += fmt::format(kRow, stray.role, stray.node, "", "", state_text(stray), "-", "-", stray.config);
+    for (const auto& stray : status.strays) {
+        if (grouped) {
+            out += fmt::format(kGroupedRow, stray.role, "-", stray.node, "", "", state_text(stray), "-", "-",
+                               stray.config);
+        } else {
+            out +=
+                fmt::format(kRow, stray.role, stray.node, "", "", state_text(stray), "-", "-", stray.config);
+        }
+    }
     for (const auto& role : status.roles) {
         if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
@@ -64,7 +90,11 @@ json status_to_json(const engine::ClusterStatus& status) {
                              {"exit_code", unit.exit_code},
                              {"pid", unit.pid}});
         }
+        json group = nullptr;  // null for a role of one group, as in the plan
+        if (role.groups > 1)
+            group = {{"role", role.config_role}, {"index", role.group}, {"count", role.groups}};
         roles.push_back({{"role", role.role},
+                         {"group", group},
                          {"kind", role.kind},
                          {"healthy", role.ready},
                          {"gate_url", role.gate_url},

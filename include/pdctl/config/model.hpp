@@ -100,7 +100,14 @@ struct HealthGate {
 inline constexpr int kSglangBootstrapPort = 8998;
 
 struct Role {
-    std::string name;
+    std::string name;  // unique: the `roles:` key, or for its groups after the first NAME-K
+    // A `roles:` entry with `groups:` (sglang only) is one Role per group, each with its own rank 0,
+    // --dist-init-addr and bootstrap server, sharing every other setting. The first group keeps the
+    // entry's name, so adding groups to a running role leaves its first group running; group K is
+    // NAME-K. A reference to the entry's name (depends_on, a router's lists, files) means every group.
+    std::string config_role;  // the `roles:` key; empty = name (a Role built in code)
+    int group = 1;            // 1-based, within config_role
+    int groups = 1;           // how many groups config_role has
     RoleKind kind = RoleKind::Generic;
     std::optional<SglangMode> mode;  // sglang only
     std::vector<std::string> nodes;  // node names; index = node rank
@@ -151,6 +158,11 @@ struct Role {
     ContainerSettings container;
     int stop_grace_seconds = 30;
     SourceLocation where;
+
+    // The `roles:` key this group came from (its own name when the entry has no groups).
+    const std::string& entry_name() const { return config_role.empty() ? name : config_role; }
+    // "prefill group 2 of 3", or just the name for a role of one group.
+    std::string describe_group() const;
 
     // The gate this role waits for from `dependency` (Ready unless depends_on narrowed it).
     DependencyGate gate_on(const std::string& dependency) const;

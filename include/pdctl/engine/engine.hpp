@@ -58,9 +58,12 @@ class Engine {
     Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
            Reporter& reporter, EngineOptions options = {});
 
-    // Brings the cluster up. Stages already running from the same config and passing their gate are
-    // left alone; the first stage that is not, and every stage after it, is (re)started. A stage
-    // starts when every earlier stage passed the gate its edge to it names (Ready without an edge).
+    // Brings the cluster up. Units of this cluster that the plan no longer names (a group or role
+    // removed from the config) are stopped first. Stages already running from the same config and
+    // passing their gate are left alone, unless a stage they depend on is replaced (restarted while it
+    // ran: decode must reconnect to a restarted prefill); every other stage is (re)started. A stage
+    // starts when every earlier stage passed the gate its edge to it names (Ready without an edge;
+    // groups of one role do not wait for each other).
     ExitCode start();
     // Stops every unit of the plan in reverse stage order, then any unit of this cluster found on the
     // nodes that the plan no longer names. Idempotent.
@@ -84,13 +87,21 @@ class Engine {
                                             std::string unit, const std::string& node_name) const;
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
-    // Before stages[first..] start: the GPUs of the replaced `stale` units released, then the preflight.
-    // An exit code when the start must not go on (the run has ended then).
-    std::optional<ExitCode> run_preflight(std::size_t first, const std::vector<const plan::Stage*>& stale,
-                                          TimePoint began);
-    // Starts stages[first..] as their edges allow (engine_schedule.cpp); `started` collects what was
-    // launched, newest first (the clean-up order). kOk once every stage is ready.
-    StageResult start_stages(std::size_t first, std::vector<const plan::Stage*>& started);
+    // Which stages start must (re)start, by plan index: not current, or depending on a replaced stage.
+    std::vector<bool> stages_to_start(const Observation& observation);
+    // Before the `starting` stages start: the GPUs on `freed` nodes (replaced sglang units, removed
+    // units) released, then the preflight. An exit code when the start must not go on (the run has
+    // ended then).
+    std::optional<ExitCode> run_preflight(const std::vector<bool>& starting,
+                                          const std::set<std::string>& freed, TimePoint began);
+    // Starts the stages marked in `starting` as their edges allow (engine_schedule.cpp); the others
+    // count as ready. `started` collects what was launched, newest first (the clean-up order). kOk
+    // once every stage is ready.
+    StageResult start_stages(const std::vector<bool>& starting, std::vector<const plan::Stage*>& started);
+    // Stops the units of this cluster found on the nodes that the plan does not name (a group or role
+    // removed since they started); `stopped_on` gets their nodes. Returns the stops that failed.
+    std::vector<StopFailure> stop_leftovers(const Observation& observation,
+                                            std::set<std::string>& stopped_on);
     StageResult launch_units(const plan::Stage& stage);
     // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
     // kOk: the gate passed; anything else: the stage failed.

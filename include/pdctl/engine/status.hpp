@@ -26,8 +26,11 @@ struct UnitStatus {
 };
 
 struct RoleStatus {
-    std::string role;
+    std::string role;  // the stage: the role, or for a group after the first NAME-K
     std::string kind;
+    std::string config_role;  // the `roles:` entry it is a group of (plan::Stage)
+    int group = 1;
+    int groups = 1;
     bool ready = false;  // its gate passes
     std::string gate_url;
     std::string gate_answer;  // "HTTP 200", "Connection refused", ...

@@ -70,7 +70,11 @@ struct Edge {
 };
 
 struct Stage {
-    std::string role;
+    std::string role;  // the role's unique name; for a group after the first, NAME-K
+    // Its place among the groups of its `roles:` entry (config::Role): group 1 of 1 for most roles.
+    std::string config_role;
+    int group = 1;
+    int groups = 1;
     config::RoleKind kind = config::RoleKind::Generic;
     std::string mode;         // prefill/decode for sglang, "" otherwise
     std::vector<Edge> edges;  // its dependencies, in depends_on order

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "pdctl/config/file_source.hpp"
@@ -113,6 +114,29 @@ INSTANTIATE_TEST_SUITE_P(Kimi3, PlanVariant, ::testing::ValuesIn(kVariants), [](
         name.begin(), name.end(), [](char c) { return c == '-' || c == '.'; }, '_');
     return name;
 });
+
+// profiles/local with its prefill as two groups of 2 nodes (TP16 each): one stage per group, each with
+// its own rank 0, --dist-init-addr and bootstrap server; decode gates on both, the router is given both.
+TEST(PlanGroups, TwoPrefillGroupsMatchTheGoldenFiles) {
+    const fs::path source = PDCTL_SOURCE_DIR;
+    fs::current_path(source);
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::directory_iterator("profiles/local"))
+        files["profiles/local/" + entry.path().filename().string()] = read_file(entry.path());
+    auto& yaml = files["profiles/local/pdctl.yaml"];
+    const std::string prefill = "    mode: prefill\n    nodes: [n1, n2, n3, n4]\n";
+    ASSERT_NE(yaml.find(prefill), std::string::npos);
+    yaml.replace(yaml.find(prefill), prefill.size(), "    mode: prefill\n    groups: [[n1, n2], [n3, n4]]\n");
+    const std::string sizes = "    tp_size: 32\n    ep_size: 32\n";
+    yaml.replace(yaml.find(sizes), sizes.size(), "    tp_size: 16\n    ep_size: 16\n");
+    const auto cluster = config::load_cluster("profiles/local/pdctl.yaml", config::MemoryFileSource(files));
+    const auto plan = build_plan(cluster);
+    const fs::path golden = source / "tests" / "golden";
+    expect_golden(golden / "local.two-prefill-groups.plan-start.txt",
+                  report::render_plan_text(plan, "start"));
+    expect_golden(golden / "local.two-prefill-groups.plan.json",
+                  report::plan_to_json(plan, "restart").dump(2) + "\n");
+}
 
 }  // namespace
 }  // namespace pdctl::plan

@@ -19,9 +19,21 @@ struct RoleRefs {
     SourceLocation decode_list;   // the `decode:` value, when explicit
 };
 
-// Reads one role; every problem goes to the context's diagnostics.
+// Reads one role; every problem goes to the context's diagnostics. With `groups:`, `groups` gets each
+// group's nodes (the Role's `nodes` holds them all) and expand_groups() makes one Role per group.
 Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const RoleDefaults& defaults,
-               const std::vector<Node>& nodes, RoleRefs& refs);
+               const std::vector<Node>& nodes, RoleRefs& refs, std::vector<std::vector<std::string>>& groups);
+
+// One Role per group of `role` (the first keeps its name, group K is NAME-K), each with a copy of
+// `refs`; appended to `roles`/`all_refs`. A group name taken by another `roles:` key (`keys`) is an
+// error at the role's key.
+void expand_groups(const YamlContext& ctx, const Role& role, const RoleRefs& refs,
+                   const std::vector<std::vector<std::string>>& groups, const std::vector<std::string>& keys,
+                   std::vector<Role>& roles, std::vector<RoleRefs>& all_refs);
+
+// Replaces every reference to a `roles:` key that has several groups (depends_on and its gates, a
+// router's explicit prefill/decode lists) by its groups' names.
+void expand_group_references(std::vector<Role>& roles, std::vector<RoleRefs>& refs);
 
 // `depends_on:` -> Role::depends_on, depends_on_explicit and narrow_gates (names are checked later,
 // by link_roles, once every role is known).
