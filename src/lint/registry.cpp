@@ -64,6 +64,8 @@ const std::vector<Rule>& static_rules() {
          check_assumptions},
         {"PD015", "a program would advertise a node's management address instead of its compute address",
          "docs/doctor.md#pd015 · https://github.com/sgl-project/sglang/pull/21704", check_management_address},
+        {"PD016", "a router pairs prefill and decode groups of different TP sizes without the staging buffer",
+         "docs/doctor.md#pd016 · https://github.com/llm-d/llm-d/issues/2433", check_tp_transfer},
     };
     return rules;
 }

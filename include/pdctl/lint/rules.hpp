@@ -97,5 +97,6 @@ void check_port_clash(const RuleInput& input, FindingSink& sink);               
 void check_shared_bootstrap_port(const RuleInput& input, FindingSink& sink);     // PD013
 void check_assumptions(const RuleInput& input, FindingSink& sink);               // PD014
 void check_management_address(const RuleInput& input, FindingSink& sink);        // PD015
+void check_tp_transfer(const RuleInput& input, FindingSink& sink);               // PD016
 
 }  // namespace pdctl::lint

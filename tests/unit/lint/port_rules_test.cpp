@@ -41,7 +41,8 @@ TEST(LintPD012, OneUnitClashingWithItselfViaExtraArgsCounts) {
                          "(bootstrap port)"));
 }
 
-// A second single-node prefill on n1: both bootstrap servers would take 8998.
+// A second single-node prefill on n1: both bootstrap servers would take 8998. (16 GPUs, so it runs
+// the decode's TP16 and PD016 stays quiet.)
 const char* kSecondPrefill = R"(  prefill-b:
     kind: sglang
     mode: prefill
@@ -49,6 +50,7 @@ const char* kSecondPrefill = R"(  prefill-b:
     profile: prefill.env
     host: 0.0.0.0
     port: 30001
+    gpus_per_node: 16
 )";
 
 TEST(LintPD013, TwoPrefillsOnOneHostWithOneBootstrapPortIsAnError) {

@@ -93,7 +93,8 @@ TEST(LintPD011, TpSizeThatIsNotNodesTimesGpusIsAnError) {
         Scenario()
             .replace(kYaml, "    profile: prefill.env\n", "    profile: prefill.env\n    tp_size: 8\n")
             .run();
-    EXPECT_THAT(problem_ids(report), ElementsAre("PD011"));
+    // TP8 prefill beside the TP16 decode is also a pairing SGLang cannot transfer between.
+    EXPECT_THAT(problem_ids(report), ElementsAre("PD011", "PD016"));
     const auto found = with_id(report, "PD011");
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Error);
@@ -110,7 +111,39 @@ TEST(LintPD011, TheLastAliasInExtraArgsWinsAndPipelineParallelismCounts) {
     EXPECT_TRUE(contains(found[0].message, "decode runs --tp-size 4 = 4 GPUs"));
 
     EXPECT_TRUE(
-        Scenario().append(kDecodeEnv, "EXTRA_ARGS=\"--tp-size 8 --pp-size 2\"\n").run().findings.empty());
+        with_id(Scenario().append(kDecodeEnv, "EXTRA_ARGS=\"--tp-size 8 --pp-size 2\"\n").run(), "PD011")
+            .empty());
+}
+
+// Prefill as two single-node TP8 groups, decode one TP16 group of two nodes: both pairings differ.
+Scenario single_node_prefill_groups() {
+    return std::move(Scenario().replace(kYaml, "    mode: prefill\n    nodes: [n1, n2]\n",
+                                        "    mode: prefill\n    groups: [[n1], [n2]]\n"));
+}
+
+TEST(LintPD016, PrefillAndDecodeGroupsOfDifferentTpSizesAreNamedPerPairing) {
+    const auto report = single_node_prefill_groups().run();
+    EXPECT_THAT(problem_ids(report), ElementsAre("PD016"));
+    const auto found = with_id(report, "PD016");
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].severity, Severity::Warn);
+    EXPECT_EQ(found[0].role, "decode");
+    EXPECT_EQ(found[0].message,
+              "the router pairs prefill (--tp-size 8) with decode (--tp-size 16), and not both set "
+              "SGLANG_DISAGG_STAGING_BUFFER: SGLang refuses the KV transfer only at the first request, which "
+              "then hangs");
+    EXPECT_TRUE(contains(found[1].message, "pairs prefill-2 (--tp-size 8) with decode (--tp-size 16)"));
+    EXPECT_TRUE(contains(found[0].fix, "SGLANG_DISAGG_STAGING_BUFFER=1"));
+}
+
+TEST(LintPD016, TheStagingBufferOnBothSidesAllowsHeterogeneousTp) {
+    auto both = single_node_prefill_groups();
+    both.append(kPrefillEnv, "SGLANG_DISAGG_STAGING_BUFFER=1\n")
+        .append(kDecodeEnv, "SGLANG_DISAGG_STAGING_BUFFER=1\n");
+    EXPECT_TRUE(with_id(both.run(), "PD016").empty());
+    auto one = single_node_prefill_groups();
+    one.append(kDecodeEnv, "SGLANG_DISAGG_STAGING_BUFFER=1\n");
+    EXPECT_EQ(with_id(one.run(), "PD016").size(), 2u) << "the prefill side needs it too";
 }
 
 }  // namespace
