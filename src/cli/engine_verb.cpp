@@ -107,10 +107,13 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine_options.gpu_use = gpu_use_query(executor);
     engine_options.preflight_skipped = options.skip_preflight;
     if (verb != "stop" && !options.skip_preflight) engine_options.preflight = preflight(context, executor);
+    const auto scoped = plan::scope_plan(context.plan, options.scope, verb);
+    engine_options.scoped = !options.scope.empty();
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
-        engine::Engine engine(context.plan, executor, prober, clock, journaled, engine_options);
+        for (const auto& why : scoped.closure) journaled.note(why);
+        engine::Engine engine(scoped.plan, executor, prober, clock, journaled, engine_options);
         return action(engine);
     });
 }

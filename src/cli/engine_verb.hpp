@@ -7,6 +7,7 @@
 
 #include "context.hpp"
 #include "pdctl/engine/engine.hpp"
+#include "pdctl/plan/scope.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace CLI {
@@ -21,6 +22,7 @@ struct StartOptions {
     bool skip_doctor = false;     // --skip-doctor: start even if the static doctor rules find errors
     bool skip_preflight = false;  // --skip-preflight: start without the preflight on the nodes
     std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
+    plan::Scope scope;                        // --role / --group
 };
 
 // --skip-doctor and --skip-preflight, the same for start and restart.

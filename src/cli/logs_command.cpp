@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -10,6 +11,8 @@
 #include "pdctl/report/logs_view.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/util/strings.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -18,7 +21,8 @@ namespace {
 constexpr int kDefaultTail = 50;
 
 struct LogsOptions {
-    std::string role;
+    std::string role;   // positional: a role or a group
+    plan::Scope scope;  // --role / --group
     std::string node;
     int rank = -1;
     int tail = -1;      // -1: kDefaultTail lines, or every line with --since
@@ -29,13 +33,18 @@ struct LogsOptions {
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     auto context = load_context(global);
     auto& executor = *context.executor;
-    const auto* stage = context.plan.find_stage(options.role);
-    if (!stage) {
-        std::string roles;
-        for (const auto& candidate : context.plan.stages)
-            roles += (roles.empty() ? "" : ", ") + candidate.role;
-        throw Failure(ExitCode::kUsage, "no role named '" + options.role + "'", "roles: " + roles);
+    // The positional ROLE names a `roles:` entry (every group) or one group (prefill-2).
+    plan::Scope scope = options.scope;
+    if (!options.role.empty()) {
+        const bool entry = std::any_of(context.plan.stages.begin(), context.plan.stages.end(),
+                                       [&](const plan::Stage& s) { return s.config_role == options.role; });
+        (entry || !context.plan.find_stage(options.role) ? scope.roles : scope.groups)
+            .push_back(options.role);
     }
+    if (scope.empty())
+        throw Failure(ExitCode::kUsage, "which role's logs?",
+                      "name a role: pdctl logs ROLE, or --role ROLE / --group GROUP");
+    const auto scoped = plan::scope_plan(context.plan, scope, "logs");
     runtime::LogRequest request;
     if (!options.since.empty()) {
         request.since = runtime::parse_since(options.since);
@@ -47,15 +56,20 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     request.tail_lines = options.tail >= 0 ? options.tail : (request.since ? -1 : kDefaultTail);
 
     std::vector<FollowTarget> targets;
-    for (const auto& unit : stage->units) {
-        if (!options.node.empty() && unit.node != options.node) continue;
-        if (options.rank >= 0 && unit.rank != options.rank) continue;
-        targets.push_back({&unit, context.cluster.find_node(unit.node), stage->runtime,
-                           config::node_state_dir(context.cluster.state_dir, context.cluster.name, unit.node),
-                           ""});
+    for (const auto& stage : scoped.plan.stages) {
+        for (const auto& unit : stage.units) {
+            if (!options.node.empty() && unit.node != options.node) continue;
+            if (options.rank >= 0 && unit.rank != options.rank) continue;
+            targets.push_back(
+                {&unit, context.cluster.find_node(unit.node), stage.runtime,
+                 config::node_state_dir(context.cluster.state_dir, context.cluster.name, unit.node), ""});
+        }
     }
-    if (targets.empty())
-        throw Failure(ExitCode::kUsage, "no unit of " + options.role + " matches --node/--rank");
+    if (targets.empty()) {
+        std::vector<std::string> names;
+        for (const auto& stage : scoped.plan.stages) names.push_back(stage.role);
+        throw Failure(ExitCode::kUsage, "no unit of " + util::join(names, ", ") + " matches --node/--rank");
+    }
     if (targets.size() > 1)
         for (auto& target : targets)
             target.prefix = report::log_line_prefix(target.unit->node, target.unit->rank);
@@ -88,7 +102,8 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
     auto options = std::make_shared<LogsOptions>();
     auto* command =
         app.add_subcommand("logs", "a role's log lines: the last ones, --since a moment, or --follow");
-    command->add_option("role", options->role, "role name")->required();
+    command->add_option("role", options->role, "role name (every group of it), or one group's name");
+    add_scope_flags(*command, options->scope);
     command->add_option("--node", options->node, "only this node");
     command->add_option("--rank", options->rank, "only this rank");
     command->add_option("--tail", options->tail, "lines per unit (default 50; with --since, every line)");

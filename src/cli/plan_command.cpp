@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "pdctl/report/plan_view.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -12,6 +13,7 @@ namespace {
 
 struct PlanOptions {
     std::string verb = "start";
+    plan::Scope scope;  // --role / --group
 };
 
 ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
@@ -20,13 +22,16 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     auto context = load_context(global);
     // How each node is reached is decided before anything connects, so the plan can show it.
     const auto transports = transport_choices(context);
+    const auto scoped = plan::scope_plan(context.plan, options.scope, options.verb);
     std::string text;
     if (global.json) {
-        auto doc = report::plan_to_json(context.plan, options.verb);
+        auto doc = report::plan_to_json(scoped.plan, options.verb);
         if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
+        if (!options.scope.empty()) doc["moves_with"] = scoped.closure;
         text = doc.dump(2);
     } else {
-        text = report::render_plan_text(context.plan, options.verb);
+        text = report::render_plan_text(scoped.plan, options.verb);
+        for (const auto& why : scoped.closure) text += "also: " + why + "\n";
         if (!transports.empty()) text += "\n" + report::render_transports_text(transports);
     }
     fmt::print("{}\n", context.redactor.redact(text));
@@ -40,6 +45,7 @@ void add_plan_verb(CLI::App& app, Verbs& verbs) {
     auto* command =
         app.add_subcommand("plan", "print the stages and every node's exact commands; touches no node");
     command->add_option("verb", options->verb, "start | stop | restart")->capture_default_str();
+    add_scope_flags(*command, options->scope);
     verbs.add(command, [options](const GlobalOptions& global) { return plan_command(global, *options); });
 }
 

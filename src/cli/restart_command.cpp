@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "engine_verb.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -13,6 +14,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     command->add_flag("--keep-on-failure", options->keep_on_failure, "as for start");
     add_skip_doctor_flag(*command, *options);
     add_gpu_release_flag(*command, *options);
+    add_scope_flags(*command, options->scope);
     verbs.add(command, [options](const GlobalOptions& global) {
         return run_engine_verb(global, *options, "restart",
                                [](engine::Engine& engine) { return engine.restart(); });

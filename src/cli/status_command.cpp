@@ -2,19 +2,22 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "pdctl/engine/status.hpp"
 #include "pdctl/report/status_view.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
-ExitCode status_command(const GlobalOptions& global) {
+ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope) {
     auto context = load_context(global);
     auto& executor = *context.executor;
     health::RealHttpProber prober;
-    const auto status = engine::collect_status(context.plan, executor, prober);
+    const auto scoped = plan::scope_plan(context.plan, scope, "status");
+    const auto status = engine::collect_status(scoped.plan, executor, prober, !scope.empty());
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
@@ -26,7 +29,9 @@ ExitCode status_command(const GlobalOptions& global) {
 void add_status_verb(CLI::App& app, Verbs& verbs) {
     auto* command =
         app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
-    verbs.add(command, status_command);
+    auto scope = std::make_shared<plan::Scope>();
+    add_scope_flags(*command, *scope);
+    verbs.add(command, [scope](const GlobalOptions& global) { return status_command(global, *scope); });
 }
 
 }  // namespace pdctl::cli

@@ -84,6 +84,27 @@ std::vector<bool> Engine::stages_to_start(const Observation& observation) {
     return starting;
 }
 
+std::optional<ExitCode> Engine::refuse_unready_dependencies(TimePoint began) {
+    for (const auto& stage : plan_.stages) {
+        for (const auto& edge : stage.edges) {
+            if (plan_.find_stage(edge.role) || edge.gate.url.empty()) continue;
+            const auto probe =
+                probe_gate(edge.gate, prober_, {options_.probe_timeout, options_.generate_timeout});
+            if (probe.passed) continue;
+            reporter_.run_end({"start",
+                               ExitCode::kDegraded,
+                               fmt::format("{} depends on {}, which this run does not start and which is not "
+                                           "ready ({} answers {}); start it first, or start without "
+                                           "--role/--group",
+                                           stage.role, edge.role, edge.gate.url, probe.answer),
+                               std::chrono::duration_cast<Duration>(clock_.now() - began),
+                               {}});
+            return ExitCode::kDegraded;
+        }
+    }
+    return std::nullopt;
+}
+
 ExitCode Engine::start() {
     const auto began = clock_.now();
     reporter_.run_begin("start", plan_);
@@ -101,10 +122,14 @@ ExitCode Engine::start() {
         return ExitCode::kUnreachable;
     }
 
+    if (options_.scoped)
+        if (const auto refused = refuse_unready_dependencies(began)) return *refused;
     // Units the config no longer names go first: a removed group may hold the ports and GPUs of a
-    // group that replaces it on the same nodes.
+    // group that replaces it on the same nodes. (A scoped run sees only part of the config.)
     std::set<std::string> freed;
-    if (const auto failures = stop_leftovers(observation, freed); !failures.empty()) {
+    if (const auto failures =
+            options_.scoped ? std::vector<StopFailure>{} : stop_leftovers(observation, freed);
+        !failures.empty()) {
         const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
         const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
         reporter_.run_end({"start", code, "could not stop " + describe(failures), elapsed, {}});

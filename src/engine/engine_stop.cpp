@@ -124,7 +124,8 @@ ExitCode Engine::stop() {
     // Units of this cluster that the plan no longer names (a role removed or renamed since start):
     // stopped first, since nothing in the plan orders them.
     std::set<std::string> leftover_nodes;
-    const auto leftovers = stop_leftovers(observation, leftover_nodes);
+    const auto leftovers =
+        options_.scoped ? std::vector<StopFailure>{} : stop_leftovers(observation, leftover_nodes);
 
     std::vector<const plan::Stage*> reversed;
     for (auto it = plan_.stages.rbegin(); it != plan_.stages.rend(); ++it) {

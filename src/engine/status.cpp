@@ -42,7 +42,8 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
 
 }  // namespace
 
-ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober) {
+ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
+                             bool scoped) {
     ClusterStatus status;
     status.cluster = plan.cluster;
     const auto observation = observe_all(plan, executor);
@@ -84,7 +85,9 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
     for (const auto& [name, node_state] : observation.nodes) {
         for (const auto& observed : node_state.units) {
-            if (planned.count(name + "/" + observed.state.unit)) continue;
+            // A scoped status (--role/--group) shows its stages only: the other roles' units are
+            // neither strays nor its business.
+            if (scoped || planned.count(name + "/" + observed.state.unit)) continue;
             UnitStatus stray;
             stray.node = name;
             stray.unit = observed.state.unit;
@@ -95,6 +98,14 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
             stray.config = "not in config";
             status.strays.push_back(stray);
         }
+    }
+
+    if (scoped) {  // only the nodes of the stages shown can make them unknown
+        std::set<std::string> shown;
+        for (const auto& stage : plan.stages)
+            for (const auto& unit : stage.units) shown.insert(unit.node);
+        for (auto it = status.unreachable.begin(); it != status.unreachable.end();)
+            it = shown.count(it->first) ? std::next(it) : status.unreachable.erase(it);
     }
 
     // "stopped" means no trace at all: an exited unit still has state on its node until `stop` clears it.

@@ -109,5 +109,45 @@ TEST_F(Groups, ChangingTheRatioMovesOnlyTheGroupsThatChanged) {
     EXPECT_NE(status.out.find("2/2"), std::string::npos) << status.out;
 }
 
+// `restart --role decode` never touches prefill, the master or the router: their pids are unchanged,
+// and /generate through the router works after it.
+TEST(RoleScope, RestartingDecodeLeavesPrefillAndTheMasterAlone) {
+    SimCluster cluster("scope", 82);
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    const auto before = running_unit_pids(cluster);
+    ASSERT_EQ(before.size(), 10u);
+    const auto restart = cluster.run({"restart", "--role", "decode"});
+    ASSERT_EQ(restart.exit_code, 0) << restart.out << restart.err;
+    const auto after = running_unit_pids(cluster);
+    ASSERT_EQ(after.size(), 10u);
+    for (const auto& [unit, pid] : before) {
+        const bool decode = unit.find("-decode-") != std::string::npos;
+        if (decode)
+            EXPECT_NE(after.at(unit), pid) << unit << " was not restarted";
+        else
+            EXPECT_EQ(after.at(unit), pid) << unit << " was touched by restart --role decode";
+    }
+    const auto smoke = cluster.run({"smoke"});
+    EXPECT_EQ(smoke.exit_code, 0) << smoke.out << smoke.err;
+
+    // status --role: only that role, and its own exit code.
+    const auto status = cluster.run({"--json", "status", "--role", "decode"});
+    EXPECT_EQ(status.exit_code, 0) << status.out;
+    const auto doc = json::parse(status.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << status.out;
+    ASSERT_EQ(doc["roles"].size(), 1u);
+    EXPECT_EQ(doc["roles"][0]["role"], "decode");
+
+    // A scoped start whose dependency is down refuses before it launches anything.
+    ASSERT_EQ(cluster.run({"stop", "--role", "prefill"}).exit_code, 0);
+    const auto refused = cluster.run({"restart", "--role", "decode"});
+    EXPECT_EQ(refused.exit_code, 7) << refused.out << refused.err;
+    EXPECT_NE((refused.out + refused.err).find("decode depends on prefill, which this run does not start"),
+              std::string::npos)
+        << refused.out << refused.err;
+    EXPECT_EQ(running_unit_pids(cluster).count(cluster.unit("mooncake-master", 0)), 1u)
+        << "the master outside the scope was stopped";
+}
+
 }  // namespace
 }  // namespace pdctl::testing

@@ -51,6 +51,9 @@ struct EngineOptions {
     bool preflight_skipped = false;
     Duration gpu_release_timeout{std::chrono::seconds(60)};
     Duration gpu_release_interval{std::chrono::seconds(1)};
+    // The plan is a part of the cluster (--role/--group): units outside it are not leftovers, and a
+    // dependency outside it must already be ready before start launches anything.
+    bool scoped = false;
 };
 
 class Engine {
@@ -87,6 +90,8 @@ class Engine {
                                             std::string unit, const std::string& node_name) const;
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
+    // A scoped start refuses (exit 7) when a stage depends on one outside the plan that is not ready.
+    std::optional<ExitCode> refuse_unready_dependencies(TimePoint began);
     // Which stages start must (re)start, by plan index: not current, or depending on a replaced stage.
     std::vector<bool> stages_to_start(const Observation& observation);
     // Before the `starting` stages start: the GPUs on `freed` nodes (replaced sglang units, removed

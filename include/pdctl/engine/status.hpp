@@ -45,7 +45,10 @@ struct ClusterStatus {
     std::map<std::string, std::string> unreachable;  // node -> why (the transport error)
 };
 
-ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober);
+// `scoped`: the plan is a part of the cluster (--role/--group, plan::scope_plan): no strays are
+// looked for, and only its own nodes' reachability counts.
+ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
+                             bool scoped = false);
 ExitCode status_exit_code(const ClusterStatus& status);
 
 }  // namespace pdctl::engine
