@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace pdctl::report {
 
@@ -28,8 +29,13 @@ std::string state_text(const engine::UnitStatus& unit) {
 std::string render_status_text(const engine::ClusterStatus& status) {
     std::size_t units = 0;
     for (const auto& role : status.roles) units += role.units.size();
-    std::string out = fmt::format("cluster {} · {} · {} roles · {} units\n", status.cluster, status.state,
-                                  status.roles.size(), units);
+    std::set<std::string> entries;  // `roles:` entries; a role of several groups has several RoleStatus
+    for (const auto& role : status.roles)
+        entries.insert(role.config_role.empty() ? role.role : role.config_role);
+    const std::string groups =
+        entries.size() == status.roles.size() ? "" : fmt::format(" ({} groups)", status.roles.size());
+    std::string out = fmt::format("cluster {} · {} · {} roles{} · {} units\n", status.cluster, status.state,
+                                  entries.size(), groups, units);
     // A GROUP column ("2/3") only when some role has several groups: the ROLE column then names the
     // `roles:` entry and GROUP which of its groups (the unit names carry the group's own name).
     const bool grouped = std::any_of(status.roles.begin(), status.roles.end(),
