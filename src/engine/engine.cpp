@@ -56,11 +56,6 @@ std::vector<bool> Engine::stages_to_start(const Observation& observation) {
     const auto& stages = plan_.stages;
     std::vector<bool> starting(stages.size(), false);
     std::vector<bool> ran(stages.size(), false);  // some unit of it is on its node: a start replaces it
-    auto index_of = [&](const std::string& role) {
-        for (std::size_t j = 0; j < stages.size(); ++j)
-            if (stages[j].role == role) return j;
-        return stages.size();
-    };
     for (std::size_t i = 0; i < stages.size(); ++i) {
         const auto& stage = stages[i];
         for (const auto& unit : stage.units) ran[i] = ran[i] || observation.find(unit.node, unit.name);
@@ -71,7 +66,8 @@ std::vector<bool> Engine::stages_to_start(const Observation& observation) {
         // A dependency that is replaced restarts this stage too (a decode keeps its connections to the
         // prefill it knew: sglang #16903). A dependency that is new (a group just added) does not.
         for (const auto& edge : stage.edges) {
-            const auto j = index_of(edge.role);
+            const auto* dependency = plan_.find_stage(edge.role);
+            const auto j = dependency ? static_cast<std::size_t>(dependency - stages.data()) : stages.size();
             if (j < stages.size() && starting[j] && ran[j]) {
                 starting[i] = true;
                 reporter_.note(

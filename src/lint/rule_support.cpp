@@ -85,6 +85,10 @@ Endpoint http_endpoint(const plan::Unit& unit) {
     return endpoint;
 }
 
+int tp_size(const std::vector<std::string>& argv) {
+    return flag_int(argv, {"--tp-size", "--tensor-parallel-size", "--tp"}).value_or(1);
+}
+
 int bootstrap_port(const std::vector<std::string>& argv) {
     return flag_int(argv, {"--disaggregation-bootstrap-port"}).value_or(config::kSglangBootstrapPort);
 }

@@ -52,6 +52,8 @@ struct Endpoint {
 };
 // Where peers reach an sglang unit's HTTP server: its --host, or its node's address for a wildcard.
 Endpoint http_endpoint(const plan::Unit& unit);
+// An sglang argv's --tp-size (last of its aliases; SGLang's default 1).
+int tp_size(const std::vector<std::string>& argv);
 // A prefill unit's --disaggregation-bootstrap-port (SGLang's default 8998).
 int bootstrap_port(const std::vector<std::string>& argv);
 // Whether a flag comes from the role's own args (YAML args or EXTRA_ARGS) rather than from pdctl.

@@ -15,7 +15,7 @@ void check_tp_size(const RuleInput& input, FindingSink& sink) {
         const auto* role = input.cluster.find_role(stage.role);
         if (!role) continue;
         const auto& argv = stage.units.front().program.argv;
-        const int tp = flag_int(argv, {"--tp-size", "--tensor-parallel-size", "--tp"}).value_or(1);
+        const int tp = detail::tp_size(argv);
         const int pp = flag_int(argv, {"--pp-size", "--pipeline-parallel-size"}).value_or(1);
         const int dp = flag_set(argv, {"--enable-dp-attention"})
                            ? 1

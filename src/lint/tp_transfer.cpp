@@ -4,17 +4,13 @@
 // error (llm-d #2433). With several groups per role, and several roles per mode, this is the check
 // that every pairing the router can make is one SGLang can serve.
 
-#include <map>
-
-#include "pdctl/lint/argv.hpp"
 #include "rule_support.hpp"
 
 namespace pdctl::lint {
 namespace {
 
 int tp_of(const plan::Stage& stage) {
-    return flag_int(stage.units.front().program.argv, {"--tp-size", "--tensor-parallel-size", "--tp"})
-        .value_or(1);
+    return detail::tp_size(stage.units.front().program.argv);
 }
 
 bool has_staging_buffer(const config::Role& role) {

@@ -40,36 +40,24 @@ std::string render_status_text(const engine::ClusterStatus& status) {
     // `roles:` entry and GROUP which of its groups (the unit names carry the group's own name).
     const bool grouped = std::any_of(status.roles.begin(), status.roles.end(),
                                      [](const engine::RoleStatus& role) { return role.groups > 1; });
-    constexpr const char* kRow = "{:<17}{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n";
-    constexpr const char* kGroupedRow = "{:<17}{:<7}{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n";
-    if (grouped) {
-        out += fmt::format(kGroupedRow, "ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH",
-                           "UPTIME", "CONFIG");
-    } else {
-        out += fmt::format(kRow, "ROLE", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
-    }
+    auto row = [&](const std::string& role, const std::string& group, const std::string& node,
+                   const std::string& address, const std::string& rank, const std::string& state,
+                   const std::string& health, const std::string& uptime, const std::string& config) {
+        return fmt::format("{:<17}", role) + (grouped ? fmt::format("{:<7}", group) : std::string()) +
+               fmt::format("{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n", node, address, rank, state, health, uptime,
+                           config);
+    };
+    out += row("ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
     for (const auto& role : status.roles) {
+        const std::string group = fmt::format("{}/{}", role.group, role.groups);
         for (const auto& unit : role.units) {
-            if (grouped) {
-                out += fmt::format(kGroupedRow, role.config_role.empty() ? unit.role : role.config_role,
-                                   fmt::format("{}/{}", role.group, role.groups), unit.node, unit.address,
-                                   unit.rank, state_text(unit), unit.health,
-                                   format_uptime(unit.uptime_seconds), unit.config);
-            } else {
-                out += fmt::format(kRow, unit.role, unit.node, unit.address, unit.rank, state_text(unit),
-                                   unit.health, format_uptime(unit.uptime_seconds), unit.config);
-            }
+            const auto& name = grouped && !role.config_role.empty() ? role.config_role : unit.role;
+            out += row(name, group, unit.node, unit.address, std::to_string(unit.rank), state_text(unit),
+                       unit.health, format_uptime(unit.uptime_seconds), unit.config);
         }
     }
-    for (const auto& stray : status.strays) {
-        if (grouped) {
-            out += fmt::format(kGroupedRow, stray.role, "-", stray.node, "", "", state_text(stray), "-", "-",
-                               stray.config);
-        } else {
-            out +=
-                fmt::format(kRow, stray.role, stray.node, "", "", state_text(stray), "-", "-", stray.config);
-        }
-    }
+    for (const auto& stray : status.strays)
+        out += row(stray.role, "-", stray.node, "", "", state_text(stray), "-", "-", stray.config);
     for (const auto& role : status.roles) {
         if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
