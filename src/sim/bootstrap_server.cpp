@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 
 #include "sim/http_util.hpp"
 
@@ -41,6 +42,8 @@ std::optional<std::uint64_t> query_room(const httplib::Request& req) {
 }  // namespace
 
 BootstrapServer::BootstrapServer(PrefillParallelInfo info) : info_(info) {
+    std::random_device random;
+    instance_ = fmt::format("{:08x}{:08x}", random(), random());
     setup_routes();
 }
 
@@ -97,6 +100,11 @@ void BootstrapServer::setup_routes() {
             reply_text(res, 400, "Missing or invalid room");
             return;
         }
+        // A decode connected to an earlier process of this prefill: its session is gone.
+        if (req.has_param("instance") && req.get_param_value("instance") != instance_) {
+            reply_json(res, 410, {{"room", *room}, {"error", "unknown peer session"}});
+            return;
+        }
         std::lock_guard lock(mutex_);
         auto it = rooms_.find(*room);
         if (it == rooms_.end()) {
@@ -127,7 +135,8 @@ void BootstrapServer::handle_route_get(const httplib::Request& req, httplib::Res
                     {"tp_size", info_.tp_size},
                     {"dp_size", info_.dp_size},
                     {"pp_size", info_.pp_size},
-                    {"registered_ranks", ranks_.size()}});
+                    {"registered_ranks", ranks_.size()},
+                    {"pdsim_instance", instance_}});
         return;
     }
     auto it = ranks_.find(static_cast<int>(*engine_rank));

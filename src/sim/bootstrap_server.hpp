@@ -3,6 +3,9 @@
 // 0 early in start-up, on --host:--disaggregation-bootstrap-port. Prefill ranks register with
 // PUT /route; decode looks the prefill up with GET /route. pdsim adds PUT/GET /kv?room=N, which
 // stands in for the KV transfer itself: prefill records a room, decode waits for it.
+// Each server has an instance id, handed out with GET /route: a decode that keeps the id of the prefill
+// it first reached and asks /kv with it finds out when that prefill restarted (sglang #16903: the
+// decode's connections to it are stale and stay broken until the decode restarts).
 
 #include <httplib.h>
 
@@ -25,6 +28,7 @@ struct PrefillParallelInfo {
 class BootstrapServer {
   public:
     explicit BootstrapServer(PrefillParallelInfo info);
+    const std::string& instance() const { return instance_; }
     BootstrapServer(const BootstrapServer&) = delete;
     BootstrapServer& operator=(const BootstrapServer&) = delete;
 
@@ -38,6 +42,7 @@ class BootstrapServer {
     void handle_route_get(const httplib::Request& req, httplib::Response& res);
 
     PrefillParallelInfo info_;
+    std::string instance_;  // random per process: a restarted prefill has a new one
     httplib::Server server_;
     std::mutex mutex_;
     std::map<int, nlohmann::json> ranks_;  // engine_rank -> registration

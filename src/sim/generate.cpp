@@ -4,6 +4,8 @@
 
 #include <array>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <vector>
@@ -111,8 +113,33 @@ json meta_info(const Item& item, int completion_tokens, Clock::time_point starte
             {"e2e_latency", latency}};
 }
 
-// Decode's side of one PD request: find the prefill through its bootstrap server, then wait
-// until that prefill has "sent" the KV of this room.
+// The prefills this decode has reached, by bootstrap address, with the instance each answered with
+// first. Like the real decode's connection pool it is never refreshed: once a prefill restarted, every
+// transfer from it fails until this decode restarts (sglang #16903).
+class KnownPrefills {
+  public:
+    std::optional<std::string> find(const std::string& address) {
+        std::lock_guard lock(mutex_);
+        auto it = instances_.find(address);
+        return it == instances_.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+    void remember(const std::string& address, const std::string& instance) {
+        std::lock_guard lock(mutex_);
+        instances_.emplace(address, instance);
+    }
+
+  private:
+    std::mutex mutex_;
+    std::map<std::string, std::string> instances_;
+};
+
+KnownPrefills& known_prefills() {
+    static KnownPrefills known;
+    return known;
+}
+
+// Decode's side of one PD request: find the prefill through its bootstrap server (once per prefill,
+// then from memory), then wait until that prefill has "sent" the KV of this room.
 std::optional<Failure> receive_kv(const GenerateContext& context, const Item& item) {
     // The router passes IPv6 hosts bracketed, as written in the URL.
     std::string host = *item.bootstrap_host;
@@ -121,25 +148,44 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
     }
     const int port = item.bootstrap_port.value_or(context.args->bootstrap_port);
     auto client = make_client(host, port, Millis{2000}, Millis{2000});
-    // PDSIM_KV_FAULT=bootstrap: as if a firewall stood between decode and the prefill's bootstrap.
-    const bool blocked = context.kv_fault == "bootstrap";
-    auto route =
-        blocked ? httplib::Result(nullptr, httplib::Error::Connection) : client->Get(std::string(kRoutePath));
-    if (blocked || !route || route->status != 200) {
-        std::string cause = blocked ? "Connection refused" : describe_failure(route, host, port);
-        std::string message =
-            fmt::format("Error fetching prefill parallel info from bootstrap {}:{}: {}", host, port, cause);
-        log_sched(context.args->tp_rank(), message);
-        return Failure{500, message};
+    const std::string address = fmt::format("{}:{}", host, port);
+    auto instance = known_prefills().find(address);
+    if (!instance) {
+        // PDSIM_KV_FAULT=bootstrap: as if a firewall stood between decode and the prefill's bootstrap.
+        const bool blocked = context.kv_fault == "bootstrap";
+        auto route = blocked ? httplib::Result(nullptr, httplib::Error::Connection)
+                             : client->Get(std::string(kRoutePath));
+        if (blocked || !route || route->status != 200) {
+            std::string cause = blocked ? "Connection refused" : describe_failure(route, host, port);
+            std::string message = fmt::format("Error fetching prefill parallel info from bootstrap {}:{}: {}",
+                                              host, port, cause);
+            log_sched(context.args->tp_rank(), message);
+            return Failure{500, message};
+        }
+        const json info = json::parse(route->body, nullptr, false);
+        instance = info.is_object() ? info.value("pdsim_instance", "") : "";
+        known_prefills().remember(address, *instance);
     }
     const auto deadline = Clock::now() + context.kv_timeout;
-    const std::string kv_path = fmt::format("/kv?room={}", *item.bootstrap_room);
+    const std::string kv_path = fmt::format("/kv?room={}&instance={}", *item.bootstrap_room, *instance);
     for (;;) {
         // PDSIM_KV_FAULT=transfer: the prefill is found, its KV never arrives (a broken RDMA path).
         auto kv = context.kv_fault == "transfer" ? httplib::Result(nullptr, httplib::Error::Connection)
                                                  : client->Get(kv_path);
         if (kv && kv->status == 200) {
             return std::nullopt;
+        }
+        if (kv && kv->status == 410) {
+            log_schedf(context.args->tp_rank(),
+                       "Decode transfer failed for request rank=0 bootstrap_room={} with exception "
+                       "KVTransferError(bootstrap_room={}): the prefill at {} restarted after this decode "
+                       "connected to it",
+                       *item.bootstrap_room, *item.bootstrap_room, address);
+            return Failure{500,
+                           fmt::format("KV transfer failed (bootstrap_room={}): the prefill at bootstrap "
+                                       "{} restarted since this decode connected to it; restart the "
+                                       "decode to reconnect (sglang #16903)",
+                                       *item.bootstrap_room, address)};
         }
         if (Clock::now() >= deadline) {
             log_schedf(context.args->tp_rank(),

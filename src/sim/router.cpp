@@ -30,7 +30,7 @@ struct Reply {
 class Router {
   public:
     Router(RouterArgs args, const Knobs& knobs, const std::string& unregistered)
-        : args_(std::move(args)), knobs_(knobs), pool_(args_, unregistered) {
+        : args_(std::move(args)), knobs_(knobs), pool_(args_, unregistered, knobs.router_drain) {
         setup_routes();
     }
 
@@ -88,9 +88,7 @@ class Router {
     }
 
     // The MiniLB picks at random among all workers; the Rust router only among healthy ones.
-    Worker* pick(const std::vector<std::unique_ptr<Worker>>& workers) {
-        return pool_.pick(workers, !args_.mini_lb);
-    }
+    std::shared_ptr<Worker> pick(const WorkerList& workers) { return pool_.pick(workers, !args_.mini_lb); }
 
     void generate(const httplib::Request& req, httplib::Response& res) {
         json body = json::parse(req.body, nullptr, false);
@@ -98,8 +96,8 @@ class Router {
             reply_json(res, 400, {{"error", "Invalid JSON body"}});
             return;
         }
-        Worker* prefill = pick(pool_.prefill());
-        Worker* decode = pick(pool_.decode());
+        const auto prefill = pick(pool_.prefill());
+        const auto decode = pick(pool_.decode());
         if (prefill == nullptr || decode == nullptr) {
             reply_json(res, 503,
                        {{"error", fmt::format("No available {} workers (all circuits open or unhealthy)",
@@ -152,22 +150,18 @@ class Router {
     }
 
     void health_generate(httplib::Response& res) {
-        std::vector<Worker*> targets;
+        WorkerList targets;
         if (args_.mini_lb) {
             // MiniLB asks every worker and ignores their status codes: only a failed call counts.
-            for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
-                for (const auto& worker : *list) {
-                    targets.push_back(worker.get());
-                }
-            }
+            targets = pool_.all();
         } else {
-            Worker* prefill = pool_.pick(pool_.prefill(), true);
-            Worker* decode = pool_.pick(pool_.decode(), true);
+            const auto prefill = pool_.pick(pool_.prefill(), true);
+            const auto decode = pool_.pick(pool_.decode(), true);
             targets = {prefill != nullptr ? prefill : pool_.pick(pool_.prefill(), false),
                        decode != nullptr ? decode : pool_.pick(pool_.decode(), false)};
         }
         std::vector<std::future<Reply>> replies;
-        for (Worker* worker : targets) {
+        for (const auto& worker : targets) {
             if (worker == nullptr) {
                 reply_json(res, 503, {{"error", "No prefill or decode worker to check"}});
                 return;
@@ -195,11 +189,12 @@ class Router {
     }
 
     void proxy_to_first_prefill(const httplib::Request& req, httplib::Response& res) {
-        if (pool_.prefill().empty()) {
+        const auto prefills = pool_.prefill();
+        if (prefills.empty()) {
             reply_json(res, 503, {{"error", "No prefill workers"}});
             return;
         }
-        const Worker& worker = *pool_.prefill().front();
+        const Worker& worker = *prefills.front();
         Reply reply = call(worker, "GET", req.path, "");
         if (reply.status == 0) {
             reply_json(
@@ -225,25 +220,27 @@ class Router {
         }
     }
 
-    // SMG's and the gateway's list: url, worker_type, is_healthy (== status ready), status,
-    // bootstrap_port for prefills; the Rust router of sglang's tree has no status field.
+    // One worker as SMG and the gateway list it: id, url, worker_type, is_healthy (== status ready),
+    // status, bootstrap_port for prefills; the Rust router of sglang's tree has no status field.
+    json worker_json(const Worker& worker) const {
+        json entry = {{"id", worker.id},
+                      {"url", worker.url},
+                      {"worker_type", worker.role_name()},
+                      {"connection_mode", "http"},
+                      {"is_healthy", worker.state == Worker::State::kReady}};
+        if (args_.smg) entry["status"] = worker.state_name();
+        if (worker.bootstrap_port) entry["bootstrap_port"] = *worker.bootstrap_port;
+        return entry;
+    }
+
     void workers(httplib::Response& res) {
         json workers = json::array();
         int prefill_count = 0;
         int decode_count = 0;
-        for (const auto* list : {&pool_.prefill(), &pool_.decode()}) {
-            for (const auto& worker : *list) {
-                if (!worker->registered) continue;
-                json entry = {{"id", worker->url},
-                              {"url", worker->url},
-                              {"worker_type", worker->role_name()},
-                              {"connection_mode", "http"},
-                              {"is_healthy", worker->state == Worker::State::kReady}};
-                if (args_.smg) entry["status"] = worker->state_name();
-                if (worker->bootstrap_port) entry["bootstrap_port"] = *worker->bootstrap_port;
-                (worker->role == Worker::Role::kPrefill ? prefill_count : decode_count) += 1;
-                workers.push_back(entry);
-            }
+        for (const auto& worker : pool_.all()) {
+            if (!worker->registered) continue;
+            (worker->role == Worker::Role::kPrefill ? prefill_count : decode_count) += 1;
+            workers.push_back(worker_json(*worker));
         }
         reply_json(
             res, 200,
@@ -251,6 +248,69 @@ class Router {
              {"total", workers.size()},
              {"stats",
               {{"prefill_count", prefill_count}, {"decode_count", decode_count}, {"regular_count", 0}}}});
+    }
+
+    static void reply_error(httplib::Response& res, int status, const char* code,
+                            const std::string& message) {
+        reply_json(res, status, {{"error", {{"code", code}, {"message", message}}}});
+    }
+
+    // POST /workers {url, worker_type, bootstrap_port}: registration is queued (202); the worker is
+    // pending until its first health check passes.
+    void add_worker(const httplib::Request& req, httplib::Response& res) {
+        json body = json::parse(req.body, nullptr, false);
+        if (!body.is_object() || !body.contains("url") || !body["url"].is_string()) {
+            reply_error(res, 400, "BAD_REQUEST", "body must be a JSON object with a url");
+            return;
+        }
+        const std::string type = body.value("worker_type", "regular");
+        if (type != "prefill" && type != "decode") {
+            reply_error(res, 400, "BAD_REQUEST",
+                        fmt::format("worker_type '{}' cannot join a PD router (prefill or decode)", type));
+            return;
+        }
+        std::optional<int> bootstrap_port;
+        if (type == "prefill" && body.contains("bootstrap_port") &&
+            body["bootstrap_port"].is_number_integer())
+            bootstrap_port = body["bootstrap_port"].get<int>();
+        std::shared_ptr<Worker> added;
+        try {
+            added = pool_.add(type == "prefill" ? Worker::Role::kPrefill : Worker::Role::kDecode,
+                              body["url"].get<std::string>(), bootstrap_port);
+        } catch (const UsageError& e) {
+            reply_error(res, 400, "BAD_REQUEST", e.what());
+            return;
+        }
+        if (!added) {
+            reply_error(res, 409, "WORKER_ALREADY_EXISTS",
+                        fmt::format("Worker {} already exists", body["url"].get<std::string>()));
+            return;
+        }
+        log_mainf("Worker {} ({}) added", added->url, added->role_name());
+        reply_json(res, 202,
+                   {{"status", "accepted"},
+                    {"worker_id", added->id},
+                    {"url", added->url},
+                    {"location", "/workers/" + added->id}});
+    }
+
+    void one_worker(const httplib::Request& req, httplib::Response& res) {
+        const auto worker = pool_.find(std::string(req.matches[1]));
+        if (!worker) {
+            reply_error(res, 404, "WORKER_NOT_FOUND", "Worker not found");
+            return;
+        }
+        reply_json(res, 200, worker_json(*worker));
+    }
+
+    // DELETE /workers/{id}: the worker drains (no new requests) and is removed after the settle time.
+    void delete_worker(const httplib::Request& req, httplib::Response& res) {
+        const auto worker = pool_.remove(std::string(req.matches[1]));
+        if (!worker) {
+            reply_error(res, 404, "WORKER_NOT_FOUND", "Worker not found");
+            return;
+        }
+        reply_json(res, 202, {{"status", "accepted"}, {"worker_id", worker->id}, {"url", worker->url}});
     }
 
     void setup_routes() {
@@ -264,6 +324,15 @@ class Router {
                         [this](const httplib::Request&, httplib::Response& res) { readiness(res); });
             server_.Get("/workers",
                         [this](const httplib::Request&, httplib::Response& res) { workers(res); });
+            server_.Post("/workers", [this](const httplib::Request& req, httplib::Response& res) {
+                add_worker(req, res);
+            });
+            server_.Get(R"(/workers/(.+))", [this](const httplib::Request& req, httplib::Response& res) {
+                one_worker(req, res);
+            });
+            server_.Delete(R"(/workers/(.+))", [this](const httplib::Request& req, httplib::Response& res) {
+                delete_worker(req, res);
+            });
         }
         server_.Get("/health_generate",
                     [this](const httplib::Request&, httplib::Response& res) { health_generate(res); });

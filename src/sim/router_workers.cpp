@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "sim/args.hpp"
@@ -10,13 +11,13 @@
 namespace pdsim {
 namespace {
 
-std::unique_ptr<Worker> make_worker(Worker::Role role, const std::string& url,
+std::shared_ptr<Worker> make_worker(Worker::Role role, const std::string& url,
                                     std::optional<int> bootstrap_port) {
     auto address = parse_url(url);
     if (!address) {
         throw UsageError(fmt::format("invalid worker URL '{}': expected http://HOST:PORT", url));
     }
-    auto worker = std::make_unique<Worker>();
+    auto worker = std::make_shared<Worker>();
     worker->role = role;
     worker->url = url;
     while (!worker->url.empty() && worker->url.back() == '/') {
@@ -39,11 +40,14 @@ const char* Worker::state_name() const {
             return "not_ready";
         case State::kFailed:
             return "failed";
+        case State::kDraining:
+            return "draining";
     }
     return "pending";
 }
 
-WorkerPool::WorkerPool(const RouterArgs& args, const std::string& unregistered) {
+WorkerPool::WorkerPool(const RouterArgs& args, const std::string& unregistered, Millis drain_settle)
+    : drain_settle_(drain_settle) {
     for (const PrefillWorker& prefill : args.prefill) {
         prefill_.push_back(make_worker(Worker::Role::kPrefill, prefill.url, prefill.bootstrap_port));
     }
@@ -52,45 +56,62 @@ WorkerPool::WorkerPool(const RouterArgs& args, const std::string& unregistered) 
     }
     for (const auto* list : {&prefill_, &decode_}) {
         for (const auto& worker : *list) {
+            worker->id = new_id();
             if (!unregistered.empty() && worker->url == unregistered) worker->registered = false;
         }
     }
 }
 
+std::string WorkerPool::new_id() {
+    std::lock_guard lock(rng_mutex_);
+    const auto a = rng_();
+    const auto b = rng_();
+    // A version-4 UUID, as SMG gives its workers.
+    return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xfff,
+                       0x8000 | ((b >> 48) & 0x3fff), b & 0xffffffffffffULL);
+}
+
 void WorkerPool::start_health_checks(Millis interval, std::string endpoint, Millis startup_timeout) {
     interval = std::max(interval, Millis{10});
-    const auto startup_deadline = Clock::now() + startup_timeout;
-    std::thread([this, interval, endpoint = std::move(endpoint), startup_deadline] {
+    {
+        std::lock_guard lock(mutex_);
+        startup_timeout_ = startup_timeout;
+        const auto deadline = Clock::now() + startup_timeout;
+        for (const auto* list : {&prefill_, &decode_})
+            for (const auto& worker : *list) worker->startup_deadline = deadline;
+    }
+    std::thread([this, interval, endpoint = std::move(endpoint)] {
         for (;;) {
-            check_all(endpoint, startup_deadline);
+            check_all(endpoint);
             sleep_ms(interval);
         }
     }).detach();
 }
 
-void WorkerPool::check_all(const std::string& endpoint, Clock::time_point startup_deadline) {
-    for (const auto* list : {&prefill_, &decode_}) {
-        for (const auto& worker : *list) {
-            if (!worker->registered || worker->state == Worker::State::kFailed) continue;
-            auto client = make_client(worker->address.host, worker->address.port, Millis{1000}, Millis{5000});
-            auto result = client->Get(endpoint);
-            const bool healthy = result && result->status >= 200 && result->status < 300;
+void WorkerPool::check_all(const std::string& endpoint) {
+    for (const auto& worker : all()) {
+        if (!worker->registered || worker->state == Worker::State::kFailed) continue;
+        auto client = make_client(worker->address.host, worker->address.port, Millis{1000}, Millis{5000});
+        auto result = client->Get(endpoint);
+        const bool healthy = result && result->status >= 200 && result->status < 300;
+        auto state = worker->state.load();
+        if (state == Worker::State::kDraining) {
+            // Draining is left only by removal; its checks still say whether it answers.
+        } else if (healthy) {
+            worker->state = Worker::State::kReady;
+        } else if (state == Worker::State::kPending && Clock::now() >= worker->startup_deadline) {
+            worker->state = Worker::State::kFailed;
+            log_mainf("Worker {} ({}) failed to become healthy within the startup timeout", worker->url,
+                      worker->role_name());
+        } else if (state == Worker::State::kReady) {
+            worker->state = Worker::State::kNotReady;
+        }
+        if (worker->healthy.exchange(healthy) != healthy) {
             if (healthy) {
-                worker->state = Worker::State::kReady;
-            } else if (worker->state == Worker::State::kPending && Clock::now() >= startup_deadline) {
-                worker->state = Worker::State::kFailed;
-                log_mainf("Worker {} ({}) failed to become healthy within the startup timeout", worker->url,
-                          worker->role_name());
-            } else if (worker->state == Worker::State::kReady) {
-                worker->state = Worker::State::kNotReady;
-            }
-            if (worker->healthy.exchange(healthy) != healthy) {
-                if (healthy) {
-                    log_mainf("Worker {} ({}) is healthy", worker->url, worker->role_name());
-                } else {
-                    log_mainf("Worker {} ({}) failed its health check: {}", worker->url, worker->role_name(),
-                              describe_failure(result, worker->address.host, worker->address.port));
-                }
+                log_mainf("Worker {} ({}) is healthy", worker->url, worker->role_name());
+            } else {
+                log_mainf("Worker {} ({}) failed its health check: {}", worker->url, worker->role_name(),
+                          describe_failure(result, worker->address.host, worker->address.port));
             }
         }
     }
@@ -102,27 +123,72 @@ void WorkerPool::check_all(const std::string& endpoint, Clock::time_point startu
     }
 }
 
+WorkerList WorkerPool::list(Worker::Role role) const {
+    std::lock_guard lock(mutex_);
+    return role == Worker::Role::kPrefill ? prefill_ : decode_;
+}
+
+WorkerList WorkerPool::all() const {
+    std::lock_guard lock(mutex_);
+    WorkerList workers = prefill_;
+    workers.insert(workers.end(), decode_.begin(), decode_.end());
+    return workers;
+}
+
 int WorkerPool::registered_count() const {
     int count = 0;
-    for (const auto* list : {&prefill_, &decode_})
-        for (const auto& worker : *list) count += worker->registered ? 1 : 0;
+    for (const auto& worker : all()) count += worker->registered ? 1 : 0;
     return count;
 }
 
 int WorkerPool::healthy_count(Worker::Role role) const {
-    const auto& list = role == Worker::Role::kPrefill ? prefill_ : decode_;
     int count = 0;
-    for (const auto& worker : list) {
-        count += worker->healthy ? 1 : 0;
-    }
+    for (const auto& worker : list(role)) count += worker->serving() && worker->healthy ? 1 : 0;
     return count;
 }
 
-Worker* WorkerPool::pick(const std::vector<std::unique_ptr<Worker>>& workers, bool healthy_only) {
-    std::vector<Worker*> candidates;
+std::shared_ptr<Worker> WorkerPool::add(Worker::Role role, const std::string& url,
+                                        std::optional<int> bootstrap_port) {
+    auto worker = make_worker(role, url, bootstrap_port);
+    worker->id = new_id();
+    std::lock_guard lock(mutex_);
+    for (const auto* list : {&prefill_, &decode_})
+        for (const auto& known : *list)
+            if (known->registered && known->url == worker->url) return nullptr;
+    if (startup_timeout_) worker->startup_deadline = Clock::now() + *startup_timeout_;
+    (role == Worker::Role::kPrefill ? prefill_ : decode_).push_back(worker);
+    return worker;
+}
+
+std::shared_ptr<Worker> WorkerPool::find(const std::string& id_or_url) const {
+    for (const auto& worker : all())
+        if (worker->registered && (worker->id == id_or_url || worker->url == id_or_url)) return worker;
+    return nullptr;
+}
+
+std::shared_ptr<Worker> WorkerPool::remove(const std::string& id_or_url) {
+    auto worker = find(id_or_url);
+    if (!worker || worker->state.exchange(Worker::State::kDraining) == Worker::State::kDraining)
+        return worker;
+    log_mainf("Worker {} ({}) is draining; removed in {} ms", worker->url, worker->role_name(),
+              drain_settle_.count());
+    std::thread([this, worker] {
+        sleep_ms(drain_settle_);
+        {
+            std::lock_guard lock(mutex_);
+            auto& list = worker->role == Worker::Role::kPrefill ? prefill_ : decode_;
+            list.erase(std::remove(list.begin(), list.end(), worker), list.end());
+        }
+        log_mainf("Worker {} ({}) removed", worker->url, worker->role_name());
+    }).detach();
+    return worker;
+}
+
+std::shared_ptr<Worker> WorkerPool::pick(const WorkerList& workers, bool healthy_only) {
+    std::vector<std::shared_ptr<Worker>> candidates;
     for (const auto& worker : workers) {
-        if (worker->registered && (!healthy_only || worker->healthy)) {
-            candidates.push_back(worker.get());
+        if (worker->serving() && (!healthy_only || worker->healthy)) {
+            candidates.push_back(worker);
         }
     }
     if (candidates.empty()) {

@@ -47,6 +47,15 @@ inline std::optional<HttpReply> http_post(const std::string& host, int port, con
     return HttpReply{result->status, result->body};
 }
 
+inline std::optional<HttpReply> http_delete(const std::string& host, int port, const std::string& path) {
+    auto client = client_for(host, port, 5);
+    auto result = client.Delete(path);
+    if (!result) {
+        return std::nullopt;
+    }
+    return HttpReply{result->status, result->body};
+}
+
 inline int status_of(const std::string& host, int port, const std::string& path) {
     auto reply = http_get(host, port, path);
     return reply ? reply->status : 0;
