@@ -136,6 +136,7 @@ Plan build_plan(const config::Cluster& cluster) {
                 "router " + config::to_string(role->router_impl) +
                 (role->router_impl_reason.empty() ? " (impl: " + config::to_string(role->router_impl) + ")"
                                                   : " (" + role->router_impl_reason + ")");
+            stage.router = router_facts(cluster, *role);
         }
         for (const auto& dependency : role->depends_on)
             stage.edges.push_back(edge_to(cluster, *role, *cluster.find_role(dependency), plan));

@@ -36,6 +36,21 @@ std::vector<std::string> router_worker_urls(const config::Cluster& cluster, cons
     return urls;
 }
 
+RouterFacts router_facts(const config::Cluster& cluster, const config::Role& router) {
+    RouterFacts facts;
+    facts.impl = router.router_impl;
+    const auto& node = detail::node_of(cluster, router, 0);
+    facts.url = "http://" + routable_address(router, node) + ":" + std::to_string(service_port(router));
+    for (const auto& name : router.prefill_roles)
+        if (const auto* group = cluster.find_role(name))
+            facts.workers.push_back(
+                {group->name, worker_url(cluster, *group), "prefill", group->effective_bootstrap_port()});
+    for (const auto& name : router.decode_roles)
+        if (const auto* group = cluster.find_role(name))
+            facts.workers.push_back({group->name, worker_url(cluster, *group), "decode", std::nullopt});
+    return facts;
+}
+
 // The PD router's command line, by implementation. All three take one `--prefill URL PORT` per prefill
 // group and one `--decode URL` per decode group, as repeated flags (the Python parser does not split
 // commas), and an explicit --host/--port (the default 30000 clashes with SGLang's):

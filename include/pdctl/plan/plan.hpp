@@ -3,6 +3,7 @@
 // behind which gates. `pdctl plan` prints it; the engine executes it; golden tests pin it.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,24 @@ struct Edge {
     Gate gate;
 };
 
+// A prefill or decode group as a router is given it: what a run-time worker API (SMG, the gateway:
+// POST /workers, DELETE /workers/{id}) takes to remove it and add it back.
+struct RouterWorker {
+    std::string stage;                  // the group's stage ("decode-2")
+    std::string url;                    // its rank-0 URL, as on the router's command line
+    std::string type;                   // "prefill" or "decode" (SMG's worker_type)
+    std::optional<int> bootstrap_port;  // prefill only
+};
+
+// What a router stage knows of its workers.
+struct RouterFacts {
+    config::RouterImpl impl = config::RouterImpl::MiniLb;
+    std::string url;  // http://address:port, its base URL
+    std::vector<RouterWorker> workers;
+    // MiniLB's list is fixed at launch; sglang-router and SMG take workers out and in at run time.
+    bool worker_api() const { return impl != config::RouterImpl::MiniLb; }
+};
+
 struct Stage {
     std::string role;  // the role's unique name; for a group after the first, NAME-K
     // Its place among the groups of its `roles:` entry (config::Role): group 1 of 1 for most roles.
@@ -83,6 +102,7 @@ struct Stage {
     Gate gate;                // its own readiness
     std::string
         program_note;  // which program and why, when the config let pdctl choose ("router minilb: ...")
+    std::optional<RouterFacts> router;  // router stages only
 
     std::vector<std::string> after() const;  // the roles of `edges`
     // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or

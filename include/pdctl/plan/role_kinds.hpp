@@ -22,6 +22,9 @@ runtime::ProgramSpec generic_program(const config::Cluster& cluster, const confi
 // The rank-0 URLs of the prefill groups, then the decode groups, that a router is given.
 std::vector<std::string> router_worker_urls(const config::Cluster& cluster, const config::Role& router);
 
+// The router's implementation, base URL and its prefill and decode groups as it is given them.
+RouterFacts router_facts(const config::Cluster& cluster, const config::Role& router);
+
 // The readiness gate of a role (rank 0 for groups), with the kind's defaults filled in.
 Gate default_gate(const config::Cluster& cluster, const config::Role& role);
 // A prefill role's rank-0 bootstrap server answering GET /health: it starts before the weights load
