@@ -5,12 +5,14 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <set>
 
 #include "doctor_gate.hpp"
 #include "mutating_run.hpp"
 #include "pdctl/config/duration.hpp"
 #include "pdctl/doctor/gpu_use.hpp"
 #include "pdctl/doctor/preflight.hpp"
+#include "pdctl/plan/rolling.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -36,12 +38,23 @@ std::function<void(engine::StartMoment, const plan::Unit&)> sigkill_hook_from_en
     };
 }
 
-engine::Duration parse_gpu_release_timeout(const std::string& text) {
+engine::Duration parse_wait(const std::string& flag, const std::string& text) {
     const auto timeout = config::parse_duration(text);
     if (!timeout || timeout->count() < 0)
-        throw Failure(ExitCode::kUsage, "--gpu-release-timeout: cannot read '" + text + "'",
+        throw Failure(ExitCode::kUsage, flag + ": cannot read '" + text + "'",
                       std::string("a duration (0 = do not wait): ") + config::kDurationForms);
     return *timeout;
+}
+
+// The stages a rolling restart touches, and its router, in plan order.
+plan::Plan rolling_stages(const plan::Plan& whole, const plan::RollingPlan& rolling) {
+    std::set<std::string> named{rolling.router};
+    for (const auto& step : rolling.steps) named.insert(step.stage);
+    plan::Plan part = whole;
+    part.stages.clear();
+    for (const auto& stage : whole.stages)
+        if (named.count(stage.role)) part.stages.push_back(stage);
+    return part;
 }
 
 // The start preflight (docs/doctor.md, "Preflight") over the stages the engine is about to start.
@@ -103,12 +116,22 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine::EngineOptions engine_options;
     engine_options.keep_on_failure = options.keep_on_failure;
     engine_options.start_hook = sigkill_hook_from_environment();
-    engine_options.gpu_release_timeout = parse_gpu_release_timeout(options.gpu_release_timeout);
+    engine_options.gpu_release_timeout = parse_wait("--gpu-release-timeout", options.gpu_release_timeout);
+    engine_options.drain_grace = parse_wait("--drain-grace", options.drain_grace);
     engine_options.gpu_use = gpu_use_query(executor);
     engine_options.preflight_skipped = options.skip_preflight;
     if (verb != "stop" && !options.skip_preflight) engine_options.preflight = preflight(context, executor);
-    const auto scoped = plan::scope_plan(context.plan, options.scope, verb);
     engine_options.scoped = !options.scope.empty();
+    if (options.rolling) {
+        const auto rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
+        const auto part = rolling_stages(context.plan, rolling);
+        engine::install_interrupt_handlers();
+        return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
+            engine::Engine engine(part, executor, prober, clock, journaled, engine_options);
+            return engine.rolling_restart(rolling);
+        });
+    }
+    const auto scoped = plan::scope_plan(context.plan, options.scope, verb);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {

@@ -23,6 +23,10 @@ struct StartOptions {
     bool skip_preflight = false;  // --skip-preflight: start without the preflight on the nodes
     std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
     plan::Scope scope;                        // --role / --group
+    // restart only: one group at a time, through the router (plan/rolling.hpp)
+    bool rolling = false;
+    bool allow_router_restart = false;
+    std::string drain_grace = "30s";
 };
 
 // --skip-doctor and --skip-preflight, the same for start and restart.

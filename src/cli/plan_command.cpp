@@ -3,8 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 
+#include "pdctl/plan/rolling.hpp"
 #include "pdctl/report/plan_view.hpp"
+#include "pdctl/report/rolling_view.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -14,6 +17,8 @@ namespace {
 struct PlanOptions {
     std::string verb = "start";
     plan::Scope scope;  // --role / --group
+    bool rolling = false;
+    bool allow_router_restart = false;
 };
 
 ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
@@ -22,9 +27,19 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     auto context = load_context(global);
     // How each node is reached is decided before anything connects, so the plan can show it.
     const auto transports = transport_choices(context);
+    if (options.rolling && options.verb != "restart")
+        throw Failure(ExitCode::kUsage,
+                      "--rolling goes with `plan restart`, not `plan " + options.verb + "`");
     const auto scoped = plan::scope_plan(context.plan, options.scope, options.verb);
+    std::optional<plan::RollingPlan> rolling;
+    if (options.rolling)
+        rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
     std::string text;
-    if (global.json) {
+    if (global.json && rolling) {
+        text = report::rolling_to_json(*rolling).dump(2);
+    } else if (rolling) {
+        text = report::render_rolling_text(*rolling);
+    } else if (global.json) {
         auto doc = report::plan_to_json(scoped.plan, options.verb);
         if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
         if (!options.scope.empty()) doc["moves_with"] = scoped.closure;
@@ -46,6 +61,10 @@ void add_plan_verb(CLI::App& app, Verbs& verbs) {
         app.add_subcommand("plan", "print the stages and every node's exact commands; touches no node");
     command->add_option("verb", options->verb, "start | stop | restart")->capture_default_str();
     add_scope_flags(*command, options->scope);
+    auto* rolling = command->add_flag("--rolling", options->rolling,
+                                      "plan restart: the steps of `restart --rolling` (one group at a time)");
+    command->add_flag("--allow-router-restart", options->allow_router_restart, "as for restart --rolling")
+        ->needs(rolling);
     verbs.add(command, [options](const GlobalOptions& global) { return plan_command(global, *options); });
 }
 

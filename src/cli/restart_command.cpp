@@ -1,4 +1,5 @@
 // pdctl restart: stop, then start; a unit that survives the stop means no start (docs/architecture.md).
+// With --rolling, one group at a time through the router (docs/operations.md).
 #include <CLI/CLI.hpp>
 #include <memory>
 
@@ -15,6 +16,21 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     add_skip_doctor_flag(*command, *options);
     add_gpu_release_flag(*command, *options);
     add_scope_flags(*command, options->scope);
+    auto* rolling = command->add_flag(
+        "--rolling", options->rolling,
+        "with --role/--group: one group at a time, each taken out of the router while it restarts, so that "
+        "requests keep succeeding (sglang-router, SMG; docs/operations.md)");
+    command
+        ->add_flag("--allow-router-restart", options->allow_router_restart,
+                   "with --rolling and a MiniLB router (fixed worker list): stop the router while the groups "
+                   "restart, and say how long it was down")
+        ->needs(rolling);
+    command
+        ->add_option("--drain-grace", options->drain_grace,
+                     "with --rolling: how long a group keeps running after the router dropped it, for the "
+                     "requests it still has")
+        ->default_str("30s")
+        ->needs(rolling);
     verbs.add(command, [options](const GlobalOptions& global) {
         return run_engine_verb(global, *options, "restart",
                                [](engine::Engine& engine) { return engine.restart(); });

@@ -15,7 +15,7 @@ std::optional<ExitCode> Engine::run_preflight(const std::vector<bool>& starting,
     const auto elapsed = [&] { return std::chrono::duration_cast<Duration>(clock_.now() - began); };
     if (const auto held = wait_for_gpu_release({freed.begin(), freed.end()}); !held.empty()) {
         reporter_.run_end(
-            {"start",
+            {verb_,
              ExitCode::kGpusBusy,
              "the replaced units stopped, but GPU memory is still in use: " + util::join(held, "; "),
              elapsed(),
@@ -47,7 +47,7 @@ std::optional<ExitCode> Engine::run_preflight(const std::vector<bool>& starting,
     reporter_.note(
         fmt::format("preflight failed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
     reporter_.run_end(
-        {"start",
+        {verb_,
          ExitCode::kNodeCheckFailed,
          fmt::format("preflight found {} problem{} before anything started: {}", answer.problems.size(),
                      answer.problems.size() == 1 ? "" : "s", util::join(answer.problems, "; ")),

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pdctl/health/router_worker_api.hpp"
+
 namespace pdctl::health {
 namespace {
 
@@ -10,12 +12,6 @@ using json = nlohmann::json;
 std::string string_field(const json& object, const char* key) {
     const auto found = object.find(key);
     return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-// Routers may list a URL with or without a trailing slash.
-std::string normalised(std::string url) {
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    return url;
 }
 
 }  // namespace
@@ -34,32 +30,20 @@ std::optional<std::string> master_not_ready(const std::string& body) {
 
 std::optional<std::string> workers_not_ready(const std::string& body,
                                              const std::vector<std::string>& expected) {
-    const auto parsed = json::parse(body, nullptr, false);
-    const json* list = nullptr;
-    if (!parsed.is_discarded() && parsed.is_object()) {
-        const auto found = parsed.find("workers");
-        if (found != parsed.end() && found->is_array()) list = &*found;
-    }
-    if (list == nullptr) return "the answer is not a worker list: " + body.substr(0, 200);
+    std::string error;
+    const auto listed = parse_worker_list(body, error);
+    if (!listed) return error;
     std::string missing;
     std::string unhealthy;
     for (const auto& url : expected) {
-        const json* entry = nullptr;
-        for (const auto& candidate : *list) {
-            if (candidate.is_object() && normalised(string_field(candidate, "url")) == normalised(url)) {
-                entry = &candidate;
-                break;
-            }
-        }
+        const auto* entry = find_worker(*listed, url);
         if (entry == nullptr) {
             missing += (missing.empty() ? "" : ", ") + url;
             continue;
         }
-        const auto healthy = entry->find("is_healthy");
-        if (healthy != entry->end() && healthy->is_boolean() && healthy->get<bool>()) continue;
-        std::string detail = string_field(*entry, "worker_type");
-        if (const auto status = string_field(*entry, "status"); !status.empty())
-            detail += (detail.empty() ? "status " : ", status ") + status;
+        if (entry->healthy) continue;
+        std::string detail = entry->type;
+        if (!entry->status.empty()) detail += (detail.empty() ? "status " : ", status ") + entry->status;
         unhealthy += (unhealthy.empty() ? "" : ", ") + url + (detail.empty() ? "" : " (" + detail + ")");
     }
     if (missing.empty() && unhealthy.empty()) return std::nullopt;

@@ -44,39 +44,59 @@ std::optional<httplib::Client> client_for(const std::string& url, std::string& p
     return std::optional<httplib::Client>(std::in_place, host, port);
 }
 
+// httplib names its errors in one word ("Connection", "Read"), which reads like a truncated message in
+// a gate-timeout report; say what the operator needs to know instead.
+std::string describe_error(httplib::Error error, std::chrono::milliseconds timeout) {
+    switch (error) {
+        case httplib::Error::Connection:
+            return "connection refused or unreachable";
+        case httplib::Error::Read:
+            // A read timeout and bytes that are not HTTP (a wrong port) look the same to httplib.
+            return fmt::format("no valid HTTP response within {} ms (timed out, or not HTTP)",
+                               timeout.count());
+        case httplib::Error::ConnectionTimeout:
+            return fmt::format("no connection within {} ms", timeout.count());
+        default:
+            return httplib::to_string(error);
+    }
+}
+
+void set_timeouts(httplib::Client& client, std::chrono::milliseconds timeout) {
+    const auto seconds = static_cast<time_t>(timeout.count() / 1000);
+    const auto micros = static_cast<time_t>((timeout.count() % 1000) * 1000);
+    client.set_connection_timeout(seconds, micros);
+    client.set_read_timeout(seconds, micros);
+    client.set_write_timeout(seconds, micros);
+}
+
 }  // namespace
+
+ProbeResult RealHttpProber::remove(const std::string& url, std::chrono::milliseconds timeout) {
+    ProbeResult result;
+    std::string path;
+    auto client = client_for(url, path, result);
+    if (!client) return result;
+    set_timeouts(*client, timeout);
+    if (auto response = client->Delete(path)) {
+        result.status = response->status;
+        result.body = response->body.substr(0, 64 * 1024);
+    } else {
+        result.error = describe_error(response.error(), timeout);
+    }
+    return result;
+}
 
 ProbeResult RealHttpProber::get(const std::string& url, std::chrono::milliseconds timeout) {
     ProbeResult result;
     std::string path;
     auto client = client_for(url, path, result);
     if (!client) return result;
-    const auto seconds = static_cast<time_t>(timeout.count() / 1000);
-    const auto micros = static_cast<time_t>((timeout.count() % 1000) * 1000);
-    client->set_connection_timeout(seconds, micros);
-    client->set_read_timeout(seconds, micros);
-    client->set_write_timeout(seconds, micros);
+    set_timeouts(*client, timeout);
     if (auto response = client->Get(path)) {
         result.status = response->status;
         result.body = response->body.substr(0, 64 * 1024);  // a /workers list of ~100 workers
     } else {
-        // httplib names its errors in one word ("Connection", "Read"), which reads like a truncated
-        // message in a gate-timeout report; say what the operator needs to know instead.
-        switch (response.error()) {
-            case httplib::Error::Connection:
-                result.error = "connection refused or unreachable";
-                break;
-            case httplib::Error::Read:
-                // A read timeout and bytes that are not HTTP (a wrong port) look the same to httplib.
-                result.error = fmt::format("no valid HTTP response within {} ms (timed out, or not HTTP)",
-                                           timeout.count());
-                break;
-            case httplib::Error::ConnectionTimeout:
-                result.error = fmt::format("no connection within {} ms", timeout.count());
-                break;
-            default:
-                result.error = httplib::to_string(response.error());
-        }
+        result.error = describe_error(response.error(), timeout);
     }
     return result;
 }

@@ -14,22 +14,6 @@ using nlohmann::json;
 
 constexpr int kGroupsBlock = 81;
 
-// unit name -> pid of every running unit, from `status --json`.
-std::map<std::string, int> running_unit_pids(const SimCluster& cluster) {
-    const auto status = cluster.run({"--json", "status"});
-    std::map<std::string, int> units;
-    const auto doc = json::parse(status.out, nullptr, false);
-    if (!doc.is_object()) {
-        ADD_FAILURE() << "status --json: " << status.out << status.err;
-        return units;
-    }
-    for (const auto& role : doc["roles"])
-        for (const auto& unit : role["units"])
-            if (unit.value("state", "") == "running")
-                units[unit["unit"].get<std::string>()] = unit["pid"].get<int>();
-    return units;
-}
-
 void replace_first(std::string& text, const std::string& from, const std::string& to) {
     const auto at = text.find(from);
     ASSERT_NE(at, std::string::npos) << "no `" << from << "` in:\n" << text;

@@ -4,6 +4,7 @@
 // tests can run in parallel and never touch each other's processes.
 
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -114,5 +115,21 @@ class SimCluster {
     int block_;
     std::filesystem::path dir_;
 };
+
+// unit name -> pid of every running unit, from `status --json`.
+inline std::map<std::string, int> running_unit_pids(const SimCluster& cluster) {
+    const auto status = cluster.run({"--json", "status"});
+    std::map<std::string, int> units;
+    const auto doc = nlohmann::json::parse(status.out, nullptr, false);
+    if (!doc.is_object()) {
+        ADD_FAILURE() << "status --json: " << status.out << status.err;
+        return units;
+    }
+    for (const auto& role : doc["roles"])
+        for (const auto& unit : role["units"])
+            if (unit.value("state", "") == "running")
+                units[unit["unit"].get<std::string>()] = unit["pid"].get<int>();
+    return units;
+}
 
 }  // namespace pdctl::testing

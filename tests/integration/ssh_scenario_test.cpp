@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "fake_gpu.hpp"
+#include "generate_stream.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
 
@@ -409,6 +410,34 @@ TEST_F(SshScenarioTest, CertificatesForTheUserAndTheHosts) {
               std::string::npos)
         << transport_line("n1–n8");
     start_status_smoke_stop();
+}
+
+// restart --rolling over SSH: two decode groups (n5–n6, n7–n8) behind SMG, restarted one at a time in
+// their containers while a stream of /generate requests through the router fails not one.
+TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
+    profile = write_profile(temp / "profile", "sshroll");
+    auto text = slurp(profile);
+    replace_all(text, "tp_size: 32\n    ep_size: 32", "tp_size: 16\n    ep_size: 16");
+    replace_all(text, "nodes: [n1, n2, n3, n4]", "nodes: [n1, n2]");
+    replace_all(text, "nodes: [n5, n6, n7, n8]", "groups: [[n5, n6], [n7, n8]]");
+    replace_all(text, "program: [pdsim, sglang_router.launch_router]\n    impl: minilb",
+                "program: [pdsim, smg, launch]\n    impl: smg\n"
+                "    env: {PDSIM_ROUTER_CHECK_MS: \"100\", PDSIM_ROUTER_DRAIN_MS: \"300\"}");
+    spit(profile, text);
+    const auto start = pdctl(profile, {"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.dump();
+
+    GenerateStream stream(host(5).address, 31000);
+    const auto rolling = pdctl(profile, {"restart", "--role", "decode", "--rolling", "--drain-grace", "1s"});
+    stream.stop();
+    ASSERT_EQ(rolling.exit_code, 0) << rolling.dump();
+    EXPECT_NE(rolling.out.find("decode-2 is back in router and ready"), std::string::npos) << rolling.out;
+    EXPECT_GT(stream.sent(), 20) << "the stream ran during the roll";
+    EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
+                                           << " requests failed:" << first_failures(stream.failures()) << "\n"
+                                           << rolling.out;
+    std::printf("[ timing ] ssh rolling restart of 2 decode groups: %lld ms, %d requests, 0 failed\n",
+                rolling.ms, stream.sent());
 }
 
 }  // namespace

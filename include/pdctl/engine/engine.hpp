@@ -14,7 +14,9 @@
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/health/http_prober.hpp"
+#include "pdctl/health/router_worker_api.hpp"
 #include "pdctl/plan/plan.hpp"
+#include "pdctl/plan/rolling.hpp"
 
 namespace pdctl::engine {
 
@@ -54,6 +56,11 @@ struct EngineOptions {
     // The plan is a part of the cluster (--role/--group): units outside it are not leftovers, and a
     // dependency outside it must already be ready before start launches anything.
     bool scoped = false;
+    // A rolling restart (plan/rolling.hpp): how long the router may take to drop a removed group from
+    // its list, and how long the group then keeps running so that requests it already has can finish
+    // (--drain-grace; SMG removes a worker after a fixed settle time, in-flight or not).
+    Duration drain_timeout{std::chrono::minutes(2)};
+    Duration drain_grace{std::chrono::seconds(30)};
 };
 
 class Engine {
@@ -72,6 +79,10 @@ class Engine {
     // nodes that the plan no longer names. Idempotent.
     ExitCode stop();
     ExitCode restart();
+    // Runs the steps of a rolling restart in order (the plan holds the stages they name and the
+    // router). Stops at the first step that fails, naming the group and what the router said; a group
+    // that was taken out stays out then (`pdctl start` restarts the router with every group).
+    ExitCode rolling_restart(const plan::RollingPlan& rolling);
 
   private:
     struct StageResult {
@@ -126,12 +137,21 @@ class Engine {
     std::vector<std::string> log_tail(const plan::Unit& unit);
     const config::Node& node(const std::string& name) const;
 
+    // The steps of a rolling restart (engine_rolling.cpp); each returns an exit code once the run ended.
+    std::optional<ExitCode> restart_one(const plan::Stage& stage, TimePoint began);
+    std::optional<ExitCode> drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                  health::RouterWorkerApi& api, TimePoint began);
+    std::optional<ExitCode> add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                     health::RouterWorkerApi& api, TimePoint began);
+    ExitCode end_run(ExitCode code, const std::string& message, TimePoint began);
+
     const plan::Plan& plan_;
     exec::Executor& executor_;
     health::HttpProber& prober_;
     Clock& clock_;
     Reporter& reporter_;
     EngineOptions options_;
+    std::string verb_ = "start";  // what the run's end is reported as (restart for a rolling restart)
 };
 
 }  // namespace pdctl::engine

@@ -1,5 +1,6 @@
 #pragma once
-// HTTP to the cluster's servers: the GET of a readiness gate, and the POST of `pdctl smoke`. The
+// HTTP to the cluster's servers: the GET of a readiness gate, the POST of `pdctl smoke`, and a
+// router's worker API (POST and DELETE /workers) in a rolling restart. The
 // interface lets engine tests script answers; the real one uses cpp-httplib, the only place pdctl
 // (outside the simulator) speaks HTTP.
 
@@ -26,6 +27,11 @@ class HttpProber {
     virtual ProbeResult get(const std::string& url, std::chrono::milliseconds timeout) = 0;
     virtual ProbeResult post(const std::string& url, const std::string& body, const std::string& content_type,
                              const PostTimeouts& timeouts) = 0;
+    // DELETE url (a router's /workers/{id}). Only the router worker API uses it; scripted probers that
+    // never see one need not implement it.
+    virtual ProbeResult remove(const std::string& url, std::chrono::milliseconds /*timeout*/) {
+        return {0, "", "DELETE " + url + ": not supported by this prober"};
+    }
 };
 
 class RealHttpProber : public HttpProber {
@@ -35,6 +41,7 @@ class RealHttpProber : public HttpProber {
     // has always printed it; get() words its errors for gate reports instead.
     ProbeResult post(const std::string& url, const std::string& body, const std::string& content_type,
                      const PostTimeouts& timeouts) override;
+    ProbeResult remove(const std::string& url, std::chrono::milliseconds timeout) override;
 };
 
 // Splits http://host:port/path. Returns false for anything else.

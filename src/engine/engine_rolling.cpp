@@ -1,0 +1,236 @@
+// restart --rolling: the groups one at a time, each out of the router while it restarts (SMG and the
+// gateway: DELETE /workers/{id}, then POST /workers), or, for MiniLB with --allow-router-restart, the
+// router stopped around the restarts with its downtime measured. The steps come from
+// plan::rolling_plan; this file only carries them out.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/util/durations.hpp"
+#include "pdctl/util/strings.hpp"
+
+namespace pdctl::engine {
+namespace {
+
+constexpr Duration kPollInterval{std::chrono::milliseconds(250)};
+
+const plan::RouterWorker& worker_of(const plan::RollingPlan& rolling, const std::string& stage) {
+    for (const auto& worker : rolling.facts.workers)
+        if (worker.stage == stage) return worker;
+    throw Failure(ExitCode::kInternal, "rolling step names " + stage + ", which the router does not list");
+}
+
+// "decode-2 (http://10.0.0.7:30000)" and the other workers of its type: "http://…: ready, …".
+std::string others_of_type(const std::vector<health::ListedWorker>& listed,
+                           const plan::RouterWorker& worker) {
+    std::vector<std::string> others;
+    for (const auto& entry : listed)
+        if (entry.type == worker.type && entry.url != worker.url)
+            others.push_back(
+                entry.url + ": " +
+                (entry.status.empty() ? (entry.healthy ? "healthy" : "unhealthy") : entry.status));
+    return others.empty() ? "none listed" : util::join(others, ", ");
+}
+
+}  // namespace
+
+ExitCode Engine::end_run(ExitCode code, const std::string& message, TimePoint began) {
+    reporter_.run_end({verb_, code, message, std::chrono::duration_cast<Duration>(clock_.now() - began), {}});
+    return code;
+}
+
+std::optional<ExitCode> Engine::restart_one(const plan::Stage& stage, TimePoint began) {
+    if (const auto failures = stop_stages({&stage}, "restart"); !failures.empty()) {
+        const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
+        return end_run(code, "could not stop " + describe(failures), began);
+    }
+    std::vector<bool> starting(plan_.stages.size(), false);
+    starting[static_cast<std::size_t>(&stage - plan_.stages.data())] = true;
+    std::set<std::string> freed;
+    if (stage.kind == config::RoleKind::Sglang)
+        for (const auto& unit : stage.units) freed.insert(unit.node);
+    if (const auto refused = run_preflight(starting, freed, began)) return refused;
+    std::vector<const plan::Stage*> started;
+    const auto result = start_stages(starting, started);
+    if (result.code == ExitCode::kOk) return std::nullopt;
+    reporter_.stage_failed(result.failure, std::chrono::duration_cast<Duration>(clock_.now() - began));
+    std::string message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
+    if (!options_.keep_on_failure) {
+        const auto failures = stop_stages(started, "cleanup");
+        if (!failures.empty())
+            message += "; the clean-up could not stop " + describe(failures) + " (see status)";
+    }
+    return end_run(result.code, message, began);
+}
+
+std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                      health::RouterWorkerApi& api, TimePoint began) {
+    const auto& worker = worker_of(rolling, step.stage);
+    const auto asked = clock_.now();
+    std::string error;
+    auto listed = api.list(error);
+    if (!listed) return end_run(ExitCode::kDegraded, rolling.router + ": " + error, began);
+    const auto* entry = health::find_worker(*listed, worker.url);
+    if (!entry) {
+        reporter_.note(
+            fmt::format("{} ({}) is not in {}: nothing to drain", step.stage, worker.url, rolling.router));
+    } else {
+        // Taking it out must leave the router another worker of its kind that serves.
+        const bool another =
+            std::any_of(listed->begin(), listed->end(), [&](const health::ListedWorker& other) {
+                return other.type == worker.type && other.url != worker.url && other.healthy;
+            });
+        if (!another)
+            return end_run(ExitCode::kDegraded,
+                           fmt::format("not taking {} out of {}: no other {} is ready there ({}); nothing of "
+                                       "{} was touched",
+                                       step.stage, rolling.router, worker.type,
+                                       others_of_type(*listed, worker), step.stage),
+                           began);
+        if (const auto refused = api.remove(entry->id); !refused.empty())
+            return end_run(ExitCode::kDegraded,
+                           rolling.router + " did not take " + step.stage + " out: " + refused, began);
+        const auto deadline = asked + options_.drain_timeout;
+        for (;;) {
+            if (interrupted())
+                return end_run(ExitCode::kInterrupted, "interrupted while draining " + step.stage, began);
+            listed = api.list(error);
+            if (listed && !health::find_worker(*listed, worker.url)) break;
+            if (clock_.now() >= deadline)
+                return end_run(
+                    ExitCode::kGateTimeout,
+                    fmt::format("{} still lists {} {} after it was asked to remove it{}", rolling.router,
+                                step.stage, util::format_elapsed(options_.drain_timeout),
+                                listed ? "" : " (last answer: " + error + ")"),
+                    began);
+            clock_.sleep_for(kPollInterval);
+        }
+    }
+    const auto out = std::chrono::duration_cast<Duration>(clock_.now() - asked);
+    reporter_.note(fmt::format(
+        "{} is out of {} after {}; it keeps running {} for the requests it still has "
+        "(--drain-grace)",
+        step.stage, rolling.router, util::format_elapsed(out), util::format_elapsed(options_.drain_grace)));
+    const auto until = clock_.now() + options_.drain_grace;
+    while (clock_.now() < until) {
+        if (interrupted())
+            return end_run(ExitCode::kInterrupted, "interrupted while draining " + step.stage, began);
+        clock_.sleep_for(std::min(kPollInterval, std::chrono::duration_cast<Duration>(until - clock_.now())));
+    }
+    return std::nullopt;
+}
+
+std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                         health::RouterWorkerApi& api, TimePoint began) {
+    const auto& worker = worker_of(rolling, step.stage);
+    const auto* stage = plan_.find_stage(step.stage);
+    const auto asked = clock_.now();
+    if (const auto refused = api.add(worker.url, worker.type, worker.bootstrap_port); !refused.empty())
+        return end_run(ExitCode::kDegraded,
+                       fmt::format("{} did not take {} back: {}; {} runs but gets no requests (`pdctl start` "
+                                   "restarts the router with every group)",
+                                   rolling.router, step.stage, refused, step.stage),
+                       began);
+    // The router checks a new worker before it sends it requests: as long as the group's own gate.
+    const auto deadline = asked + (stage ? stage->gate.deadline : options_.drain_timeout);
+    std::string last = "not listed yet";
+    for (;;) {
+        if (interrupted())
+            return end_run(ExitCode::kInterrupted, "interrupted while adding " + step.stage, began);
+        std::string error;
+        const auto listed = api.list(error);
+        const auto* entry = listed ? health::find_worker(*listed, worker.url) : nullptr;
+        if (entry && entry->healthy) break;
+        if (!listed)
+            last = error;
+        else if (entry)
+            last = entry->status.empty() ? "listed, not healthy" : "status " + entry->status;
+        if (clock_.now() >= deadline)
+            return end_run(
+                ExitCode::kGateTimeout,
+                fmt::format("{} did not call {} ready within {} (last: {}); {} runs but gets no "
+                            "requests",
+                            rolling.router, step.stage,
+                            util::format_elapsed(std::chrono::duration_cast<Duration>(deadline - asked)),
+                            last, step.stage),
+                began);
+        clock_.sleep_for(kPollInterval);
+    }
+    reporter_.note(
+        fmt::format("{} is back in {} and ready after {}", step.stage, rolling.router,
+                    util::format_elapsed(std::chrono::duration_cast<Duration>(clock_.now() - asked))));
+    return std::nullopt;
+}
+
+ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
+    verb_ = "restart";
+    const auto began = clock_.now();
+    reporter_.run_begin("restart", plan_);
+    health::RouterWorkerApi api(prober_, rolling.facts.url, options_.probe_timeout);
+    if (rolling.facts.worker_api()) {
+        std::string error;
+        if (!api.list(error))
+            return end_run(
+                ExitCode::kDegraded,
+                fmt::format("{} does not list its workers ({}): a rolling restart needs it serving; "
+                            "nothing was touched",
+                            rolling.router, error),
+                began);
+    }
+    std::optional<TimePoint> router_down;
+    Duration downtime{0};
+    int restarted = 0;
+    for (std::size_t i = 0; i < rolling.steps.size(); ++i) {
+        const auto& step = rolling.steps[i];
+        reporter_.note(
+            fmt::format("step {}/{}: {}", i + 1, rolling.steps.size(), plan::describe(step, rolling)));
+        const auto* stage = plan_.find_stage(step.stage);
+        if (!stage)
+            throw Failure(ExitCode::kInternal, "rolling step names " + step.stage + ", not in the plan");
+        std::optional<ExitCode> ended;
+        switch (step.action) {
+            case plan::RollAction::kDrain:
+                ended = drain(step, rolling, api, began);
+                break;
+            case plan::RollAction::kAdd:
+                ended = add_back(step, rolling, api, began);
+                break;
+            case plan::RollAction::kRestart:
+                ended = restart_one(*stage, began);
+                restarted += ended ? 0 : 1;
+                break;
+            case plan::RollAction::kRouterStop:
+                if (const auto failures = stop_stages({stage}, "stop"); !failures.empty())
+                    ended =
+                        end_run(failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed,
+                                "could not stop " + describe(failures), began);
+                router_down = clock_.now();
+                break;
+            case plan::RollAction::kRouterStart:
+                ended = restart_one(*stage, began);
+                if (!ended && router_down) {
+                    downtime = std::chrono::duration_cast<Duration>(clock_.now() - *router_down);
+                    reporter_.note(
+                        fmt::format("{} was down for {} (from its stop until its gate passed again)",
+                                    stage->role, util::format_elapsed(downtime)));
+                }
+                break;
+        }
+        if (ended) {
+            if (router_down && step.action != plan::RollAction::kRouterStart)
+                reporter_.note(rolling.router + " is stopped: `pdctl start` brings it back");
+            return *ended;
+        }
+    }
+    const auto message = rolling.router_restart
+                             ? fmt::format("{} groups restarted; {} was down for {}", restarted,
+                                           rolling.router, util::format_elapsed(downtime))
+                             : fmt::format("{} groups restarted one at a time, each out of {} meanwhile",
+                                           restarted, rolling.router);
+    return end_run(ExitCode::kOk, message, began);
+}
+
+}  // namespace pdctl::engine
