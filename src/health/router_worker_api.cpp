@@ -24,7 +24,8 @@ std::string describe_answer(const ProbeResult& answer) {
     if (answer.status == 0) return answer.error;
     auto body = answer.body.substr(0, 200);
     for (auto& c : body)
-        if (c == '\n') c = ' ';
+        if (c == '\n' || c == '\r') c = ' ';
+    while (!body.empty() && body.back() == ' ') body.pop_back();
     return fmt::format("HTTP {}{}", answer.status, body.empty() ? "" : ": " + body);
 }
 
