@@ -35,6 +35,14 @@ std::string others_of_type(const std::vector<health::ListedWorker>& listed,
     return others.empty() ? "none listed" : util::join(others, ", ");
 }
 
+// Ctrl-C between taking a group out and putting it back: it runs but gets no requests.
+std::string interrupted_out(const plan::RollStep& step, const plan::RollingPlan& rolling) {
+    return fmt::format(
+        "interrupted while {} {}: it may be out of {} (`pdctl start` restarts the router with "
+        "every group)",
+        step.action == plan::RollAction::kDrain ? "taking out" : "adding back", step.stage, rolling.router);
+}
+
 }  // namespace
 
 ExitCode Engine::end_run(ExitCode code, const std::string& message, TimePoint began) {
@@ -95,8 +103,7 @@ std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::Ro
                            rolling.router + " did not take " + step.stage + " out: " + refused, began);
         const auto deadline = asked + options_.drain_timeout;
         for (;;) {
-            if (interrupted())
-                return end_run(ExitCode::kInterrupted, "interrupted while draining " + step.stage, began);
+            if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
             listed = api.list(error);
             if (listed && !health::find_worker(*listed, worker.url)) break;
             if (clock_.now() >= deadline)
@@ -116,8 +123,7 @@ std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::Ro
         step.stage, rolling.router, util::format_elapsed(out), util::format_elapsed(options_.drain_grace)));
     const auto until = clock_.now() + options_.drain_grace;
     while (clock_.now() < until) {
-        if (interrupted())
-            return end_run(ExitCode::kInterrupted, "interrupted while draining " + step.stage, began);
+        if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
         clock_.sleep_for(std::min(kPollInterval, std::chrono::duration_cast<Duration>(until - clock_.now())));
     }
     return std::nullopt;
@@ -138,8 +144,7 @@ std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan:
     const auto deadline = asked + (stage ? stage->gate.deadline : options_.drain_timeout);
     std::string last = "not listed yet";
     for (;;) {
-        if (interrupted())
-            return end_run(ExitCode::kInterrupted, "interrupted while adding " + step.stage, began);
+        if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
         std::string error;
         const auto listed = api.list(error);
         const auto* entry = listed ? health::find_worker(*listed, worker.url) : nullptr;
