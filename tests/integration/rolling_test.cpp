@@ -3,6 +3,10 @@
 // time (SMG's worker API takes each out and back); MiniLB is refused with the reason, or, allowed to
 // restart, its downtime is reported.
 #include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <thread>
 
 #include "generate_stream.hpp"
 #include "pdctl_harness.hpp"
@@ -75,6 +79,27 @@ TEST(Rolling, RequestsThroughSmgNeverFailWhileDecodeThenPrefillGroupsRestart) {
         << " requests failed:" << first_failures(stream.failures()) << "\n--- decode roll:\n"
         << decode.out << "\n--- prefill roll:\n"
         << prefill.out;
+
+    // A group left out of the router (a roll that failed or was interrupted between its steps):
+    // status says so, and start puts it back by restarting the router.
+    httplib::Client router(cluster.address(5), 31000);
+    const std::string decode2 = "http://" + cluster.address(7) + ":30000";
+    const std::string path = "/workers/" + httplib::detail::encode_query_param(decode2);
+    const auto listed = router.Get(path);
+    ASSERT_TRUE(listed && listed->status == 200);
+    ASSERT_TRUE(router.Delete("/workers/" + json::parse(listed->body)["id"].get<std::string>()));
+    const auto gone = [&] {
+        const auto answer = router.Get(path);
+        return answer && answer->status == 404;
+    };
+    for (int i = 0; i < 100 && !gone(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(gone()) << "the router still lists " << decode2 << " 5 s after its removal";
+    const auto degraded = cluster.run({"status"});
+    EXPECT_EQ(degraded.exit_code, 7) << degraded.out;
+    EXPECT_NE(degraded.out.find("missing from /workers: " + decode2), std::string::npos) << degraded.out;
+    const auto converged = cluster.run({"start"});
+    EXPECT_EQ(converged.exit_code, 0) << converged.out << converged.err;
+    EXPECT_EQ(cluster.run({"status"}).exit_code, 0);
 }
 
 TEST(Rolling, MiniLbIsRefusedWithTheReasonOrRestartedWithItsDowntimeReported) {
