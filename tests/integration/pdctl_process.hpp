@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,8 +19,24 @@
 
 namespace pdctl::testing {
 
+// The parent process of `pid` (the 4th field of /proc/PID/stat), or 0.
+inline int parent_pid(const std::string& pid) {
+    const std::string stat = read_text("/proc/" + pid + "/stat");
+    const auto close = stat.rfind(')');  // the command name may hold spaces and parentheses
+    if (close == std::string::npos) return 0;
+    std::istringstream fields(stat.substr(close + 1));
+    std::string state;
+    int ppid = 0;
+    fields >> state >> ppid;
+    return state == "Z" ? -1 : ppid;  // -1: a zombie, which no signal reaches
+}
+
 // The pid of the pdctl process whose command line names `config` (and `verb`, if given), or 0.
+// A child pdctl forked to run a command shows pdctl's command line until it execs, and after the pids
+// wrapped (pid_max is 32768 here) it may list before its parent: a signal sent to it would be lost at
+// its exec. So the pdctl whose parent is not such a pdctl is the one.
 inline int find_pdctl_pid(const std::string& config, const std::string& verb = "") {
+    std::vector<std::pair<int, int>> matches;  // pid, parent
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -27,7 +44,14 @@ inline int find_pdctl_pid(const std::string& config, const std::string& verb = "
         if (cmdline.rfind(PDCTL_BINARY, 0) != 0 || cmdline.find(config) == std::string::npos) continue;
         std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
         if (!verb.empty() && cmdline.find(" " + verb) == std::string::npos) continue;
-        return std::stoi(name);
+        const int parent = parent_pid(name);
+        if (parent >= 0) matches.emplace_back(std::stoi(name), parent);
+    }
+    for (const auto& [pid, parent] : matches) {
+        const bool forked_child =
+            std::any_of(matches.begin(), matches.end(),
+                        [parent = parent](const auto& other) { return other.first == parent; });
+        if (!forked_child) return pid;
     }
     return 0;
 }
