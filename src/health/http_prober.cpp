@@ -69,15 +69,16 @@ void set_timeouts(httplib::Client& client, std::chrono::milliseconds timeout) {
     client.set_write_timeout(seconds, micros);
 }
 
-}  // namespace
-
-ProbeResult RealHttpProber::remove(const std::string& url, std::chrono::milliseconds timeout) {
+// One request with `timeout` for connecting, reading and writing: `send(client, path)` makes it. The
+// body is kept up to 64 KiB (a /workers list of ~100 workers).
+template <typename Send>
+ProbeResult request(const std::string& url, std::chrono::milliseconds timeout, Send send) {
     ProbeResult result;
     std::string path;
     auto client = client_for(url, path, result);
     if (!client) return result;
     set_timeouts(*client, timeout);
-    if (auto response = client->Delete(path)) {
+    if (auto response = send(*client, path)) {
         result.status = response->status;
         result.body = response->body.substr(0, 64 * 1024);
     } else {
@@ -86,19 +87,16 @@ ProbeResult RealHttpProber::remove(const std::string& url, std::chrono::millisec
     return result;
 }
 
+}  // namespace
+
 ProbeResult RealHttpProber::get(const std::string& url, std::chrono::milliseconds timeout) {
-    ProbeResult result;
-    std::string path;
-    auto client = client_for(url, path, result);
-    if (!client) return result;
-    set_timeouts(*client, timeout);
-    if (auto response = client->Get(path)) {
-        result.status = response->status;
-        result.body = response->body.substr(0, 64 * 1024);  // a /workers list of ~100 workers
-    } else {
-        result.error = describe_error(response.error(), timeout);
-    }
-    return result;
+    return request(url, timeout,
+                   [](httplib::Client& client, const std::string& path) { return client.Get(path); });
+}
+
+ProbeResult RealHttpProber::remove(const std::string& url, std::chrono::milliseconds timeout) {
+    return request(url, timeout,
+                   [](httplib::Client& client, const std::string& path) { return client.Delete(path); });
 }
 
 ProbeResult RealHttpProber::post(const std::string& url, const std::string& body,

@@ -30,6 +30,8 @@ const char* describe(ExitCode code) {
             return "stop failed";
         case ExitCode::kGpusBusy:
             return "GPUs still in use";
+        case ExitCode::kCommandFailed:
+            return "command failed";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

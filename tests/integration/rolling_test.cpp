@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "generate_stream.hpp"
@@ -74,6 +75,9 @@ TEST(Rolling, RequestsThroughSmgNeverFailWhileDecodeThenPrefillGroupsRestart) {
 
     EXPECT_GT(during_decode, 20) << "the stream ran during the decode roll";
     EXPECT_GT(stream.sent(), during_decode + 20) << "the stream ran during the prefill roll";
+    std::printf(
+        "[ timing ] rolling restart, 2 decode groups then 2 prefill groups: %d requests, %zu failed\n",
+        stream.sent(), stream.failures().size());
     EXPECT_TRUE(stream.failures().empty())
         << stream.failures().size() << " of " << stream.sent()
         << " requests failed:" << first_failures(stream.failures()) << "\n--- decode roll:\n"

@@ -440,5 +440,41 @@ TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
                 rolling.ms, stream.sent());
 }
 
+// pdctl exec over SSH: output folded by identical text with the nodes that printed it, the odd node's
+// own exit code, hostile arguments arriving byte for byte, and --in-container in the podman containers.
+TEST_F(SshScenarioTest, ExecFoldsOutputNamesTheFailingNodeKeepsArgumentsAndRunsInContainers) {
+    profile = write_profile(temp / "profile", "sshexec");
+    // Only n3 differs: SSH_CONNECTION names the address the client reached.
+    const std::string odd = host(3).address;
+    const auto folded = pdctl(
+        profile, {"exec", "--", "sh", "-c",
+                  "case \"$SSH_CONNECTION\" in *\" " + odd + " \"*) echo odd; exit 4;; *) echo same;; esac"});
+    EXPECT_EQ(folded.exit_code, 13) << folded.dump();
+    EXPECT_EQ(folded.out,
+              "── n1–n2, n4–n8 (7) ──\nsame\n── n3 (1) ──\nodd\nexit 0: n1–n2, n4–n8 · exit 4: n3\n")
+        << folded.dump();
+
+    const std::vector<std::string> hostile = {"a b", "$HOME", "'q'", "`id`", ";rm -rf /tmp/x",
+                                              "*",   "\"",    "\\n"};
+    std::vector<std::string> args = {"--json", "exec", "--node", "n2", "--", "printf", "%s\\n"};
+    args.insert(args.end(), hostile.begin(), hostile.end());
+    const auto quoted = pdctl(profile, args);
+    ASSERT_EQ(quoted.exit_code, 0) << quoted.dump();
+    std::string expected;
+    for (const auto& arg : hostile) expected += arg + "\n";
+    const auto doc = json::parse(quoted.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << quoted.dump();
+    EXPECT_EQ(doc["nodes"][0]["stdout"], expected);
+
+    ASSERT_EQ(pdctl(profile, {"start"}).exit_code, 0);
+    const auto inside = pdctl(profile, {"exec", "--role", "decode", "--in-container", "--", "sh", "-c",
+                                        "test -x /usr/local/bin/pdsim && echo in the pdsim image"});
+    EXPECT_EQ(inside.exit_code, 0) << inside.dump();
+    EXPECT_EQ(inside.out, "── n5–n8 (4) ──\nin the pdsim image\nexit 0: n5–n8\n") << inside.dump();
+    const auto host_side =
+        pdctl(profile, {"exec", "--role", "decode", "--", "test", "-x", "/usr/local/bin/pdsim"});
+    EXPECT_EQ(host_side.exit_code, 13) << "the host has no pdsim there: " << host_side.dump();
+}
+
 }  // namespace
 }  // namespace pdctl::testing
