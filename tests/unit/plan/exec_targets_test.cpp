@@ -44,7 +44,7 @@ Labels target_labels(const std::vector<ExecTarget>& targets) {
 }
 
 std::string exec_refusal(const Plan& plan, const ExecSelection& selection,
-                    std::vector<std::string> argv = {"true"}) {
+                         std::vector<std::string> argv = {"true"}) {
     try {
         exec_targets(plan, selection, argv, std::chrono::seconds(5));
     } catch (const Failure& failure) {
@@ -65,18 +65,19 @@ TEST(ExecTargets, NothingSelectedIsEveryNodeOnceAndTheCommandIsTheArgv) {
 
 TEST(ExecTargets, ARoleIsItsNodesARankOneOfThemAndNodeNarrows) {
     const auto plan = exec_fixture("process");
-    EXPECT_EQ(
-        target_labels(exec_targets(plan, {{{"decode"}, {}}, {}, {}, false}, {"true"}, std::chrono::seconds(1))),
-        (Labels{"n3", "n4"}));
-    EXPECT_EQ(
-        target_labels(exec_targets(plan, {{{"prefill"}, {}}, {}, 1, false}, {"true"}, std::chrono::seconds(1))),
-        (Labels{"n2"}));
+    EXPECT_EQ(target_labels(
+                  exec_targets(plan, {{{"decode"}, {}}, {}, {}, false}, {"true"}, std::chrono::seconds(1))),
+              (Labels{"n3", "n4"}));
+    EXPECT_EQ(target_labels(
+                  exec_targets(plan, {{{"prefill"}, {}}, {}, 1, false}, {"true"}, std::chrono::seconds(1))),
+              (Labels{"n2"}));
     EXPECT_EQ(target_labels(exec_targets(plan, {{{"decode", "router"}, {}}, {"n4"}, {}, false}, {"true"},
-                                  std::chrono::seconds(1))),
+                                         std::chrono::seconds(1))),
               (Labels{"n4"}))
         << "a node once, however many units it runs";
-    EXPECT_EQ(target_labels(exec_targets(plan, {{}, {"spare"}, {}, false}, {"true"}, std::chrono::seconds(1))),
-              (Labels{"spare"}));
+    EXPECT_EQ(
+        target_labels(exec_targets(plan, {{}, {"spare"}, {}, false}, {"true"}, std::chrono::seconds(1))),
+        (Labels{"spare"}));
 }
 
 TEST(ExecTargets, InContainerIsOneExecPerUnitNamingSharedNodes) {
@@ -86,7 +87,8 @@ TEST(ExecTargets, InContainerIsOneExecPerUnitNamingSharedNodes) {
     EXPECT_EQ(targets[1].command.argv,
               (std::vector<std::string>{"podman", "exec", "pd-x-prefill-0", "ps", "-ef"}));
     EXPECT_EQ(targets[1].unit, "pd-x-prefill-0");
-    EXPECT_EQ(target_labels(exec_targets(plan, {{{"decode"}, {}}, {}, {}, true}, {"true"}, std::chrono::seconds(1))),
+    EXPECT_EQ(target_labels(
+                  exec_targets(plan, {{{"decode"}, {}}, {}, {}, true}, {"true"}, std::chrono::seconds(1))),
               (Labels{"n3", "n4"}));
 }
 
