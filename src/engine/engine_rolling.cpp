@@ -187,7 +187,8 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
     }
     std::optional<TimePoint> router_down;
     Duration downtime{0};
-    int restarted = 0;
+    int restarted = 0;  // restart steps; a decode restarts once per rolled prefill
+    std::set<std::string> groups;
     for (std::size_t i = 0; i < rolling.steps.size(); ++i) {
         const auto& step = rolling.steps[i];
         reporter_.note(
@@ -205,7 +206,10 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
                 break;
             case plan::RollAction::kRestart:
                 ended = restart_one(*stage, began);
-                restarted += ended ? 0 : 1;
+                if (!ended) {
+                    ++restarted;
+                    groups.insert(stage->role);
+                }
                 break;
             case plan::RollAction::kRouterStop:
                 if (const auto failures = stop_stages({stage}, "stop"); !failures.empty())
