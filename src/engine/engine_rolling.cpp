@@ -35,11 +35,14 @@ std::string others_of_type(const std::vector<health::ListedWorker>& listed,
     return others.empty() ? "none listed" : util::join(others, ", ");
 }
 
-// Ctrl-C between taking a group out and putting it back: it runs but gets no requests.
+// Ctrl-C between taking a group out and putting it back: it runs but gets no requests. Running the
+// same rolling restart again finishes the roll (a group the router does not list is restarted and put
+// back). `pdctl start` would put it back too, by restarting the router, but after a prefill restarted
+// that also re-adds it beside decodes that have not reconnected to it (sglang #16903).
 std::string interrupted_out(const plan::RollStep& step, const plan::RollingPlan& rolling) {
     return fmt::format(
-        "interrupted while {} {}: it may be out of {} (`pdctl start` restarts the router with "
-        "every group)",
+        "interrupted while {} {}: it may be out of {}; run the same `restart --rolling` "
+        "again to finish the roll",
         step.action == plan::RollAction::kDrain ? "taking out" : "adding back", step.stage, rolling.router);
 }
 
@@ -136,8 +139,7 @@ std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan:
     const auto asked = clock_.now();
     if (const auto refused = api.add(worker.url, worker.type, worker.bootstrap_port); !refused.empty())
         return end_run(ExitCode::kDegraded,
-                       fmt::format("{} did not take {} back: {}; {} runs but gets no requests (`pdctl start` "
-                                   "restarts the router with every group)",
+                       fmt::format("{} did not take {} back: {}; {} runs but gets no requests",
                                    rolling.router, step.stage, refused, step.stage),
                        began);
     // The router checks a new worker before it sends it requests: as long as the group's own gate.
@@ -212,11 +214,13 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
                 }
                 break;
             case plan::RollAction::kRouterStop:
-                if (const auto failures = stop_stages({stage}, "stop"); !failures.empty())
+                if (const auto failures = stop_stages({stage}, "stop"); !failures.empty()) {
                     ended =
                         end_run(failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed,
                                 "could not stop " + describe(failures), began);
-                router_down = clock_.now();
+                } else {
+                    router_down = clock_.now();
+                }
                 break;
             case plan::RollAction::kRouterStart:
                 ended = restart_one(*stage, began);
@@ -231,14 +235,23 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
         if (ended) {
             if (router_down && step.action != plan::RollAction::kRouterStart)
                 reporter_.note(rolling.router + " is stopped: `pdctl start` brings it back");
+            if (!rolling.router_restart && *ended != ExitCode::kInterrupted)
+                reporter_.note(
+                    fmt::format("the roll stopped at step {}/{}; once the cause is fixed, the same "
+                                "`restart --rolling` finishes it (a group the router does not "
+                                "list is restarted and put back)",
+                                i + 1, rolling.steps.size()));
             return *ended;
         }
     }
-    const auto message = rolling.router_restart
-                             ? fmt::format("{} groups restarted; {} was down for {}", restarted,
-                                           rolling.router, util::format_elapsed(downtime))
-                             : fmt::format("{} groups restarted one at a time, each out of {} meanwhile",
-                                           restarted, rolling.router);
+    const auto count = static_cast<int>(groups.size()) == restarted
+                           ? fmt::format("{} groups", restarted)
+                           : fmt::format("{} groups ({} restarts)", groups.size(), restarted);
+    const auto message =
+        rolling.router_restart
+            ? fmt::format("{} restarted; {} was down for {}", count, rolling.router,
+                          util::format_elapsed(downtime))
+            : fmt::format("{} restarted one at a time, each out of {} meanwhile", count, rolling.router);
     return end_run(ExitCode::kOk, message, began);
 }
 

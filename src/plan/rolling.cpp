@@ -161,10 +161,12 @@ RollingPlan rolling_plan(const Plan& plan, const Scope& scope, bool allow_router
         reconnected.clear();
         for (const auto& stage : plan.stages) {
             if (stage.mode != "decode") continue;
+            // The router pairs the prefill with every decode it lists, whatever their depends_on says;
+            // a decode that depends on it but sits behind another router reconnects too.
             const bool depends = std::any_of(stage.edges.begin(), stage.edges.end(),
                                              [&](const Edge& edge) { return edge.role == prefill->role; });
-            if (!depends) continue;
             const bool routed = worker_of(rolling.facts, stage.role) != nullptr;
+            if (!depends && !routed) continue;
             if (routed) {
                 require_two(rolling.facts, "decode", router.role, ", which restarts with " + prefill->role);
                 rolling.steps.push_back({RollAction::kDrain, stage.role, why});

@@ -39,11 +39,15 @@ std::optional<std::uint64_t> query_room(const httplib::Request& req) {
     return parsed;
 }
 
+// 64 random bits in hex: a restarted prefill's bootstrap server is told apart from the one before.
+std::string random_instance() {
+    std::random_device random;
+    return fmt::format("{:08x}{:08x}", random(), random());
+}
+
 }  // namespace
 
-BootstrapServer::BootstrapServer(PrefillParallelInfo info) : info_(info) {
-    std::random_device random;
-    instance_ = fmt::format("{:08x}{:08x}", random(), random());
+BootstrapServer::BootstrapServer(PrefillParallelInfo info) : info_(info), instance_(random_instance()) {
     setup_routes();
 }
 

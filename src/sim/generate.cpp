@@ -167,7 +167,8 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
         known_prefills().remember(address, *instance);
     }
     const auto deadline = Clock::now() + context.kv_timeout;
-    const std::string kv_path = fmt::format("/kv?room={}&instance={}", *item.bootstrap_room, *instance);
+    std::string kv_path = fmt::format("/kv?room={}", *item.bootstrap_room);
+    if (!instance->empty()) kv_path += "&instance=" + *instance;
     for (;;) {
         // PDSIM_KV_FAULT=transfer: the prefill is found, its KV never arrives (a broken RDMA path).
         auto kv = context.kv_fault == "transfer" ? httplib::Result(nullptr, httplib::Error::Connection)

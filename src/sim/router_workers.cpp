@@ -94,18 +94,23 @@ void WorkerPool::check_all(const std::string& endpoint) {
         auto client = make_client(worker->address.host, worker->address.port, Millis{1000}, Millis{5000});
         auto result = client->Get(endpoint);
         const bool healthy = result && result->status >= 200 && result->status < 300;
+        // From the state read, and only if it is still that: a DELETE that turned the worker draining
+        // meanwhile must not be undone (draining is left only by removal).
         auto state = worker->state.load();
-        if (state == Worker::State::kDraining) {
-            // Draining is left only by removal; its checks still say whether it answers.
-        } else if (healthy) {
-            worker->state = Worker::State::kReady;
-        } else if (state == Worker::State::kPending && Clock::now() >= worker->startup_deadline) {
-            worker->state = Worker::State::kFailed;
+        auto next = state;
+        if (state != Worker::State::kDraining) {
+            if (healthy) {
+                next = Worker::State::kReady;
+            } else if (state == Worker::State::kPending && Clock::now() >= worker->startup_deadline) {
+                next = Worker::State::kFailed;
+            } else if (state == Worker::State::kReady) {
+                next = Worker::State::kNotReady;
+            }
+        }
+        if (next != state && worker->state.compare_exchange_strong(state, next) &&
+            next == Worker::State::kFailed)
             log_mainf("Worker {} ({}) failed to become healthy within the startup timeout", worker->url,
                       worker->role_name());
-        } else if (state == Worker::State::kReady) {
-            worker->state = Worker::State::kNotReady;
-        }
         if (worker->healthy.exchange(healthy) != healthy) {
             if (healthy) {
                 log_mainf("Worker {} ({}) is healthy", worker->url, worker->role_name());

@@ -79,6 +79,17 @@ TEST(Rolling, APrefillJoinsTheRouterAgainOnlyOnceEveryDecodeReconnected) {
     EXPECT_EQ(steps_of(rolling_plan(plan, {{"prefill", "decode"}, {}}, false)), steps_of(rolling));
 }
 
+TEST(Rolling, EveryDecodeTheRouterListsRollsAfterAPrefillWhateverItsDependsOn) {
+    // The router pairs each prefill with each decode it lists, so a decode that does not name prefill
+    // in depends_on still talked to it and must reconnect.
+    const auto plan =
+        rolling_fixture("groups: [[n1], [n2]]", "depends_on: [mooncake-master], groups: [[n3], [n4]]", "smg");
+    const auto steps = steps_of(rolling_plan(plan, {{}, {"prefill-2"}}, false));
+    EXPECT_EQ(steps,
+              (Steps{"drain prefill-2", "restart prefill-2", "drain decode", "restart decode", "add decode",
+                     "drain decode-2", "restart decode-2", "add decode-2", "add prefill-2"}));
+}
+
 TEST(Rolling, OneGroupByName) {
     const auto plan = rolling_fixture("nodes: [n1]", "groups: [[n3], [n4]]", "smg");
     EXPECT_EQ(steps_of(rolling_plan(plan, {{}, {"decode-2"}}, false)),
