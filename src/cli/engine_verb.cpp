@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "doctor_gate.hpp"
@@ -122,22 +123,18 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine_options.preflight_skipped = options.skip_preflight;
     if (verb != "stop" && !options.skip_preflight) engine_options.preflight = preflight(context, executor);
     engine_options.scoped = !options.scope.empty();
-    if (options.rolling) {
-        const auto rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
-        const auto part = rolling_stages(context.plan, rolling);
-        engine::install_interrupt_handlers();
-        return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
-            engine::Engine engine(part, executor, prober, clock, journaled, engine_options);
-            return engine.rolling_restart(rolling);
-        });
-    }
-    const auto scoped = plan::scope_plan(context.plan, options.scope, verb);
+    // A rolling restart acts on the stages its steps name (and its router), with its own engine call.
+    std::optional<plan::RollingPlan> rolling;
+    if (options.rolling)
+        rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
+    const auto scoped = rolling ? plan::ScopedPlan{rolling_stages(context.plan, *rolling), {}}
+                                : plan::scope_plan(context.plan, options.scope, verb);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
         for (const auto& why : scoped.closure) journaled.note(why);
         engine::Engine engine(scoped.plan, executor, prober, clock, journaled, engine_options);
-        return action(engine);
+        return rolling ? engine.rolling_restart(*rolling) : action(engine);
     });
 }
 

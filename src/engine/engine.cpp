@@ -174,36 +174,38 @@ ExitCode Engine::start() {
 
     std::vector<const plan::Stage*> started;
     const auto result = start_stages(starting, started);
-    if (result.code != ExitCode::kOk) {
-        const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
-        reporter_.stage_failed(result.failure, elapsed);
-        RunSummary summary{"start", result.code, "", elapsed, {}};
-        summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
-        if (!options_.keep_on_failure) {
-            // A node that just became unreachable is left out: its stop would only wait out the SSH
-            // timeouts. Its units are named for the operator instead.
-            std::set<std::string> unreachable;
-            if (result.code == ExitCode::kUnreachable) unreachable.insert(result.failure.node);
-            const auto failures = stop_stages(started, "cleanup", unreachable);
-            for (const auto* done : started) summary.cleaned_up.push_back(done->role);
-            if (!failures.empty())
-                summary.message += "; the clean-up could not stop " + describe(failures) + " (see status)";
-            for (const auto& name : unreachable)
-                summary.message +=
-                    "; " + name +
-                    " is unreachable: its units were not stopped, run `pdctl stop` once it answers";
-        } else {
-            reporter_.note("--keep-on-failure: leaving the started units running for inspection");
-        }
-        reporter_.run_end(summary);
-        return result.code;
-    }
+    if (result.code != ExitCode::kOk) return end_failed_start(result, started, began);
     reporter_.run_end({"start",
                        ExitCode::kOk,
                        "all stages ready",
                        std::chrono::duration_cast<Duration>(clock_.now() - began),
                        {}});
     return ExitCode::kOk;
+}
+
+ExitCode Engine::end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,
+                                  TimePoint began) {
+    const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+    reporter_.stage_failed(result.failure, elapsed);
+    RunSummary summary{verb_, result.code, "", elapsed, {}};
+    summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
+    if (!options_.keep_on_failure) {
+        // A node that just became unreachable is left out: its stop would only wait out the SSH
+        // timeouts. Its units are named for the operator instead.
+        std::set<std::string> unreachable;
+        if (result.code == ExitCode::kUnreachable) unreachable.insert(result.failure.node);
+        const auto failures = stop_stages(started, "cleanup", unreachable);
+        for (const auto* done : started) summary.cleaned_up.push_back(done->role);
+        if (!failures.empty())
+            summary.message += "; the clean-up could not stop " + describe(failures) + " (see status)";
+        for (const auto& name : unreachable)
+            summary.message +=
+                "; " + name + " is unreachable: its units were not stopped, run `pdctl stop` once it answers";
+    } else {
+        reporter_.note("--keep-on-failure: leaving the started units running for inspection");
+    }
+    reporter_.run_end(summary);
+    return result.code;
 }
 
 Engine::StageResult Engine::launch_units(const plan::Stage& stage) {

@@ -18,8 +18,7 @@ namespace {
 constexpr Duration kPollInterval{std::chrono::milliseconds(250)};
 
 const plan::RouterWorker& worker_of(const plan::RollingPlan& rolling, const std::string& stage) {
-    for (const auto& worker : rolling.facts.workers)
-        if (worker.stage == stage) return worker;
+    if (const auto* worker = rolling.facts.find_worker(stage)) return *worker;
     throw Failure(ExitCode::kInternal, "rolling step names " + stage + ", which the router does not list");
 }
 
@@ -67,14 +66,7 @@ std::optional<ExitCode> Engine::restart_one(const plan::Stage& stage, TimePoint 
     std::vector<const plan::Stage*> started;
     const auto result = start_stages(starting, started);
     if (result.code == ExitCode::kOk) return std::nullopt;
-    reporter_.stage_failed(result.failure, std::chrono::duration_cast<Duration>(clock_.now() - began));
-    std::string message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
-    if (!options_.keep_on_failure) {
-        const auto failures = stop_stages(started, "cleanup");
-        if (!failures.empty())
-            message += "; the clean-up could not stop " + describe(failures) + " (see status)";
-    }
-    return end_run(result.code, message, began);
+    return end_failed_start(result, started, began);
 }
 
 std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
@@ -124,11 +116,8 @@ std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::Ro
         "{} is out of {} after {}; it keeps running {} for the requests it still has "
         "(--drain-grace)",
         step.stage, rolling.router, util::format_elapsed(out), util::format_elapsed(options_.drain_grace)));
-    const auto until = clock_.now() + options_.drain_grace;
-    while (clock_.now() < until) {
-        if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
-        clock_.sleep_for(std::min(kPollInterval, std::chrono::duration_cast<Duration>(until - clock_.now())));
-    }
+    clock_.sleep_for(options_.drain_grace);  // returns early on Ctrl-C
+    if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
     return std::nullopt;
 }
 

@@ -107,6 +107,12 @@ GateKind Stage::waits_for(const std::string& dependency) const {
     return GateKind::Ready;
 }
 
+const RouterWorker* RouterFacts::find_worker(const std::string& stage) const {
+    for (const auto& worker : workers)
+        if (worker.stage == stage) return &worker;
+    return nullptr;
+}
+
 const Stage* Plan::find_stage(const std::string& role) const {
     for (const auto& stage : stages)
         if (stage.role == role) return &stage;

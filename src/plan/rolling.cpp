@@ -13,12 +13,6 @@ namespace {
 
 const char* kHowElse = "restart without --rolling to restart them together (requests fail meanwhile)";
 
-const RouterWorker* worker_of(const RouterFacts& facts, const std::string& stage) {
-    for (const auto& worker : facts.workers)
-        if (worker.stage == stage) return &worker;
-    return nullptr;
-}
-
 std::vector<std::string> workers_of_type(const RouterFacts& facts, const std::string& type) {
     std::vector<std::string> stages;
     for (const auto& worker : facts.workers)
@@ -32,7 +26,7 @@ const Stage& router_for(const Plan& plan, const std::vector<const Stage*>& selec
     for (const auto& stage : plan.stages) {
         if (!stage.router) continue;
         const bool lists_any = std::any_of(selected.begin(), selected.end(), [&](const Stage* group) {
-            return worker_of(*stage.router, group->role) != nullptr;
+            return stage.router->find_worker(group->role) != nullptr;
         });
         if (!lists_any) continue;
         if (found)
@@ -49,7 +43,7 @@ const Stage& router_for(const Plan& plan, const std::vector<const Stage*>& selec
                           selected.front()->role,
                       kHowElse);
     for (const auto* group : selected)
-        if (!worker_of(*found->router, group->role))
+        if (!found->router->find_worker(group->role))
             throw Failure(ExitCode::kUsage,
                           fmt::format("--rolling: {} routes to {} but not to {}", found->role,
                                       selected.front()->role, group->role),
@@ -165,7 +159,7 @@ RollingPlan rolling_plan(const Plan& plan, const Scope& scope, bool allow_router
             // a decode that depends on it but sits behind another router reconnects too.
             const bool depends = std::any_of(stage.edges.begin(), stage.edges.end(),
                                              [&](const Edge& edge) { return edge.role == prefill->role; });
-            const bool routed = worker_of(rolling.facts, stage.role) != nullptr;
+            const bool routed = rolling.facts.find_worker(stage.role) != nullptr;
             if (!depends && !routed) continue;
             if (routed) {
                 require_two(rolling.facts, "decode", router.role, ", which restarts with " + prefill->role);

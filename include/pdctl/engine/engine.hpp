@@ -114,6 +114,10 @@ class Engine {
     // count as ready. `started` collects what was launched, newest first (the clean-up order). kOk
     // once every stage is ready.
     StageResult start_stages(const std::vector<bool>& starting, std::vector<const plan::Stage*>& started);
+    // Ends a run whose start_stages failed: the failure reported, what it started stopped in reverse
+    // order (unless --keep-on-failure; never on a node that just became unreachable), the run's end.
+    ExitCode end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,
+                              TimePoint began);
     // Stops the units of this cluster found on the nodes that the plan does not name (a group or role
     // removed since they started); `stopped_on` gets their nodes. Returns the stops that failed.
     std::vector<StopFailure> stop_leftovers(const Observation& observation,

@@ -86,6 +86,7 @@ struct RouterFacts {
     std::vector<RouterWorker> workers;
     // MiniLB's list is fixed at launch; sglang-router and SMG take workers out and in at run time.
     bool worker_api() const { return impl != config::RouterImpl::MiniLb; }
+    const RouterWorker* find_worker(const std::string& stage) const;  // null if the router has no such group
 };
 
 struct Stage {
