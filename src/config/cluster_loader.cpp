@@ -61,13 +61,14 @@ RoleDefaults read_defaults(const LoadContext& ctx, const MapReader& top, SshSett
     const auto* entry = top.find("defaults");
     if (!entry) return defaults;
     MapReader map(ctx.yaml, entry->value, "defaults", entry->value_where);
-    map.check_keys({"ssh", "runtime", "container", "gpus_per_node", "stop_grace_seconds"});
+    map.check_keys({"ssh", "runtime", "container", "gpus_per_node", "stop_grace_seconds", "stall_after"});
     detail::read_ssh(map, ssh);
     map.choice("runtime", defaults.runtime,
                {{"docker", RuntimeKind::Docker}, {"process", RuntimeKind::Process}});
     detail::read_container(map, defaults.container);
     map.integer("gpus_per_node", defaults.gpus_per_node, 1, 1024);
     map.integer("stop_grace_seconds", defaults.stop_grace_seconds, 0, 24 * 60 * 60);
+    map.duration("stall_after", defaults.stall_after);
     return defaults;
 }
 

@@ -57,6 +57,7 @@ constexpr KeySpec kRoleKeys[] = {
     {"runtime", kAllKinds},
     {"container", kAllKinds},
     {"stop_grace_seconds", kAllKinds},
+    {"stall_after", kSglang},
 };
 
 const std::vector<std::pair<std::string, RoleKind>> kKinds = {{"mooncake-master", RoleKind::MooncakeMaster},
@@ -299,6 +300,7 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
     role.container = defaults.container;
     role.gpus_per_node = defaults.gpus_per_node;
     role.stop_grace_seconds = defaults.stop_grace_seconds;
+    role.stall_after = defaults.stall_after;
     const std::string path = "roles." + role.name;
     if (!is_valid_name(role.name)) ctx.yaml.error(entry.key_where, path, "invalid role name", kNameRule);
 
@@ -347,6 +349,7 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
     read_container(m, role.container);
     read_router_impl(ctx, m, role);
     m.integer("stop_grace_seconds", role.stop_grace_seconds, 0, 24 * 60 * 60);
+    m.duration("stall_after", role.stall_after);
     if (role.runtime == RuntimeKind::Docker && role.container.image.empty()) {
         const auto* container = m.find("container");
         ctx.yaml.error(

@@ -317,8 +317,23 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
         result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
         result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
                                             util::format_elapsed(gate.deadline), waiting.last_answer);
-        result.failure.log_tail = log_tail(rank0);
+        // A rank the others wait for is the cause, not rank 0's closed port: name it and show its log.
+        const auto stalled = waiting.progress.stalled();
+        const auto& culprit = stalled.empty() ? rank0 : *stalled.front().unit;
+        if (!stalled.empty()) {
+            result.failure.node = culprit.node;
+            result.failure.address = culprit.address;
+            result.failure.rank = culprit.rank;
+            for (const auto& rank : stalled)
+                result.failure.reason +=
+                    fmt::format("; rank {} on {} {}", rank.unit->rank, rank.unit->node, rank.why);
+        }
+        result.failure.log_tail = log_tail(culprit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
+        if (!stalled.empty() && result.failure.hint.empty())
+            result.failure.hint =
+                "`pdctl stack --group " + stage.role +
+                "` shows where each rank is (start with --keep-on-failure to keep them running)";
         return result;
     }
     return std::nullopt;

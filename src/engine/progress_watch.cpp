@@ -54,7 +54,10 @@ ProgressWatch::ProgressWatch(const plan::Plan& plan, const plan::Stage& stage, T
         command.timeout = std::min(command.timeout, kMaxLogsTimeout);
         commands_.push_back(std::move(command));
     }
-    for (auto& tracked : tracked_) tracked.last_change = began;  // an empty log has not moved since launch
+    for (auto& tracked : tracked_) {
+        tracked.last_change = began;  // an empty log has not moved since launch
+        tracked.last_read = began;
+    }
 }
 
 std::optional<std::vector<std::string>> ProgressWatch::read_tail(exec::Executor& executor,
@@ -80,20 +83,56 @@ void ProgressWatch::poll(exec::Executor& executor, TimePoint now, Reporter& repo
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t g) {
         for (const auto index : *groups[g]) tails[index] = read_tail(executor, index);
     });
+    std::vector<std::optional<UnitProgress>> progress(stage_.units.size());
+    for (std::size_t i = 0; i < stage_.units.size(); ++i)
+        if (tails[i]) progress[i] = observe(i, *tails[i], now);
+    judge(now, progress);
     // Reported from this thread, in rank order: reporters see a stable sequence.
-    for (std::size_t i = 0; i < stage_.units.size(); ++i) {
-        if (!tails[i]) continue;
-        reporter.unit_progress(stage_, stage_.units[i], observe(i, *tails[i], now));
+    for (std::size_t i = 0; i < stage_.units.size(); ++i)
+        if (progress[i]) reporter.unit_progress(stage_, stage_.units[i], *progress[i]);
+}
+
+void ProgressWatch::judge(TimePoint now, std::vector<std::optional<UnitProgress>>& progress) {
+    if (stage_.stall_after.count() == 0) return;
+    std::vector<RankActivity> ranks;
+    std::vector<std::size_t> indices;
+    for (std::size_t i = 0; i < tracked_.size(); ++i) {
+        if (!tracked_[i].seen) continue;
+        const auto& unit = stage_.units[i];
+        ranks.push_back({unit.rank, unit.node, tracked_[i].phase, as_duration(now - tracked_[i].last_change),
+                         tracked_[i].phase_done});
+        indices.push_back(i);
     }
+    // The gate has not passed while the stage is watched: the group is not serving yet.
+    const auto verdicts = judge_ranks(ranks, stage_.stall_after, false);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        auto& tracked = tracked_[indices[k]];
+        const bool changed = verdicts[k] != tracked.verdict;
+        tracked.verdict = verdicts[k];
+        tracked.stall = verdicts[k] == RankVerdict::kStalled ? describe_stall(ranks, k) : std::string();
+        auto& report = progress[indices[k]];
+        if (!report) continue;
+        report->verdict = verdicts[k];
+        report->verdict_changed = changed;
+        report->stall = tracked.stall;
+    }
+}
+
+std::vector<ProgressWatch::Stalled> ProgressWatch::stalled() const {
+    std::vector<Stalled> out;
+    for (std::size_t i = 0; i < tracked_.size(); ++i)
+        if (tracked_[i].verdict == RankVerdict::kStalled)
+            out.push_back({&stage_.units[i], tracked_[i].stall});
+    return out;
 }
 
 UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::string>& lines, TimePoint now) {
     auto& tracked = tracked_.at(index);
     std::string tail;
     for (const auto& line : lines) tail += line + '\n';
-    if (tail != tracked.tail) {
+    const bool moved = tail != tracked.tail;
+    if (moved) {
         tracked.tail = std::move(tail);
-        tracked.last_change = now;
         tracked.classification = runtime::classify(lines, stage_.kind);
     } else if (!tracked.seen) {
         tracked.classification = runtime::classify(lines, stage_.kind);
@@ -104,6 +143,18 @@ UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::st
                            now.time_since_epoch();
         tracked.log_ahead = tracked.log_ahead ? std::max(*tracked.log_ahead, ahead) : ahead;
     }
+    if (moved) {
+        // The log moved some time since the previous read: when its newest line says, mapped to our
+        // clock, else now. A stall is then counted from the hang, not from the poll that saw it.
+        tracked.last_change = now;
+        if (seen.newest && tracked.log_ahead) {
+            const TimePoint written{
+                std::chrono::duration_cast<TimePoint::duration>(seen.newest->time_since_epoch()) -
+                *tracked.log_ahead};
+            tracked.last_change = std::clamp(written, tracked.last_read, now);
+        }
+    }
+    tracked.last_read = now;
 
     UnitProgress progress;
     // Forward only: when the line that marked the phase scrolls out of the tail, the unit is still
@@ -128,9 +179,12 @@ UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::st
         progress.phase_changed = true;
         tracked.seen = true;
         tracked.phase = phase;
+        tracked.phase_done = false;
         tracked.phase_started = started;
         tracked.phase_line = phase == seen.phase ? excerpt(seen.phase_line) : std::string();
     }
+    // Once a phase's end line scrolled out of the tail, the phase stays done.
+    if (seen.phase == tracked.phase && seen.phase_done) tracked.phase_done = true;
     for (const auto& warning : seen.warnings) {
         if (std::find(tracked.warnings.begin(), tracked.warnings.end(), warning) != tracked.warnings.end())
             continue;

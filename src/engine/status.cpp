@@ -6,6 +6,7 @@
 
 #include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "status_progress.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -58,8 +59,33 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
     std::vector<const plan::Stage*> stages;
     for (const auto& stage : plan.stages) stages.push_back(&stage);
     status.roles.resize(stages.size());
-    // Health probes of the roles run in parallel: a dead node's timeout should not add up.
-    util::for_each_parallel(stages.size(), util::kEngineFanout, [&](std::size_t i) {
+    // The running sglang units whose logs say where they are (ranks >= 1 have nothing else).
+    struct LogRead {
+        std::size_t stage;
+        std::size_t unit;
+    };
+    std::vector<LogRead> log_reads;
+    std::vector<std::vector<std::optional<runtime::LogActivity>>> activity(stages.size());
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+        activity[i].resize(stages[i]->units.size());
+        if (stages[i]->stall_after.count() == 0) continue;
+        for (std::size_t u = 0; u < stages[i]->units.size(); ++u) {
+            const auto& unit = stages[i]->units[u];
+            const auto* found = observation.find(unit.node, unit.name);
+            if (found && found->state.running) log_reads.push_back({i, u});
+        }
+    }
+    // The log reads run beside the health probes of the roles, all in parallel: a dead node's
+    // timeout should not add up.
+    util::for_each_parallel(stages.size() + log_reads.size(), util::kEngineFanout, [&](std::size_t task) {
+        if (task >= stages.size()) {
+            const auto& read = log_reads[task - stages.size()];
+            const auto& stage = *stages[read.stage];
+            activity[read.stage][read.unit] =
+                read_log_activity(plan, stage, stage.units[read.unit], executor);
+            return;
+        }
+        const std::size_t i = task;
         const auto& stage = *stages[i];
         auto& role = status.roles[i];
         role.role = stage.role;
@@ -81,6 +107,8 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
             role.units.push_back(std::move(unit_state));
         }
     });
+    for (std::size_t i = 0; i < stages.size(); ++i)
+        judge_role_progress(*stages[i], activity[i], status.roles[i]);
     for (const auto& stage : plan.stages)
         for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
     for (const auto& [name, node_state] : observation.nodes) {
@@ -115,7 +143,8 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         all_ready = all_ready && role.ready;
         for (const auto& unit : role.units) {
             ++total;
-            running += unit.state == "running" ? 1 : 0;
+            // A stalled rank runs, but it is not making progress: the cluster is degraded.
+            running += unit.state == "running" && !unit.stalled() ? 1 : 0;
             present += unit.state == "running" || unit.state == "exited" ? 1 : 0;
         }
     }

@@ -96,6 +96,9 @@ void JsonLinesReporter::unit_progress(const plan::Stage& stage, const plan::Unit
     e["phase_elapsed_ms"] = progress.phase_elapsed.count();
     e["elapsed_ms"] = progress.stage_elapsed.count();
     e["stalled_for_ms"] = progress.stalled_for.count();
+    e["verdict"] = std::string(verdict_id(progress.verdict));
+    e["verdict_changed"] = progress.verdict_changed;
+    if (!progress.stall.empty()) e["stall"] = progress.stall;
     if (progress.previous) {
         e["previous_phase"] = std::string(phase_id(*progress.previous));
         e["previous_phase_ms"] = progress.previous_took.count();

@@ -38,7 +38,7 @@ bool in_group_phases(Phase phase) {
 }
 
 // Silence is expected once a unit is done or waiting on others.
-bool can_stall(Phase phase) {
+bool can_go_quiet(Phase phase) {
     return phase != Phase::kJoined && phase != Phase::kReady && phase != Phase::kFailed;
 }
 
@@ -52,7 +52,8 @@ struct LiveViewModel::Row {
     std::string where;
     std::string what;
     std::string note;      // after " · "
-    std::string alert;     // after the note, in yellow: "stalled 0:45"
+    std::string alert;     // after the note, in yellow: "stalled 5:12"
+    std::string quiet;     // after the note, dim: "quiet 0:45" (a silence that is not a stall yet)
     bool warning = false;  // the whole line is a warning
 };
 
@@ -245,23 +246,27 @@ void LiveViewModel::add_unit_rows(const RoleView& role, LiveClock::time_point no
         std::vector<const UnitView*> units;
         std::string what;
         bool stalled = false;
+        bool quiet = false;
         Duration elapsed{0};
         Duration stalled_for{0};
     };
     std::vector<Line> lines;
     for (const auto& unit : role.units) {
-        Line line{{&unit}, "starting", false, Duration{0}, Duration{0}};
+        Line line{{&unit}, "starting", false, false, Duration{0}, Duration{0}};
         if (unit.progress) {
             const auto phase = unit.progress->phase;
             line.what = std::string(phase_label(phase));
             if (unit.rank > 0 && in_group_phases(phase)) line.what = "joined, " + line.what;
             line.elapsed = ticking(unit.progress->phase_elapsed, unit, now);
             line.stalled_for = ticking(unit.progress->stalled_for, unit, now);
-            line.stalled = can_stall(phase) && line.stalled_for > kStalledAfter;
+            // Stalled is the engine's verdict (the group's ranks judged together, stall_after); a
+            // shorter silence is only shown as quiet.
+            line.stalled = unit.progress->verdict == engine::RankVerdict::kStalled;
+            line.quiet = !line.stalled && can_go_quiet(phase) && line.stalled_for > kQuietAfter;
         }
         auto& last = lines.empty() ? line : lines.back();
         const bool joins = !lines.empty() && unit.rank > 1 && last.units.back()->rank == unit.rank - 1 &&
-                           last.what == line.what && last.stalled == line.stalled;
+                           last.what == line.what && last.stalled == line.stalled && last.quiet == line.quiet;
         if (!joins) {
             lines.push_back(line);
             continue;
@@ -276,6 +281,7 @@ void LiveViewModel::add_unit_rows(const RoleView& role, LiveClock::time_point no
         row.what = line.what + " " + format_clock(line.elapsed);
         if (line.units.front()->rank == 0) row.note = history(*line.units.front(), std::nullopt);
         if (line.stalled) row.alert = "stalled " + format_clock(line.stalled_for);
+        if (line.quiet) row.quiet = "quiet " + format_clock(line.stalled_for);
         rows.push_back(row);
     }
 }
@@ -431,6 +437,7 @@ std::vector<std::string> LiveViewModel::render(LiveClock::time_point now, const 
         std::string line = fmt::format(" {} {}  {}  {}  {}", mark, pad(row.role, role_width), elapsed,
                                        pad(row.where, where_width), what);
         if (!row.note.empty()) line += " · " + row.note;
+        if (!row.quiet.empty()) line += " · " + paint(row.quiet, kDim, style);
         if (!row.alert.empty()) line += " · " + paint(row.alert, kYellow, style);
         // Trailing blanks would only be erased again.
         while (!line.empty() && line.back() == ' ') line.pop_back();

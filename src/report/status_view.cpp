@@ -21,7 +21,14 @@ namespace {
 
 std::string state_text(const engine::UnitStatus& unit) {
     if (unit.state == "exited" && !unit.exit_code.empty()) return "exited(" + unit.exit_code + ")";
+    // A rank that runs but does not move is not "running" to an operator (engine/stall.hpp).
+    if (unit.state == "running" && (unit.progress == "stalled" || unit.progress == "waiting"))
+        return unit.progress;
     return unit.state;
+}
+
+std::string or_dash(const std::string& text) {
+    return text.empty() ? "-" : text;
 }
 
 }  // namespace
@@ -40,24 +47,37 @@ std::string render_status_text(const engine::ClusterStatus& status) {
     // `roles:` entry and GROUP which of its groups (the unit names carry the group's own name).
     const bool grouped = std::any_of(status.roles.begin(), status.roles.end(),
                                      [](const engine::RoleStatus& role) { return role.groups > 1; });
+    // PHASE and LOG (the age of the last log line) only for sglang ranks: the other kinds are one
+    // process with an HTTP check of its own.
     auto row = [&](const std::string& role, const std::string& group, const std::string& node,
                    const std::string& address, const std::string& rank, const std::string& state,
-                   const std::string& health, const std::string& uptime, const std::string& config) {
+                   const std::string& health, const std::string& phase, const std::string& log,
+                   const std::string& uptime, const std::string& config) {
         return fmt::format("{:<17}", role) + (grouped ? fmt::format("{:<7}", group) : std::string()) +
-               fmt::format("{:<8}{:<16}{:<6}{:<11}{:<9}{:<8}{}\n", node, address, rank, state, health, uptime,
-                           config);
+               fmt::format("{:<8}{:<16}{:<6}{:<9}{:<8}{:<16}{:<8}{:<8}{}\n", node, address, rank, state,
+                           health, phase, log, uptime, config);
     };
-    out += row("ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "UPTIME", "CONFIG");
+    out += row("ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "PHASE", "LOG", "UPTIME",
+               "CONFIG");
     for (const auto& role : status.roles) {
         const std::string group = fmt::format("{}/{}", role.group, role.groups);
         for (const auto& unit : role.units) {
             const auto& name = grouped && !role.config_role.empty() ? role.config_role : unit.role;
             out += row(name, group, unit.node, unit.address, std::to_string(unit.rank), state_text(unit),
-                       unit.health, format_uptime(unit.uptime_seconds), unit.config);
+                       unit.health, or_dash(unit.phase), format_uptime(unit.log_quiet_seconds),
+                       format_uptime(unit.uptime_seconds), unit.config);
         }
     }
     for (const auto& stray : status.strays)
-        out += row(stray.role, "-", stray.node, "", "", state_text(stray), "-", "-", stray.config);
+        out += row(stray.role, "-", stray.node, "", "", state_text(stray), "-", "-", "-", "-", stray.config);
+    for (const auto& role : status.roles) {
+        for (const auto& unit : role.units) {
+            if (!unit.stalled()) continue;
+            out += fmt::format(
+                "{}: rank {} on {} {}; see `pdctl stack --group {}` and `pdctl logs {} --rank {}`\n",
+                role.role, unit.rank, unit.node, unit.stall, role.role, role.role, unit.rank);
+        }
+    }
     for (const auto& role : status.roles) {
         if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
@@ -82,7 +102,12 @@ json status_to_json(const engine::ClusterStatus& status) {
                              {"config", unit.config},
                              {"uptime_seconds", unit.uptime_seconds},
                              {"exit_code", unit.exit_code},
-                             {"pid", unit.pid}});
+                             {"pid", unit.pid},
+                             {"phase", unit.phase.empty() ? json(nullptr) : json(unit.phase)},
+                             {"log_quiet_seconds",
+                              unit.log_quiet_seconds < 0 ? json(nullptr) : json(unit.log_quiet_seconds)},
+                             {"progress", unit.progress.empty() ? json(nullptr) : json(unit.progress)},
+                             {"stall", unit.stall.empty() ? json(nullptr) : json(unit.stall)}});
         }
         json group = nullptr;  // null for a role of one group, as in the plan
         if (role.groups > 1)

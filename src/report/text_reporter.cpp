@@ -81,6 +81,10 @@ void TextReporter::unit_progress(const plan::Stage& stage, const plan::Unit& uni
         line(text);
     }
     for (const auto& warning : progress.new_warnings) line(fmt::format("{} warning: {}", who, warning));
+    if (progress.verdict_changed && progress.verdict == engine::RankVerdict::kStalled)
+        line(fmt::format("{} {}; see `pdctl stack --group {}`", who, progress.stall, stage.role));
+    else if (progress.verdict_changed && progress.verdict == engine::RankVerdict::kMoving)
+        line(fmt::format("{} is moving again", who));
 }
 
 void TextReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {

@@ -1,5 +1,6 @@
 #include "pdctl/runtime/container_runtime.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 #include "pdctl/runtime/process_runtime.hpp"
@@ -63,6 +64,13 @@ constexpr const char* kContainerInspectScript =
     "  case $line in pdctl.config=*) printf 'now=%s\\n\\n' \"$now\";; esac\n"
     "done\n";
 
+// `logs --timestamps` starts every line with the time the engine received it, in UTC: the newest is
+// the last write. Both streams, as `logs` shows them.
+constexpr const char* kContainerLogActivityScript =
+    "cli=$1 unit=$2 n=$3\n"
+    "printf 'now=%s\\n\\n' \"$(date +%s)\"\n"
+    "exec \"$cli\" logs --timestamps --tail \"$n\" \"$unit\" 2>&1\n";
+
 std::vector<std::string> container_script(const char* body, const char* name) {
     return {"sh", "-c", body, name};
 }
@@ -77,6 +85,19 @@ long long parse_utc_timestamp(const std::string& text) {
     if (!::strptime(head.c_str(), "%Y-%m-%d %H:%M:%S", &tm)) return 0;
     const auto epoch = static_cast<long long>(::timegm(&tm));
     return epoch > 0 ? epoch : 0;
+}
+
+// The zone of an RFC 3339 time: 0 for "Z" or no zone, else +HH:MM / -HH:MM as seconds east of UTC.
+long long utc_offset_seconds(const std::string& text) {
+    if (text.size() < 6 || text.back() == 'Z') return 0;
+    const auto zone = text.substr(text.size() - 6);
+    if ((zone[0] != '+' && zone[0] != '-') || zone[3] != ':') return 0;
+    try {
+        const long long seconds = std::stoll(zone.substr(1, 2)) * 3600 + std::stoll(zone.substr(4, 2)) * 60;
+        return zone[0] == '+' ? seconds : -seconds;
+    } catch (const std::exception&) {
+        return 0;
+    }
 }
 
 // `--init` (docker: tini, podman: catatonit) unless the options decide it: an init as PID 1 forwards
@@ -129,6 +150,45 @@ exec::Command ContainerRuntime::logs(const std::string& unit_name, int tail_line
     command.argv = {spec_.cli, "logs", "--tail", std::to_string(tail_lines), unit_name};
     command.timeout = std::chrono::seconds(20);
     return command;
+}
+
+exec::Command ContainerRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = container_script(kContainerLogActivityScript, "pdctl-log-activity");
+    command.argv.insert(command.argv.end(), {spec_.cli, unit_name, std::to_string(tail_lines)});
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+LogActivity ContainerRuntime::parse_log_activity(const std::string& output) const {
+    LogActivity activity;
+    const auto blank = output.find("\n\n");
+    const std::string header = output.substr(0, blank);
+    if (header.rfind("now=", 0) == 0) {
+        try {
+            activity.node_now_epoch = std::stoll(header.substr(4));
+        } catch (const std::exception&) {
+            // Unknown: the quiet time stays unknown too.
+        }
+    }
+    if (blank == std::string::npos) return activity;
+    std::size_t start = blank + 2;
+    while (start < output.size()) {
+        auto end = output.find('\n', start);
+        if (end == std::string::npos) end = output.size();
+        std::string line = output.substr(start, end - start);
+        start = end + 1;
+        // "2026-12-02T03:27:31.123456789Z text" (docker) or "...+00:00 text" (podman).
+        const auto space = line.find(' ');
+        if (space != std::string::npos && space >= 20 && line[10] == 'T') {
+            const auto written =
+                parse_utc_timestamp(line.substr(0, space)) - utc_offset_seconds(line.substr(0, space));
+            if (written > 0) activity.last_write_epoch = std::max(activity.last_write_epoch, written);
+            line.erase(0, space + 1);
+        }
+        for (auto& piece : split_lines(line)) activity.lines.push_back(std::move(piece));
+    }
+    return activity;
 }
 
 exec::Command ContainerRuntime::inspect(const std::string& cluster) const {

@@ -44,17 +44,20 @@ constexpr std::array kPhaseRules = {
 
     // -- scheduler start-up (model_runner.py; HEAD moved some of it, same words) --
     // v0.5.4 "Capture cuda graph begin."; HEAD "Capture target decode CUDA graph begin."
-    PhaseRule{Phase::kCudaGraphs, "cuda graph", "Capture .*cuda graph (begin|end)", true},
+    PhaseRule{Phase::kCudaGraphs, "cuda graph", "Capture .*cuda graph end", true, Only::kAny, true},
+    PhaseRule{Phase::kCudaGraphs, "cuda graph", "Capture .*cuda graph begin", true},
     // The KV pool is sized from the memory left after the weights, right after they are loaded.
     PhaseRule{Phase::kKvCache, "load weight end", "Load weight end"},
     PhaseRule{Phase::kKvCache, "kv cache is allocated", "KV Cache is allocated", true},
-    PhaseRule{Phase::kKvCache, "memory pool end", "Memory pool end"},
+    PhaseRule{Phase::kKvCache, "memory pool end", "Memory pool end", false, Only::kAny, true},
     PhaseRule{Phase::kLoadingWeights, "load weight begin", "Load weight begin"},
     // The loader's progress bar, in case it pushed "Load weight begin" out of the tail.
     PhaseRule{Phase::kLoadingWeights, "checkpoint shards", "Loading (safetensors|pt) checkpoint shards"},
     PhaseRule{Phase::kInitialising, "server_args=", "server_args=ServerArgs\\("},
     // v0.5.4 "Init torch distributed ends. mem usage=.."; HEAD "... ends. elapsed=..".
-    PhaseRule{Phase::kInitialising, "init torch distributed", "Init torch distributed (begin|ends)"},
+    PhaseRule{Phase::kInitialising, "init torch distributed", "Init torch distributed ends", false,
+              Only::kAny, true},
+    PhaseRule{Phase::kInitialising, "init torch distributed", "Init torch distributed begin"},
     // Mooncake transfer engine (PD only).
     PhaseRule{Phase::kInitialising, "transfer engine rpc", "Transfer Engine RPC using"},
     PhaseRule{Phase::kInitialising, "topology", "Auto-discovering topology|Topology discovery complete"},

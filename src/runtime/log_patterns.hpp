@@ -21,6 +21,9 @@ struct PhaseRule {
     const char* pattern;
     bool icase = false;
     Only only = Only::kAny;
+    // The line ends its phase ("Memory pool end"): the unit finished that phase's work and is on its
+    // way to the next. Tells a rank that moved past a phase from one still in it (engine/stall.hpp).
+    bool ends = false;
 };
 
 struct WarningRule {

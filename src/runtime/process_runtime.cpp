@@ -99,6 +99,15 @@ constexpr const char* kProcessInspectScript =
     "  echo\n"
     "done\n";
 
+// The log file's modification time is its last write: a header the parser reads up to the blank line,
+// then the tail.
+constexpr const char* kProcessLogActivityScript =
+    "dir=$1 unit=$2 n=$3\n"
+    "f=$dir/$unit.log\n"
+    "printf 'now=%s\\nlast_write=%s\\n\\n' \"$(date +%s)\" \"$(stat -c %Y \"$f\" 2>/dev/null)\"\n"
+    "[ -e \"$f\" ] || exit 0\n"
+    "tail -n \"$n\" \"$f\"\n";
+
 std::string labels_text(const std::map<std::string, std::string>& labels) {
     std::string out;
     for (const auto& [key, value] : labels) {
@@ -158,6 +167,33 @@ exec::Command ProcessRuntime::logs(const std::string& unit_name, int tail_lines)
     command.argv = {"tail", "-n", std::to_string(tail_lines), dir_ + "/" + unit_name + ".log"};
     command.timeout = std::chrono::seconds(20);
     return command;
+}
+
+exec::Command ProcessRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = {"sh", "-c",      kProcessLogActivityScript, "pdctl-log-activity",
+                    dir_, unit_name, std::to_string(tail_lines)};
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+LogActivity ProcessRuntime::parse_log_activity(const std::string& output) const {
+    LogActivity activity;
+    const auto blank = output.find("\n\n");
+    const std::string header = output.substr(0, blank);
+    for (const auto& line : split_lines(header)) {
+        const auto eq = line.find('=');
+        if (eq == std::string::npos || eq + 1 == line.size()) continue;
+        try {
+            const auto value = std::stoll(line.substr(eq + 1));
+            if (line.compare(0, eq, "now") == 0) activity.node_now_epoch = value;
+            if (line.compare(0, eq, "last_write") == 0) activity.last_write_epoch = value;
+        } catch (const std::exception&) {
+            // Not a number: that field stays unknown.
+        }
+    }
+    if (blank != std::string::npos) activity.lines = split_lines(output.substr(blank + 2));
+    return activity;
 }
 
 exec::Command ProcessRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {

@@ -28,6 +28,18 @@ std::string env_complete_function() {
            "away); nothing started\" >&2; exit 1; }; }\n";
 }
 
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find_first_of("\r\n", start);
+        if (end == std::string::npos) end = text.size();
+        if (end > start) lines.emplace_back(text, start, end - start);
+        start = end + 1;
+    }
+    return lines;
+}
+
 std::map<std::string, std::string> unit_labels(const UnitSpec& unit) {
     return {
         {"pdctl.cluster", unit.cluster},           {"pdctl.role", unit.role},

@@ -56,15 +56,16 @@ bool search(const std::string& line, const std::regex& regex) {
     return std::regex_search(line.begin(), line.begin() + length, regex);
 }
 
-std::optional<Phase> match_phase(const std::string& line, const std::string& lower, config::RoleKind kind) {
+const log_patterns::PhaseRule* match_phase(const std::string& line, const std::string& lower,
+                                           config::RoleKind kind) {
     const auto& regexes = compiled().rules;
     const auto rules = log_patterns::phase_rules();
     for (std::size_t i = 0; i < rules.size(); ++i) {
         const auto& rule = rules[i];
         if (lower.find(rule.needle) == std::string::npos || !applies(rule.only, kind)) continue;
-        if (search(line, regexes[i])) return rule.phase;
+        if (search(line, regexes[i])) return &rule;
     }
-    return std::nullopt;
+    return nullptr;
 }
 
 // Reads `count` digits at `pos`; false if any is missing.
@@ -206,9 +207,14 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
         // A unit only moves forward: a late line of an earlier phase (e.g. transfer-engine lines
         // logged after the weights) never takes it back, and the first line of the furthest phase
         // marks when that phase began.
-        const auto phase = match_phase(line, lower, kind);
-        if (!phase || *phase <= result.phase) continue;
-        result.phase = *phase;
+        const auto* rule = match_phase(line, lower, kind);
+        if (!rule || rule->phase < result.phase) continue;
+        if (rule->phase == result.phase) {
+            result.phase_done = result.phase_done || rule->ends;
+            continue;
+        }
+        result.phase = rule->phase;
+        result.phase_done = rule->ends;
         result.since = time;
         result.phase_line = line;
     }

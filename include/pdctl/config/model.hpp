@@ -96,6 +96,9 @@ struct HealthGate {
     Duration interval{0};  // 0 = the role kind's default
 };
 
+// `stall_after:` when neither the role nor `defaults:` says.
+inline constexpr Duration kDefaultStallAfter{std::chrono::minutes(5)};
+
 // SGLang's --disaggregation-bootstrap-port when none is given.
 inline constexpr int kSglangBootstrapPort = 8998;
 
@@ -157,6 +160,9 @@ struct Role {
     RuntimeKind runtime = RuntimeKind::Docker;
     ContainerSettings container;
     int stop_grace_seconds = 30;
+    // sglang: how long a rank's log may stay quiet, while its group is not serving, before pdctl calls the
+    // rank stalled (engine/stall.hpp).
+    Duration stall_after{kDefaultStallAfter};
     SourceLocation where;
 
     // The `roles:` key this group came from (its own name when the entry has no groups).

@@ -26,6 +26,13 @@ class ProgressWatch {
     // round is left out; it is not a change).
     void poll(exec::Executor& executor, TimePoint now, Reporter& reporter);
 
+    // The units judged stalled by the last poll, in rank order, with why (engine/stall.hpp).
+    struct Stalled {
+        const plan::Unit* unit;
+        std::string why;
+    };
+    std::vector<Stalled> stalled() const;
+
     // The bookkeeping step behind poll(): unit `index` (in stage order) showed `lines` at `now`.
     UnitProgress observe(std::size_t index, const std::vector<std::string>& lines, TimePoint now);
 
@@ -33,17 +40,24 @@ class ProgressWatch {
     struct Tracked {
         bool seen = false;
         runtime::Phase phase = runtime::Phase::kStarting;
+        bool phase_done = false;  // the log showed the end of `phase`
         TimePoint phase_started;
         std::string phase_line;
         std::string tail;       // last tail read, to tell whether the log moved
         TimePoint last_change;  // when it last moved
+        TimePoint last_read;    // the previous poll that read it
         // How far the log's wall clock is ahead of this process's clock, at least: every line was
         // written before the poll that read it. Tightens as lines arrive; maps log times to ours
         // without trusting the node's clock to agree with this machine's.
         std::optional<TimePoint::duration> log_ahead;
         runtime::Classification classification;  // of `tail`
         std::vector<std::string> warnings;       // already reported
+        RankVerdict verdict = RankVerdict::kMoving;
+        std::string stall;  // why, while kStalled
     };
+    // Judges the ranks seen so far together and records each verdict in `progress` (by unit index;
+    // null for a unit not read this round).
+    void judge(TimePoint now, std::vector<std::optional<UnitProgress>>& progress);
     std::optional<std::vector<std::string>> read_tail(exec::Executor& executor, std::size_t index) const;
 
     const plan::Plan& plan_;

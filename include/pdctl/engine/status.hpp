@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pdctl/engine/observer.hpp"
+#include "pdctl/engine/stall.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -23,6 +24,13 @@ struct UnitStatus {
     long long uptime_seconds = -1;
     std::string exit_code;
     int pid = 0;
+    // sglang units that run, from their log (engine/stall.hpp); empty / -1 for the others.
+    std::string phase;                 // "serving" while the group serves, else its start-up phase id
+    long long log_quiet_seconds = -1;  // since its log was last written, by the node's clock
+    std::string progress;              // moving | waiting | stalled
+    std::string stall;                 // for a stalled rank: why ("stalled while allocating KV cache: ...")
+
+    bool stalled() const { return progress == "stalled"; }
 };
 
 struct RoleStatus {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/engine/stall.hpp"
 #include "pdctl/runtime/startup_phase.hpp"
 
 namespace pdctl::engine {
@@ -23,8 +24,12 @@ struct UnitProgress {
     std::vector<std::string> new_warnings;  // seen for the first time in this poll
     std::string phase_line;                 // the log line that entered `phase`
     std::string last_line;                  // newest log line
+    // Judged with the other ranks of its group (engine/stall.hpp); sglang stages only.
+    RankVerdict verdict = RankVerdict::kMoving;
+    bool verdict_changed = false;
+    std::string stall;  // for kStalled: "stalled while allocating KV cache: its log has been quiet ..."
 
-    bool changed() const { return phase_changed || !new_warnings.empty(); }
+    bool changed() const { return phase_changed || verdict_changed || !new_warnings.empty(); }
 };
 
 }  // namespace pdctl::engine

@@ -104,6 +104,9 @@ struct Stage {
     std::string
         program_note;  // which program and why, when the config let pdctl choose ("router minilb: ...")
     std::optional<RouterFacts> router;  // router stages only
+    // sglang stages: a rank whose log is quiet this long while the group is not serving is stalled;
+    // 0 for the other kinds (their one process has an HTTP check of its own).
+    Duration stall_after{0};
 
     std::vector<std::string> after() const;  // the roles of `edges`
     // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or

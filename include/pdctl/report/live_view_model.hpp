@@ -5,7 +5,8 @@
 //   start local · 0:42
 //    ✓ mooncake-master  0:01  n1        ready
 //    ◐ prefill          0:38  n1 rank0  capturing CUDA graphs 0:12 · init 0:03, weights 0:20, KV 0:03
-//                             n2–n4     joined, loading weights 0:35 · stalled 0:31
+//                             n2–n3     joined, loading weights 0:35 · quiet 0:31
+//                             n4 rank3  joined, allocating KV cache 5:20 · stalled 5:12
 //    · decode                 —         waiting for prefill
 
 #include <chrono>
@@ -23,8 +24,8 @@ struct LiveStyle {
     bool color = true;  // ANSI colours (off with NO_COLOR)
 };
 
-// Longer silences than this are shown as "stalled".
-inline constexpr std::chrono::seconds kStalledAfter{30};
+// Longer silences than this are shown as "quiet"; "stalled" is the engine's verdict (stall_after).
+inline constexpr std::chrono::seconds kQuietAfter{30};
 
 class LiveViewModel {
   public:

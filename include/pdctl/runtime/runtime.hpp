@@ -25,6 +25,19 @@ struct UnitState {
         labels;  // pdctl.cluster, pdctl.role, pdctl.rank, pdctl.node, pdctl.config
 };
 
+// A unit's recent log and when it was last written, by the node's clock: whether the unit makes
+// progress (engine/stall.hpp) without trusting the node's clock to agree with this machine's.
+struct LogActivity {
+    std::vector<std::string> lines;  // the last lines, oldest first, split on '\n' and '\r'
+    long long last_write_epoch = 0;  // 0: unknown (no log yet)
+    long long node_now_epoch = 0;    // 0: the command did not run
+    // Seconds since the last write; -1 when unknown.
+    long long quiet_seconds() const {
+        return last_write_epoch > 0 && node_now_epoch >= last_write_epoch ? node_now_epoch - last_write_epoch
+                                                                          : -1;
+    }
+};
+
 class Runtime {
   public:
     virtual ~Runtime() = default;
@@ -33,6 +46,9 @@ class Runtime {
     // One line for plans: what stop does, e.g. "docker stop -t 30 NAME; docker rm -f NAME".
     virtual std::string describe_stop(const std::string& unit_name) const = 0;
     virtual exec::Command logs(const std::string& unit_name, int tail_lines) const = 0;
+    // The last `tail_lines` of the unit's log with the time of its last write and the node's clock.
+    virtual exec::Command log_activity(const std::string& unit_name, int tail_lines) const = 0;
+    virtual LogActivity parse_log_activity(const std::string& output) const = 0;
     // Lists every unit of `cluster` on one node (one command per node).
     virtual exec::Command inspect(const std::string& cluster) const = 0;
     virtual std::vector<UnitState> parse_inspect(const std::string& output) const = 0;
@@ -53,6 +69,9 @@ inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
 // ends with kEnvEndMarker. A pdctl that dies while sending the env closes stdin early; without the
 // check the unit would start with a truncated environment.
 std::string env_complete_function();
+
+// Splits log text into its non-empty lines on '\n' and '\r' (progress bars redraw with '\r').
+std::vector<std::string> split_lines(const std::string& text);
 
 // The labels stored with a unit.
 std::map<std::string, std::string> unit_labels(const UnitSpec& unit);

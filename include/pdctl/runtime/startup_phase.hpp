@@ -48,6 +48,7 @@ std::optional<LogTime> parse_log_time(std::string_view line, int glog_year);
 
 struct Classification {
     Phase phase = Phase::kStarting;
+    bool phase_done = false;        // a line that ends `phase` came after it ("Memory pool end")
     std::optional<LogTime> since;   // time of the line that entered `phase`, if it carries one
     std::optional<LogTime> newest;  // newest time of any line
     std::string phase_line;         // the line that entered `phase` (for kFailed: the failure)

@@ -168,7 +168,8 @@ TEST_F(EngineProgressTest, PhaseSeenLateIsDatedByItsLogLine) {
     EXPECT_EQ(second.phase_elapsed, 7s);
     EXPECT_EQ(*second.previous, Phase::kInitialising);
     EXPECT_EQ(second.previous_took, 3s);
-    EXPECT_EQ(second.stalled_for, 0s);
+    // Its log moved last at 08:00:08, 8 s on our clock: quiet for 2 s, not since this poll.
+    EXPECT_EQ(second.stalled_for, 2s);
 
     // The tail scrolls past "Load weight begin" and shows only unrecognised lines: still loading.
     clock.advance(2s);
@@ -177,10 +178,10 @@ TEST_F(EngineProgressTest, PhaseSeenLateIsDatedByItsLogLine) {
     EXPECT_FALSE(third.phase_changed);
     EXPECT_EQ(third.phase_elapsed, 9s);
 
-    // Nothing new for 40 s.
+    // Nothing new for 40 s: quiet since 08:00:10, 10 s on our clock.
     clock.advance(40s);
     const auto fourth = watch.observe(0, {"[2026-11-29 08:00:10 TP0] some NCCL chatter"}, clock.now());
-    EXPECT_EQ(fourth.stalled_for, 40s);
+    EXPECT_EQ(fourth.stalled_for, 42s);
 
     // A node clock far off this machine's changes nothing: only differences between log lines count.
     ProgressWatch skewed(plan, stage, clock.now(), 40);

@@ -89,7 +89,7 @@ TEST_F(LiveViewModelTest, OneLinePerRoleRankZeroAloneRanksSharingAPhaseCollapsed
         " ✓ mooncake-master  0:01  n1        ready",
         " ◐ prefill          0:38  n1 rank0  capturing CUDA graphs 0:12 · init 0:03, weights 0:20, KV 0:03",
         "                          n2–n3     joined, loading weights 0:35",
-        "                          n4 rank3  joined, loading weights 0:35 · stalled 0:35",
+        "                          n4 rank3  joined, loading weights 0:35 · quiet 0:35",
         "                          n3 rank2  warning: Mooncake found no RDMA device: KV transfer falls back "
         "to TCP",
         " · decode                 —         waiting for prefill",
@@ -133,8 +133,21 @@ TEST_F(LiveViewModelTest, WithoutProgressTheGateAnswerShows) {
               " ◐ prefill          0:05  n1–n4  waiting for rank0 /health == 200: HTTP 503");
 }
 
+TEST_F(LiveViewModelTest, StalledIsTheEnginesVerdictNotASilenceOfItsOwn) {
+    prefill_under_way();
+    auto stalled = progress(Phase::kLoadingWeights, 40s, 37s, false, {}, 37s);
+    stalled.verdict = engine::RankVerdict::kStalled;
+    stalled.verdict_changed = true;
+    model.unit_progress(prefill, prefill.units[3], stalled, t1 + 40s);
+    EXPECT_EQ(model.render(t1 + 40s, plain)[4],
+              "                          n4 rank3  joined, loading weights 0:37 · stalled 0:37");
+}
+
 TEST_F(LiveViewModelTest, ColoursOnlyWhenAsked) {
     prefill_under_way();
+    auto stalled = progress(Phase::kLoadingWeights, 38s, 35s, false, {}, 35s);
+    stalled.verdict = engine::RankVerdict::kStalled;
+    model.unit_progress(prefill, prefill.units[3], stalled, t1 + 38s);
     const auto coloured = joined(model.render(t1 + 38s, LiveStyle{true}));
     EXPECT_NE(coloured.find("\x1b[32m✓\x1b[0m"), std::string::npos);
     EXPECT_NE(coloured.find("\x1b[33mstalled 0:35\x1b[0m"), std::string::npos);

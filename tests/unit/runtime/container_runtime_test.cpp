@@ -165,6 +165,27 @@ TEST_P(InspectScript, ListsTheClustersContainersByLabelAndNamesThemWithoutSlash)
     EXPECT_EQ(calls.substr(calls.size() - std::min(calls.size(), ids.size())), ids) << calls;
 }
 
+TEST(ContainerLogActivity, TheNewestTimestampIsTheLastWriteInDockersAndPodmansFormats) {
+    ContainerRuntime runtime(podman_spec(), "/state/c/n1");
+    // docker: RFC 3339 in UTC with nanoseconds; podman: with the node's zone.
+    const auto docker = runtime.parse_log_activity(
+        "now=1795940000\n\n"
+        "2026-11-29T08:12:03.123456789Z [2026-11-29 08:12:03 TP0] Load weight begin.\n"
+        "2026-11-29T08:12:10.5Z Loading shards: 10%\rLoading shards: 20%\n");
+    EXPECT_EQ(docker.node_now_epoch, 1795940000);
+    EXPECT_EQ(docker.last_write_epoch, 1795939930);
+    EXPECT_EQ(docker.quiet_seconds(), 70);
+    EXPECT_EQ(docker.lines, (std::vector<std::string>{"[2026-11-29 08:12:03 TP0] Load weight begin.",
+                                                      "Loading shards: 10%", "Loading shards: 20%"}));
+    const auto podman = runtime.parse_log_activity(
+        "now=1795940000\n\n2026-11-29T09:12:10.000000000+01:00 KV Cache is allocated.\n");
+    EXPECT_EQ(podman.last_write_epoch, 1795939930);
+    EXPECT_EQ(podman.lines, (std::vector<std::string>{"KV Cache is allocated."}));
+    // No such container: the CLI's error is a line without a time, so the quiet time is unknown.
+    const auto missing = runtime.parse_log_activity("now=1795940000\n\nError: no such container pd-c-x-0\n");
+    EXPECT_EQ(missing.quiet_seconds(), -1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Cli, InspectScript, ::testing::Values("docker", "podman"),
                          [](const auto& param_info) { return std::string(param_info.param); });
 

@@ -76,6 +76,24 @@ class ProcessRuntimeScripts : public ::testing::Test {
     config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
 };
 
+TEST_F(ProcessRuntimeScripts, LogActivityIsTheTailAndTheLogFilesLastWriteByTheNodesClock) {
+    const auto rt = runtime(0);
+    const auto missing = rt.parse_log_activity(executor_.run(node_, rt.log_activity("u", 2)).out);
+    EXPECT_GT(missing.node_now_epoch, 0);
+    EXPECT_EQ(missing.last_write_epoch, 0);  // no log yet: unknown, not "quiet since 1970"
+    EXPECT_EQ(missing.quiet_seconds(), -1);
+    EXPECT_TRUE(missing.lines.empty());
+
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "u.log") << "one\ntwo\nLoading shards: 10%\rLoading shards: 20%\n";
+    ASSERT_EQ(std::system(("touch -d @1795939923 " + (dir_ / "u.log").string()).c_str()), 0);
+    const auto activity = rt.parse_log_activity(executor_.run(node_, rt.log_activity("u", 2)).out);
+    EXPECT_EQ(activity.last_write_epoch, 1795939923);
+    EXPECT_GT(activity.quiet_seconds(), 0);
+    EXPECT_EQ(activity.lines,
+              (std::vector<std::string>{"two", "Loading shards: 10%", "Loading shards: 20%"}));
+}
+
 TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {
     // The program reads its own record first thing: the pid file must exist and name its process
     // group, and the state file must be in place, before any of the program's code runs.

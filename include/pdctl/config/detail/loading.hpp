@@ -26,6 +26,7 @@ struct RoleDefaults {
     ContainerSettings container;
     int gpus_per_node = 0;
     int stop_grace_seconds = 30;
+    Duration stall_after{kDefaultStallAfter};
 };
 
 // Node and role names end up in container names, labels and file names on the nodes.
