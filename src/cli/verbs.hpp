@@ -48,6 +48,7 @@ void add_push_verb(CLI::App& app, Verbs& verbs);
 void add_pull_verb(CLI::App& app, Verbs& verbs);
 void add_smoke_verb(CLI::App& app, Verbs& verbs);
 void add_exec_verb(CLI::App& app, Verbs& verbs);
+void add_stack_verb(CLI::App& app, Verbs& verbs);
 void add_lock_verb(CLI::App& app, Verbs& verbs);
 void add_history_verb(CLI::App& app, Verbs& verbs);
 

@@ -58,6 +58,7 @@ constexpr KeySpec kRoleKeys[] = {
     {"container", kAllKinds},
     {"stop_grace_seconds", kAllKinds},
     {"stall_after", kSglang},
+    {"py_spy", kSglang},
 };
 
 const std::vector<std::pair<std::string, RoleKind>> kKinds = {{"mooncake-master", RoleKind::MooncakeMaster},
@@ -350,6 +351,11 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
     read_router_impl(ctx, m, role);
     m.integer("stop_grace_seconds", role.stop_grace_seconds, 0, 24 * 60 * 60);
     m.duration("stall_after", role.stall_after);
+    if (m.strings("py_spy", role.py_spy) && role.py_spy.empty()) {
+        ctx.yaml.error(m.find("py_spy")->value_where, m.child_path("py_spy"), "must not be empty",
+                       "the py-spy program, e.g. [py-spy] or [/opt/venv/bin/py-spy]");
+        role.py_spy = {"py-spy"};
+    }
     if (role.runtime == RuntimeKind::Docker && role.container.image.empty()) {
         const auto* container = m.find("container");
         ctx.yaml.error(

@@ -332,8 +332,8 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         if (!stalled.empty() && result.failure.hint.empty())
             result.failure.hint =
-                "`pdctl stack --group " + stage.role +
-                "` shows where each rank is (start with --keep-on-failure to keep them running)";
+                "`pdctl stack --group " + stage.role + "` shows where each rank is" +
+                (options_.keep_on_failure ? "" : " (start with --keep-on-failure to keep the ranks running)");
         return result;
     }
     return std::nullopt;

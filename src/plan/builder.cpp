@@ -137,7 +137,10 @@ Plan build_plan(const config::Cluster& cluster) {
         if (role->mode) stage.mode = config::to_string(*role->mode);
         stage.runtime = runtime_for(cluster, *role);
         stage.gate = default_gate(cluster, *role);
-        if (role->kind == config::RoleKind::Sglang) stage.stall_after = role->stall_after;
+        if (role->kind == config::RoleKind::Sglang) {
+            stage.stall_after = role->stall_after;
+            stage.py_spy = role->py_spy;
+        }
         if (role->kind == config::RoleKind::Router) {
             stage.program_note =
                 "router " + config::to_string(role->router_impl) +

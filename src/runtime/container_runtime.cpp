@@ -71,6 +71,15 @@ constexpr const char* kContainerLogActivityScript =
     "printf 'now=%s\\n\\n' \"$(date +%s)\"\n"
     "exec \"$cli\" logs --timestamps --tail \"$n\" \"$unit\" 2>&1\n";
 
+// Inside the container: its processes are the unit's, pid 1 is the init (--init).
+constexpr const char* kContainerStackInner =
+    "pid=$(program_pid)\n"
+    "[ -n \"$pid\" ] || { echo \"pdctl: no program runs in the container\" >&2; exit 3; }\n"
+    "command -v \"$1\" >/dev/null 2>&1 || { echo \"pdctl: $1 is not installed in the container's image\" "
+    ">&2; "
+    "exit 127; }\n"
+    "exec \"$@\" dump --pid \"$pid\" --subprocesses\n";
+
 std::vector<std::string> container_script(const char* body, const char* name) {
     return {"sh", "-c", body, name};
 }
@@ -189,6 +198,17 @@ LogActivity ContainerRuntime::parse_log_activity(const std::string& output) cons
         for (auto& piece : split_lines(line)) activity.lines.push_back(std::move(piece));
     }
     return activity;
+}
+
+exec::Command ContainerRuntime::python_stack(const std::string& unit_name,
+                                             const std::vector<std::string>& py_spy) const {
+    exec::Command command;
+    command.argv = {spec_.cli,    "exec", unit_name,
+                    "sh",         "-c",   program_pid_function() + kContainerStackInner,
+                    "pdctl-stack"};
+    command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
+    command.timeout = std::chrono::seconds(30);
+    return command;
 }
 
 exec::Command ContainerRuntime::inspect(const std::string& cluster) const {

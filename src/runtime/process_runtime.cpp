@@ -108,6 +108,17 @@ constexpr const char* kProcessLogActivityScript =
     "[ -e \"$f\" ] || exit 0\n"
     "tail -n \"$n\" \"$f\"\n";
 
+// py-spy attaches to the program, not to the supervising shell that leads the unit's group.
+constexpr const char* kProcessStackScript =
+    "dir=$1 unit=$2; shift 2\n"
+    "pgid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
+    "[ -n \"$pgid\" ] || { echo \"pdctl: $unit is not running on this node (no pid file)\" >&2; exit 3; }\n"
+    "pid=$(program_pid \"$pgid\")\n"
+    "[ -n \"$pid\" ] || { echo \"pdctl: no program runs in $unit (process group $pgid)\" >&2; exit 3; }\n"
+    "command -v \"$1\" >/dev/null 2>&1 || { echo \"pdctl: $1 is not installed on this node\" >&2; exit 127; "
+    "}\n"
+    "exec \"$@\" dump --pid \"$pid\" --subprocesses\n";
+
 std::string labels_text(const std::map<std::string, std::string>& labels) {
     std::string out;
     for (const auto& [key, value] : labels) {
@@ -194,6 +205,15 @@ LogActivity ProcessRuntime::parse_log_activity(const std::string& output) const 
     }
     if (blank != std::string::npos) activity.lines = split_lines(output.substr(blank + 2));
     return activity;
+}
+
+exec::Command ProcessRuntime::python_stack(const std::string& unit_name,
+                                           const std::vector<std::string>& py_spy) const {
+    exec::Command command;
+    command.argv = {"sh", "-c", program_pid_function() + kProcessStackScript, "pdctl-stack", dir_, unit_name};
+    command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
+    command.timeout = std::chrono::seconds(30);
+    return command;
 }
 
 exec::Command ProcessRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {

@@ -28,6 +28,16 @@ std::string env_complete_function() {
            "away); nothing started\" >&2; exit 1; }; }\n";
 }
 
+std::string program_pid_function() {
+    // One awk over /proc/*/stat (fields after "(comm) ": state, ppid, pgrp), read by cat: a process
+    // that exits between the glob and the read must not abort the scan.
+    return "program_pid() { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g=\"${1:-}\" '{ pid = $1; comm = $0; "
+           "sub(/^[^(]*\\(/, \"\", comm); sub(/\\) [^)]*$/, \"\", comm); sub(/.*\\) /, \"\"); "
+           "if ($1 == \"Z\" || pid == 1 || (g != \"\" && $3 != g)) next; "
+           "if (comm ~ /^(sh|dash|bash|tini|catatonit|docker-init)$/) next; "
+           "if (best == \"\" || pid + 0 < best + 0) best = pid } END { if (best != \"\") print best }'; }\n";
+}
+
 std::vector<std::string> split_lines(const std::string& text) {
     std::vector<std::string> lines;
     std::size_t start = 0;

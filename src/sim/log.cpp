@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "sim/stack_frames.hpp"
+
 namespace pdsim {
 namespace {
 
@@ -66,6 +68,7 @@ void log_glog(char severity, std::string_view file, std::string_view msg) {
 void exit_now(int code) {
     // Exit while holding the lock: no other thread can start a line after the final one.
     log_mutex().lock();
+    forget_step();
     std::fflush(stdout);
     std::fflush(stderr);
     _exit(code);

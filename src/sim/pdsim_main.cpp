@@ -3,6 +3,7 @@
 //   pdsim [-m] sglang_router.launch_router <flags>
 //   pdsim sglang serve <flags> | pdsim smg launch <flags>
 //   pdsim [-m] mooncake_master <flags>
+//   pdsim py-spy dump --pid PID      (the stand-in py-spy: the rank's current Python stack)
 // Behaviour and test knobs: docs/pdsim.md.
 
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "sim/log.hpp"
 #include "sim/process.hpp"
 #include "sim/programs.hpp"
+#include "sim/stack_frames.hpp"
 
 namespace {
 
@@ -26,6 +28,7 @@ constexpr const char* kUsage =
     "  sglang_router.launch_router   the PD router (Rust router, or MiniLB with --mini-lb)\n"
     "  smg launch                    SMG, the gateway that grew out of the Rust router\n"
     "  mooncake_master               the Mooncake master\n"
+    "  py-spy dump --pid PID         py-spy's stack dump of a simulated SGLang rank\n"
     "FLAGS are the real program's flags; test knobs are PDSIM_* environment variables.\n";
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
             pdsim::run_router(flags.subspan(1), true);
         } else if (program == "mooncake_master") {
             pdsim::run_mooncake_master(flags);
+        } else if (program == "py-spy") {
+            pdsim::run_py_spy(flags);
         }
         usage_error("unknown PROGRAM '" + program + "'");
     } catch (const pdsim::UsageError& e) {

@@ -14,6 +14,7 @@
 #include "sim/programs.hpp"
 #include "sim/rendezvous.hpp"
 #include "sim/sglang_api.hpp"
+#include "sim/stack_frames.hpp"
 #include "sim/transfer_engine.hpp"
 
 namespace pdsim {
@@ -30,21 +31,26 @@ class ServerNode {
         if (args_.prefill() && args_.node_rank == 0) {
             start_bootstrap_server();
         }
+        record_step(Step::kRendezvous);
         run_phase(
             Phase::kInit, "Init torch distributed begin.", [this] { init_distributed(); },
             "Init torch distributed ends. mem usage=0.00 GB");
+        record_step(Step::kLoadingWeights);
         run_phase(
             Phase::kWeights, "Load weight begin. avail mem=78.21 GB", {},
             "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=20.10 GB, mem "
             "usage=58.11 GB.");
         // The KV cache is sized from the smallest free memory of the group (an all-reduce): every
         // member must have loaded its weights first.
+        record_step(Step::kMemoryProfiling);
         group_barrier("memory profiling");
         if (args_.decode()) {
             log_main("KV cache is forced as chunk cache for decode server");
         }
+        record_step(Step::kKvCache);
         run_phase(Phase::kKv, "KV Cache is allocated. #tokens: 1000000, KV size: 12.00 GB", {},
                   "Memory pool end. avail mem=8.00 GB");
+        record_step(Step::kCudaGraphs);
         if (args_.prefill()) {
             // v0.5.4-v0.5.12 force-disable CUDA graphs on prefill; the phase still takes its time.
             run_phase(Phase::kCudaGraph, "Cuda graph is disabled for prefill server", {}, "");
@@ -57,6 +63,7 @@ class ServerNode {
                    "max_running_requests={}, context_len={}, available_gpu_mem=8.00 GB",
                    args_.max_running_requests.value_or(4096), args_.context_length);
         // A forward pass (the warm-up request, then every request) runs on all members at once.
+        record_step(Step::kServing);
         group_barrier("serving");
         if (args_.node_rank == 0) {
             serve_api();
@@ -198,6 +205,7 @@ class ServerNode {
             log_main("Start of pd disaggregation warmup ...");
         }
         if (knobs_.hang.hits(Phase::kWarmup, args_.node_rank)) {
+            record_step(Step::kWarmup);
             idle_forever();
         }
         const Millis duration = knobs_.duration(Phase::kWarmup);

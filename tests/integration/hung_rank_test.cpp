@@ -103,6 +103,22 @@ TEST(HungRank, IsNamedStalledInStartsProgressBlamedAtTheDeadlineAndShownByStatus
         << table.out;
     EXPECT_NE(table.out.find("stalled  -       kv-cache"), std::string::npos) << table.out;
     std::printf("%s", table.out.c_str());
+
+    // py-spy (pdsim's stand-in) on every rank: rank 2 is where the group waits.
+    const auto stack = cluster.run({"--json", "stack", "--role", "prefill"});
+    EXPECT_EQ(stack.exit_code, 0) << stack.out << stack.err;
+    const auto dumps = json::parse(stack.out);
+    ASSERT_EQ(dumps["stages"].size(), 1u) << stack.out;
+    const auto& odd = dumps["stages"][0]["odd_ones_out"];
+    ASSERT_EQ(odd.size(), 1u) << stack.out;
+    EXPECT_EQ(odd[0],
+              "rank 2 on n3 is in `_create_buffers (sglang/srt/mem_cache/memory_pool.py)` while ranks 0,1,3 "
+              "are in `broadcast_pyobj (sglang/srt/utils/common.py)`");
+    const auto folded = cluster.run({"stack", "--group", "prefill"});
+    EXPECT_NE(folded.out.find("── rank 2 (n3) ──"), std::string::npos) << folded.out;
+    EXPECT_NE(folded.out.find("init_memory_pool (sglang/srt/model_executor/model_runner.py:1386)"),
+              std::string::npos)
+        << folded.out;
 }
 
 }  // namespace

@@ -163,6 +163,9 @@ struct Role {
     // sglang: how long a rank's log may stay quiet, while its group is not serving, before pdctl calls the
     // rank stalled (engine/stall.hpp).
     Duration stall_after{kDefaultStallAfter};
+    // sglang: the py-spy program `pdctl stack` runs on the node or in the container (argv prefix; the
+    // local profile's is pdsim's stand-in).
+    std::vector<std::string> py_spy{"py-spy"};
     SourceLocation where;
 
     // The `roles:` key this group came from (its own name when the entry has no groups).

@@ -107,6 +107,7 @@ struct Stage {
     // sglang stages: a rank whose log is quiet this long while the group is not serving is stalled;
     // 0 for the other kinds (their one process has an HTTP check of its own).
     Duration stall_after{0};
+    std::vector<std::string> py_spy;  // sglang stages: the py-spy argv prefix `pdctl stack` runs
 
     std::vector<std::string> after() const;  // the roles of `edges`
     // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or

@@ -17,6 +17,8 @@ class ContainerRuntime : public Runtime {
     exec::Command logs(const std::string& unit_name, int tail_lines) const override;
     exec::Command log_activity(const std::string& unit_name, int tail_lines) const override;
     LogActivity parse_log_activity(const std::string& output) const override;
+    exec::Command python_stack(const std::string& unit_name,
+                               const std::vector<std::string>& py_spy) const override;
     exec::Command inspect(const std::string& cluster) const override;
     std::vector<UnitState> parse_inspect(const std::string& output) const override;
 

@@ -49,6 +49,10 @@ class Runtime {
     // The last `tail_lines` of the unit's log with the time of its last write and the node's clock.
     virtual exec::Command log_activity(const std::string& unit_name, int tail_lines) const = 0;
     virtual LogActivity parse_log_activity(const std::string& output) const = 0;
+    // `py_spy dump --pid PID --subprocesses` of the unit's program (the first process of the unit
+    // that is not a shell or an init), on the node or inside the container. Exit 3: nothing to dump.
+    virtual exec::Command python_stack(const std::string& unit_name,
+                                       const std::vector<std::string>& py_spy) const = 0;
     // Lists every unit of `cluster` on one node (one command per node).
     virtual exec::Command inspect(const std::string& cluster) const = 0;
     virtual std::vector<UnitState> parse_inspect(const std::string& output) const = 0;
@@ -69,6 +73,11 @@ inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
 // ends with kEnvEndMarker. A pdctl that dies while sending the env closes stdin early; without the
 // check the unit would start with a truncated environment.
 std::string env_complete_function();
+
+// Shell text: `program_pid [PGID]` prints the unit's program process, the lowest live pid that is not
+// a shell or an init (sh, dash, bash, tini, catatonit, docker-init), among the members of process group
+// PGID, or among every process but pid 1 (inside a container). Prints nothing when there is none.
+std::string program_pid_function();
 
 // Splits log text into its non-empty lines on '\n' and '\r' (progress bars redraw with '\r').
 std::vector<std::string> split_lines(const std::string& text);
