@@ -12,12 +12,12 @@
 namespace pdctl::cli {
 namespace {
 
-ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope) {
+ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope, bool metrics) {
     auto context = load_context(global);
     auto& executor = *context.executor;
     health::RealHttpProber prober;
     const auto scoped = plan::scope_plan(context.plan, scope, "status");
-    const auto status = engine::collect_status(scoped.plan, executor, prober, !scope.empty());
+    const auto status = engine::collect_status(scoped.plan, executor, prober, !scope.empty(), metrics);
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
@@ -31,7 +31,13 @@ void add_status_verb(CLI::App& app, Verbs& verbs) {
         app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
     auto scope = std::make_shared<plan::Scope>();
     add_scope_flags(*command, *scope);
-    verbs.add(command, [scope](const GlobalOptions& global) { return status_command(global, *scope); });
+    auto metrics = std::make_shared<bool>(false);
+    command->add_flag(
+        "--metrics", *metrics,
+        "also each role's Prometheus numbers: running and queued requests, KV usage, throughput");
+    verbs.add(command, [scope, metrics](const GlobalOptions& global) {
+        return status_command(global, *scope, *metrics);
+    });
 }
 
 }  // namespace pdctl::cli

@@ -6,6 +6,7 @@
 
 #include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "status_metrics.hpp"
 #include "status_progress.hpp"
 
 namespace pdctl::engine {
@@ -44,7 +45,7 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
 }  // namespace
 
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
-                             bool scoped) {
+                             bool scoped, bool metrics) {
     ClusterStatus status;
     status.cluster = plan.cluster;
     const auto observation = observe_all(plan, executor);
@@ -75,9 +76,19 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
             if (found && found->state.running) log_reads.push_back({i, u});
         }
     }
-    // The log reads run beside the health probes of the roles, all in parallel: a dead node's
-    // timeout should not add up.
-    util::for_each_parallel(stages.size() + log_reads.size(), util::kEngineFanout, [&](std::size_t task) {
+    // With --metrics, each role's Prometheus page.
+    std::vector<std::pair<std::size_t, std::string>> scrapes;
+    for (std::size_t i = 0; metrics && i < stages.size(); ++i)
+        if (const auto url = metrics_url(*stages[i])) scrapes.emplace_back(i, *url);
+    // The log reads and scrapes run beside the health probes of the roles, all in parallel: a dead
+    // node's timeout should not add up.
+    const auto tasks = stages.size() + log_reads.size() + scrapes.size();
+    util::for_each_parallel(tasks, util::kEngineFanout, [&](std::size_t task) {
+        if (task >= stages.size() + log_reads.size()) {
+            const auto& [index, url] = scrapes[task - stages.size() - log_reads.size()];
+            status.roles[index].metrics = scrape_metrics(*stages[index], url, prober);
+            return;
+        }
         if (task >= stages.size()) {
             const auto& read = log_reads[task - stages.size()];
             const auto& stage = *stages[read.stage];

@@ -80,7 +80,7 @@ ProbeResult request(const std::string& url, std::chrono::milliseconds timeout, S
     set_timeouts(*client, timeout);
     if (auto response = send(*client, path)) {
         result.status = response->status;
-        result.body = response->body.substr(0, 64 * 1024);
+        result.body = response->body.substr(0, 1024 * 1024);  // a /metrics page with histograms
     } else {
         result.error = describe_error(response.error(), timeout);
     }

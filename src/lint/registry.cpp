@@ -66,6 +66,8 @@ const std::vector<Rule>& static_rules() {
          "docs/doctor.md#pd015 · https://github.com/sgl-project/sglang/pull/21704", check_management_address},
         {"PD016", "a router pairs prefill and decode groups of different TP sizes without the staging buffer",
          "docs/doctor.md#pd016 · https://github.com/llm-d/llm-d/issues/2433", check_tp_transfer},
+        {"PD017", "an sglang container role may not ptrace, so `pdctl stack` cannot dump it",
+         "docs/doctor.md#pd017 · https://github.com/sgl-project/sglang/issues/33549", check_stack_ptrace},
     };
     return rules;
 }

@@ -31,6 +31,45 @@ std::string or_dash(const std::string& text) {
     return text.empty() ? "-" : text;
 }
 
+std::string bytes(double value) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} B", value) : fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+// One line of numbers for a role: the ones it exported, in the order operators read them.
+std::string metrics_line(const engine::RoleMetrics& metrics) {
+    if (!metrics.error.empty()) return "no metrics from " + metrics.url + ": " + metrics.error;
+    std::vector<std::string> parts;
+    auto add = [&](const char* name, const char* label, const char* unit = "") {
+        if (const auto value = metrics.find(name))
+            parts.push_back(fmt::format("{}{:.0f}{}", label, *value, unit));
+    };
+    add("sglang:num_running_reqs", "running ");
+    add("sglang:num_queue_reqs", "queued ");
+    if (const auto usage = metrics.find("sglang:token_usage"))
+        parts.push_back(fmt::format("KV {:.1f}%", *usage * 100));
+    add("sglang:gen_throughput", "", " tok/s");
+    add("sglang:num_prefill_inflight_queue_reqs", "awaiting transfer ");
+    add("sglang:num_decode_transfer_queue_reqs", "receiving KV ");
+    add("sglang:num_bootstrap_failed_reqs_total", "bootstrap failures ");
+    add("sglang:num_transfer_failed_reqs_total", "transfer failures ");
+    add("sglang:num_requests_total", "", " requests served");
+    add("master_key_count", "keys ");
+    if (const auto used = metrics.find("master_allocated_bytes")) {
+        const auto total = metrics.find("master_total_capacity_bytes");
+        parts.push_back("allocated " + bytes(*used) + (total ? " of " + bytes(*total) : std::string()));
+    }
+    add("master_active_clients", "clients ");
+    std::string line;
+    for (const auto& part : parts) line += (line.empty() ? "" : " · ") + part;
+    return line;
+}
+
 }  // namespace
 
 std::string render_status_text(const engine::ClusterStatus& status) {
@@ -85,6 +124,14 @@ std::string render_status_text(const engine::ClusterStatus& status) {
     }
     for (const auto& [node, why] : status.unreachable)
         out += fmt::format("{}: unreachable, state unknown: {}\n", node, why);
+    const bool any_metrics =
+        std::any_of(status.roles.begin(), status.roles.end(),
+                    [](const engine::RoleStatus& role) { return role.metrics.has_value(); });
+    if (any_metrics) {
+        out += "METRICS (rank 0's /metrics, the master's metrics port)\n";
+        for (const auto& role : status.roles)
+            if (role.metrics) out += fmt::format("{:<17}{}\n", role.role, metrics_line(*role.metrics));
+    }
     return out;
 }
 
@@ -112,7 +159,16 @@ json status_to_json(const engine::ClusterStatus& status) {
         json group = nullptr;  // null for a role of one group, as in the plan
         if (role.groups > 1)
             group = {{"role", role.config_role}, {"index", role.group}, {"count", role.groups}};
+        json metrics = nullptr;
+        if (role.metrics) {
+            json values = json::object();
+            for (const auto& [name, value] : role.metrics->values) values[name] = value;
+            metrics = {{"url", role.metrics->url},
+                       {"error", role.metrics->error.empty() ? json(nullptr) : json(role.metrics->error)},
+                       {"values", values}};
+        }
         roles.push_back({{"role", role.role},
+                         {"metrics", metrics},
                          {"group", group},
                          {"kind", role.kind},
                          {"healthy", role.ready},

@@ -29,13 +29,23 @@ std::string env_complete_function() {
 }
 
 std::string program_pid_function() {
-    // One awk over /proc/*/stat (fields after "(comm) ": state, ppid, pgrp), read by cat: a process
-    // that exits between the glob and the read must not abort the scan.
-    return "program_pid() { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g=\"${1:-}\" '{ pid = $1; comm = $0; "
-           "sub(/^[^(]*\\(/, \"\", comm); sub(/\\) [^)]*$/, \"\", comm); sub(/.*\\) /, \"\"); "
-           "if ($1 == \"Z\" || pid == 1 || (g != \"\" && $3 != g)) next; "
-           "if (comm ~ /^(sh|dash|bash|tini|catatonit|docker-init)$/) next; "
-           "if (best == \"\" || pid + 0 < best + 0) best = pid } END { if (best != \"\") print best }'; }\n";
+    // Plain sh, no awk or cat: a slim image has only a shell. Each /proc/PID/stat is
+    // "PID (COMM) STATE PPID PGRP ...": COMM may hold blanks, so the fields are read after ") ".
+    return "program_pid() {\n"
+           "  want=${1:-} best=\n"
+           "  for f in /proc/[0-9]*/stat; do\n"
+           "    IFS= read -r line < \"$f\" 2>/dev/null || continue\n"
+           "    pid=${line%% *} comm=${line#*(} rest=${line##*) }\n"
+           "    comm=${comm%)*}\n"
+           "    set -- $rest\n"
+           "    [ \"$1\" = Z ] && continue\n"
+           "    [ \"$pid\" = 1 ] && continue\n"
+           "    [ -n \"$want\" ] && [ \"$3\" != \"$want\" ] && continue\n"
+           "    case $comm in sh|dash|bash|tini|catatonit|docker-init) continue;; esac\n"
+           "    if [ -z \"$best\" ] || [ \"$pid\" -lt \"$best\" ]; then best=$pid; fi\n"
+           "  done\n"
+           "  [ -n \"$best\" ] && echo \"$best\"\n"
+           "}\n";
 }
 
 std::vector<std::string> split_lines(const std::string& text) {

@@ -262,6 +262,7 @@ GenerateReply handle_generate(const GenerateContext& context, const std::string&
             }
         }
         int words = std::max(0, std::min(item.max_new_tokens, kMaxWords));
+        sleep_ms(context.token_time * words);
         outputs.push_back(
             {{"text", synthesize_text(item.prompt, words)}, {"meta_info", meta_info(item, words, started)}});
     }

@@ -26,6 +26,7 @@ struct GenerateContext {
     BootstrapServer* bootstrap = nullptr;  // this prefill's own bootstrap server; null elsewhere
     Millis kv_timeout{10000};
     std::string kv_fault;  // Knobs::kv_fault
+    Millis token_time{0};  // Knobs::token_time: each output token takes this long (not on prefill)
 };
 
 struct GenerateReply {

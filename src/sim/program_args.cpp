@@ -147,6 +147,7 @@ ServerArgs parse_server_args(std::span<const std::string> argv) {
     args.ib_device = parsed.str("--disaggregation-ib-device", "");
     args.trust_remote_code = parsed.has("--trust-remote-code");
     args.skip_server_warmup = parsed.has("--skip-server-warmup");
+    args.enable_metrics = parsed.has("--enable-metrics");
     args.enable_dp_attention = parsed.has("--enable-dp-attention");
     if (auto fraction = parsed.last("--mem-fraction-static")) {
         char* end = nullptr;

@@ -30,6 +30,7 @@ struct ServerArgs {
     std::string ib_device;
     bool trust_remote_code = false;
     bool skip_server_warmup = false;
+    bool enable_metrics = false;  // --enable-metrics: /metrics on the API port
     bool enable_dp_attention = false;
     std::optional<double> mem_fraction_static;
     std::optional<int> max_running_requests;

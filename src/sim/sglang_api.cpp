@@ -104,9 +104,27 @@ void ApiServer::setup_routes() {
     server_.Post("/flush_cache", flush_cache);
 
     auto generate = [this](const httplib::Request& req, httplib::Response& res) {
-        GenerateReply reply = handle_generate(context_, req.body);
+        GenerateReply reply;
+        {
+            ServingMetrics::Running running(metrics_);
+            reply = handle_generate(context_, req.body);
+        }
+        if (reply.status == 200) {
+            const auto outputs = reply.body.is_array() ? reply.body : json::array({reply.body});
+            for (const auto& output : outputs) {
+                const auto meta = output.value("meta_info", json::object());
+                metrics_.finished(meta.value("prompt_tokens", 0L), meta.value("completion_tokens", 0L));
+            }
+        }
         reply_json(res, reply.status, reply.body);
     };
+    // Only with --enable-metrics, as SGLang mounts it (404 otherwise).
+    if (args_.enable_metrics) {
+        server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+            res.status = 200;
+            res.set_content(metrics_.prometheus(args_), "text/plain; version=0.0.4; charset=utf-8");
+        });
+    }
     server_.Post("/generate", generate);
     server_.Put("/generate", generate);
 }

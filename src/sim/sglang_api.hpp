@@ -9,6 +9,7 @@
 
 #include "sim/generate.hpp"
 #include "sim/program_args.hpp"
+#include "sim/serving_metrics.hpp"
 
 namespace pdsim {
 
@@ -32,6 +33,7 @@ class ApiServer {
     const ServerArgs& args_;
     httplib::Server server_;
     std::atomic<bool> up_{false};
+    ServingMetrics metrics_;
     std::string health_fault_;
     Millis health_delay_;
 };

@@ -185,7 +185,7 @@ class ServerNode {
             return;
         }
         api_ = std::make_unique<ApiServer>(
-            GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout, knobs_.kv_fault},
+            GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout, knobs_.kv_fault, knobs_.token_time},
             knobs_.health_fault, knobs_.health_delay);
         if (!api_->start(error)) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",

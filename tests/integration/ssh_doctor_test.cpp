@@ -90,7 +90,9 @@ class SshDoctorTest : public SshPdctlTest {
                 replace_all(text, "gpus_per_node: 8", "gpus_per_node: 1");
                 replace_all(text, "tp_size: 32", "tp_size: 4");
                 replace_all(text, "ep_size: 32", "ep_size: 4");
-                if (!to_start) replace_all(text, "--pull, never]", "--pull, never, --ulimit, memlock=-1]");
+                if (!to_start)
+                    replace_all(text, "--cap-add, SYS_PTRACE]",
+                                "--cap-add, SYS_PTRACE, --ulimit, memlock=-1]");
                 use_cluster_addresses(text);
             }
             if (name == "prefill.env" || name == "decode.env") text += "export NCCL_IB_HCA=mlx5_0,mlx5_1\n";

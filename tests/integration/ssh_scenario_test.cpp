@@ -476,5 +476,42 @@ TEST_F(SshScenarioTest, ExecFoldsOutputNamesTheFailingNodeKeepsArgumentsAndRunsI
     EXPECT_EQ(host_side.exit_code, 13) << "the host has no pdsim there: " << host_side.dump();
 }
 
+// A rank that hangs in podman containers over SSH: start names it stalled, status reads every rank
+// through `podman logs --timestamps`, and stack runs the stand-in py-spy inside the slim image (no awk,
+// no cat: the target pid is found by the shell alone).
+TEST_F(SshScenarioTest, AHungRankInPodmanIsStalledInStartAndStatusAndTheOddOneOutInStack) {
+    profile = write_profile(temp / "profile", "sshhang", "PDSIM_HANG_AT=kv\nPDSIM_HANG_RANK=2\n");
+    auto text = slurp(profile);
+    replace_all(text, "    mode: prefill\n", "    mode: prefill\n    stall_after: 3s\n");
+    replace_all(
+        text, "    tp_size: 32\n    ep_size: 32\n    health: {deadline: 60s, interval: 200ms}\n\n  decode:",
+        "    tp_size: 32\n    ep_size: 32\n    health: {deadline: 12s, interval: 200ms}\n\n  decode:");
+    spit(profile, text);
+
+    const auto start = pdctl(profile, {"start", "--keep-on-failure"});
+    EXPECT_EQ(start.exit_code, 5) << start.dump();
+    EXPECT_NE(start.out.find("prefill n3 rank2 stalled while allocating KV cache"), std::string::npos)
+        << start.dump();
+    EXPECT_NE(start.out.find("rank 2 on n3 stalled while allocating KV cache"), std::string::npos)
+        << start.dump();
+
+    const auto status = pdctl(profile, {"--json", "status", "--role", "prefill"});
+    EXPECT_EQ(status.exit_code, 7) << status.dump();
+    const auto doc = json::parse(status.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << status.dump();
+    for (const auto& unit : doc["roles"][0]["units"]) {
+        EXPECT_EQ(unit["progress"], unit["rank"] == 2 ? "stalled" : "waiting") << unit.dump();
+        EXPECT_GE(unit["log_quiet_seconds"].get<long long>(), 3) << unit.dump();
+    }
+
+    const auto stack = pdctl(profile, {"stack", "--role", "prefill"});
+    EXPECT_EQ(stack.exit_code, 0) << stack.dump();
+    EXPECT_NE(
+        stack.out.find("rank 2 on n3 is in `_create_buffers (sglang/srt/mem_cache/memory_pool.py)` while "
+                       "ranks 0,1,3 are in `broadcast_pyobj (sglang/srt/utils/common.py)`"),
+        std::string::npos)
+        << stack.dump();
+}
+
 }  // namespace
 }  // namespace pdctl::testing

@@ -2,6 +2,7 @@
 // What `pdctl status` reports: every role and node, read from the nodes and the health endpoints.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,16 @@ struct UnitStatus {
     bool stalled() const { return progress == "stalled"; }
 };
 
+// `status --metrics`: what a role's Prometheus page says (rank 0's for a group).
+struct RoleMetrics {
+    std::string url;
+    std::string error;  // why there are none: no answer, HTTP 404 without --enable-metrics, ...
+    // Exported name -> value, the ones operators watch, in display order (engine/status_metrics.cpp).
+    std::vector<std::pair<std::string, double>> values;
+
+    std::optional<double> find(const std::string& name) const;
+};
+
 struct RoleStatus {
     std::string role;  // the stage: the role, or for a group after the first NAME-K
     std::string kind;
@@ -43,6 +54,7 @@ struct RoleStatus {
     std::string gate_url;
     std::string gate_answer;  // "HTTP 200", "Connection refused", ...
     std::vector<UnitStatus> units;
+    std::optional<RoleMetrics> metrics;  // with --metrics, for the kinds that export any
 };
 
 struct ClusterStatus {
@@ -55,8 +67,9 @@ struct ClusterStatus {
 
 // `scoped`: the plan is a part of the cluster (--role/--group, plan::scope_plan): no strays are
 // looked for, and only its own nodes' reachability counts.
+// `metrics`: also scrape each role's Prometheus page (sglang rank 0, the master), beside the probes.
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
-                             bool scoped = false);
+                             bool scoped = false, bool metrics = false);
 ExitCode status_exit_code(const ClusterStatus& status);
 
 }  // namespace pdctl::engine

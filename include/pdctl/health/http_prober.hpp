@@ -11,7 +11,7 @@ namespace pdctl::health {
 
 struct ProbeResult {
     int status = 0;     // HTTP status; 0 = no HTTP answer (refused, timeout, DNS, ...)
-    std::string body;   // get: the first bytes of the body; post: all of it
+    std::string body;   // get: the first MiB of the body; post: all of it
     std::string error;  // why there was no answer; empty whenever there was one
     bool ok(int expect) const { return status == expect; }
 };

@@ -98,5 +98,6 @@ void check_shared_bootstrap_port(const RuleInput& input, FindingSink& sink);    
 void check_assumptions(const RuleInput& input, FindingSink& sink);               // PD014
 void check_management_address(const RuleInput& input, FindingSink& sink);        // PD015
 void check_tp_transfer(const RuleInput& input, FindingSink& sink);               // PD016
+void check_stack_ptrace(const RuleInput& input, FindingSink& sink);              // PD017
 
 }  // namespace pdctl::lint

@@ -77,6 +77,8 @@ std::string env_complete_function();
 // Shell text: `program_pid [PGID]` prints the unit's program process, the lowest live pid that is not
 // a shell or an init (sh, dash, bash, tini, catatonit, docker-init), among the members of process group
 // PGID, or among every process but pid 1 (inside a container). Prints nothing when there is none.
+// Needs only the shell: slim images have no awk. It sets the caller's positional parameters, so
+// call it in $( ).
 std::string program_pid_function();
 
 // Splits log text into its non-empty lines on '\n' and '\r' (progress bars redraw with '\r').

@@ -24,7 +24,7 @@ inline constexpr const char* kDecodeEnv = "/d/decode.env";
 // Prefill on n1-n2, decode on n3-n4, master on n1, router on n3: every rule passes.
 inline const char* kCleanYaml = R"(cluster: lint
 defaults:
-  container: {image: lmsysorg/sglang:kimi-k3}
+  container: {image: lmsysorg/sglang:kimi-k3, options: [--cap-add, SYS_PTRACE]}
   gpus_per_node: 8
 nodes:
   - {name: n1, address: 10.0.0.1}

@@ -146,5 +146,23 @@ TEST(LintPD016, TheStagingBufferOnBothSidesAllowsHeterogeneousTp) {
     EXPECT_EQ(with_id(one.run(), "PD016").size(), 2u) << "the prefill side needs it too";
 }
 
+TEST(LintPD017, AContainerRoleThatMayNotPtraceCannotBeStackDumped) {
+    const auto report =
+        Scenario().replace(kYaml, "options: [--cap-add, SYS_PTRACE]", "options: [--network, host]").run();
+    const auto found = with_id(report, "PD017");
+    ASSERT_EQ(found.size(), 2u) << "prefill and decode";
+    EXPECT_EQ(found[0].severity, Severity::Warn);
+    EXPECT_TRUE(contains(found[0].message, "`pdctl stack` (py-spy) will fail with Permission Denied"));
+    EXPECT_TRUE(contains(found[0].fix, "--cap-add, SYS_PTRACE"));
+    for (const char* allowed : {"[--privileged]", "[--cap-add=sys_ptrace]", "[--cap-add, ALL]"})
+        EXPECT_TRUE(with_id(Scenario()
+                                .replace(kYaml, "options: [--cap-add, SYS_PTRACE]",
+                                         std::string("options: ") + allowed)
+                                .run(),
+                            "PD017")
+                        .empty())
+            << allowed;
+}
+
 }  // namespace
 }  // namespace pdctl::lint::testing

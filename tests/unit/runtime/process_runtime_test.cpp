@@ -119,6 +119,34 @@ TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {
     EXPECT_TRUE(units[0].running);
 }
 
+TEST_F(ProcessRuntimeScripts, TheStackDumpTargetsTheProgramNotItsSupervisingShell) {
+    const auto rt = runtime(0);
+    EXPECT_EQ(executor_.run(node_, rt.python_stack("u", {"echo"})).exit_code, 3)
+        << "not running: nothing to dump";
+    // A program whose name holds a blank and a parenthesis, as /proc shows comm "(a b) x".
+    fs::create_directories(dir_);
+    fs::copy_file("/bin/sleep", dir_ / "a b) x");
+    ASSERT_TRUE(executor_.run(node_, rt.start(unit({(dir_ / "a b) x").string(), "60"}))).ok());
+    const int leader = std::stoi(read_file(dir_ / "u.pid"));
+    int program = 0;
+    ASSERT_TRUE(eventually([&] {
+        for (const auto& entry : fs::directory_iterator("/proc")) {
+            const auto name = entry.path().filename().string();
+            if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+            if (read_file(entry.path() / "comm") == "a b) x\n") program = std::stoi(name);
+        }
+        return program != 0;
+    }));
+    ASSERT_NE(program, leader);
+    const auto dumped = executor_.run(node_, rt.python_stack("u", {"echo"}));
+    ASSERT_TRUE(dumped.ok()) << dumped.err;
+    EXPECT_EQ(dumped.out, "dump --pid " + std::to_string(program) + " --subprocesses\n");
+    const auto missing = executor_.run(node_, rt.python_stack("u", {"no-such-py-spy"}));
+    EXPECT_EQ(missing.exit_code, 127);
+    EXPECT_NE(missing.err.find("no-such-py-spy is not installed on this node"), std::string::npos)
+        << missing.err;
+}
+
 TEST_F(ProcessRuntimeScripts, AnEnvironmentCutShortStartsNothing) {
     auto command = runtime(0).start(unit({"sleep", "60"}));
     // What a pdctl killed while sending stdin leaves: the env without its last line.

@@ -1,0 +1,67 @@
+#include "sim/serving_metrics.hpp"
+
+#include <fmt/format.h>
+
+namespace pdsim {
+namespace {
+
+// SGLang's scheduler sizes its pool from the GPU memory; pdsim's log says 1000000 tokens.
+constexpr double kMaxTotalTokens = 1000000;
+// The window gen_throughput averages over (SGLang's decode log interval is 40 batches; seconds here).
+constexpr auto kThroughputWindow = std::chrono::seconds(5);
+
+void metric(std::string& out, const std::string& name, const char* type, const char* help,
+            const std::string& labels, double value) {
+    out +=
+        fmt::format("# HELP {} {}\n# TYPE {} {}\n{}{{{}}} {}\n", name, help, name, type, name, labels, value);
+}
+
+}  // namespace
+
+void ServingMetrics::finished(long prompt_tokens, long generation_tokens) {
+    std::lock_guard lock(mutex_);
+    prompt_tokens_ += prompt_tokens;
+    generation_tokens_ += generation_tokens;
+    ++requests_;
+    recent_.emplace_back(Clock::now(), generation_tokens);
+}
+
+std::string ServingMetrics::prometheus(const ServerArgs& args) {
+    std::lock_guard lock(mutex_);
+    const auto now = Clock::now();
+    while (!recent_.empty() && now - recent_.front().first > kThroughputWindow) recent_.pop_front();
+    long window_tokens = 0;
+    for (const auto& [when, tokens] : recent_) window_tokens += tokens;
+    const int running = running_.load();
+    const std::string labels =
+        fmt::format("engine_type=\"unified\",model_name=\"{}\",pp_rank=\"0\",tp_rank=\"0\"",
+                    args.served_model_name.empty() ? args.model_path : args.served_model_name);
+    std::string out;
+    metric(out, "sglang:num_running_reqs", "gauge", "The number of running requests.", labels, running);
+    metric(out, "sglang:num_queue_reqs", "gauge", "The number of requests in the waiting queue.", labels, 0);
+    // Each running request holds its prompt and output in the KV pool; pdsim's requests are short.
+    const double used = running * 256.0;
+    metric(out, "sglang:num_used_tokens", "gauge", "The number of used tokens.", labels, used);
+    metric(out, "sglang:token_usage", "gauge", "The token usage.", labels, used / kMaxTotalTokens);
+    metric(out, "sglang:gen_throughput", "gauge", "The generation throughput (token/s).", labels,
+           static_cast<double>(window_tokens) / std::chrono::duration<double>(kThroughputWindow).count());
+    metric(out, "sglang:max_total_num_tokens", "gauge",
+           "Maximum total number of tokens in the KV cache pool.", labels, kMaxTotalTokens);
+    if (args.prefill()) {
+        metric(out, "sglang:num_prefill_inflight_queue_reqs", "gauge",
+               "The number of requests in the prefill inflight queue.", labels, 0);
+    }
+    if (args.decode()) {
+        metric(out, "sglang:num_decode_transfer_queue_reqs", "gauge",
+               "The number of requests in the decode transfer queue.", labels, 0);
+    }
+    metric(out, "sglang:prompt_tokens_total", "counter", "Number of prefill tokens processed.", labels,
+           static_cast<double>(prompt_tokens_));
+    metric(out, "sglang:generation_tokens_total", "counter", "Number of generation tokens processed.", labels,
+           static_cast<double>(generation_tokens_));
+    metric(out, "sglang:num_requests_total", "counter", "Number of requests processed.", labels,
+           static_cast<double>(requests_));
+    return out;
+}
+
+}  // namespace pdsim
