@@ -86,13 +86,21 @@ void ProgressWatch::poll(exec::Executor& executor, TimePoint now, Reporter& repo
     std::vector<std::optional<UnitProgress>> progress(stage_.units.size());
     for (std::size_t i = 0; i < stage_.units.size(); ++i)
         if (tails[i]) progress[i] = observe(i, *tails[i], now);
-    judge(now, progress);
+    judge(now);
     // Reported from this thread, in rank order: reporters see a stable sequence.
-    for (std::size_t i = 0; i < stage_.units.size(); ++i)
-        if (progress[i]) reporter.unit_progress(stage_, stage_.units[i], *progress[i]);
+    for (std::size_t i = 0; i < stage_.units.size(); ++i) {
+        if (!progress[i]) continue;
+        // A unit not read this round reports its verdict with its next read.
+        auto& tracked = tracked_[i];
+        progress[i]->verdict = tracked.verdict;
+        progress[i]->verdict_changed = tracked.verdict_changed;
+        progress[i]->stall = tracked.stall;
+        tracked.verdict_changed = false;
+        reporter.unit_progress(stage_, stage_.units[i], *progress[i]);
+    }
 }
 
-void ProgressWatch::judge(TimePoint now, std::vector<std::optional<UnitProgress>>& progress) {
+void ProgressWatch::judge(TimePoint now) {
     if (stage_.stall_after.count() == 0) return;
     std::vector<RankActivity> ranks;
     std::vector<std::size_t> indices;
@@ -107,14 +115,9 @@ void ProgressWatch::judge(TimePoint now, std::vector<std::optional<UnitProgress>
     const auto verdicts = judge_ranks(ranks, stage_.stall_after, false);
     for (std::size_t k = 0; k < indices.size(); ++k) {
         auto& tracked = tracked_[indices[k]];
-        const bool changed = verdicts[k] != tracked.verdict;
+        tracked.verdict_changed = tracked.verdict_changed || verdicts[k] != tracked.verdict;
         tracked.verdict = verdicts[k];
         tracked.stall = verdicts[k] == RankVerdict::kStalled ? describe_stall(ranks, k) : std::string();
-        auto& report = progress[indices[k]];
-        if (!report) continue;
-        report->verdict = verdicts[k];
-        report->verdict_changed = changed;
-        report->stall = tracked.stall;
     }
 }
 

@@ -53,11 +53,11 @@ class ProgressWatch {
         runtime::Classification classification;  // of `tail`
         std::vector<std::string> warnings;       // already reported
         RankVerdict verdict = RankVerdict::kMoving;
-        std::string stall;  // why, while kStalled
+        bool verdict_changed = false;  // since it was last reported
+        std::string stall;             // why, while kStalled
     };
-    // Judges the ranks seen so far together and records each verdict in `progress` (by unit index;
-    // null for a unit not read this round).
-    void judge(TimePoint now, std::vector<std::optional<UnitProgress>>& progress);
+    // Judges the ranks seen so far together and records each one's verdict.
+    void judge(TimePoint now);
     std::optional<std::vector<std::string>> read_tail(exec::Executor& executor, std::size_t index) const;
 
     const plan::Plan& plan_;
