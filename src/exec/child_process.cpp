@@ -179,8 +179,11 @@ CommandResult run_child(const ChildSpec& spec) {
             }
             const ssize_t n = ::read(fd, buffer.data(), buffer.size());
             if (n > 0) {
-                (&fd == &out.read_end ? result.out : result.err)
-                    .append(buffer.data(), static_cast<std::size_t>(n));
+                const bool error_stream = &fd != &out.read_end;
+                (error_stream ? result.err : result.out).append(buffer.data(), static_cast<std::size_t>(n));
+                if (spec.on_output && *spec.on_output)
+                    (*spec.on_output)(error_stream,
+                                      std::string_view(buffer.data(), static_cast<std::size_t>(n)));
             } else if (n == 0 || errno != EAGAIN) {
                 close_fd(fd);
             }

@@ -19,6 +19,7 @@ struct ChildSpec {
     std::string stdin_data;                                 // written, then stdin is closed
     int stdin_fd = -1;  // >= 0: the child's stdin instead (a file); not closed here
     std::chrono::steady_clock::time_point deadline;
+    const OutputSink* on_output = nullptr;  // each chunk of output as it is read
 };
 
 // exit_code/signal, out, err, timed_out; transport_error only when no child could be started.

@@ -26,6 +26,7 @@ CommandResult LocalExecutor::run(const config::Node& /*node*/, const Command& co
     spec.environment = &environment_;
     spec.stdin_data = command.stdin_data;
     spec.deadline = std::chrono::steady_clock::now() + command.timeout;
+    spec.on_output = &command.on_output;
     return detail::run_child(spec);
 }
 

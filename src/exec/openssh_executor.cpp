@@ -327,7 +327,8 @@ struct OpenSshExecutor::Impl {
 
     // One multiplexed client: connects the node first if needed. Never throws.
     CommandResult run_client(const config::Node& config_node, const std::string& script,
-                             const std::string& stdin_data, int stdin_fd, std::chrono::milliseconds timeout) {
+                             const std::string& stdin_data, int stdin_fd, std::chrono::milliseconds timeout,
+                             const OutputSink* on_output = nullptr) {
         CommandResult result;
         std::shared_ptr<Node> node;
         try {
@@ -357,6 +358,7 @@ struct OpenSshExecutor::Impl {
         mux.stdin_fd = stdin_fd;
         // The deadline starts once the node is connected: connecting has its own timeout.
         mux.deadline = Clock::now() + timeout;
+        mux.on_output = on_output;
         auto outcome = detail::run_over_master(mux);
         result = std::move(outcome.result);
         using End = detail::MuxOutcome::End;
@@ -400,7 +402,8 @@ OpenSshExecutor::OpenSshExecutor(OpenSshOptions options)
 OpenSshExecutor::~OpenSshExecutor() = default;
 
 CommandResult OpenSshExecutor::run(const config::Node& node, const Command& command) {
-    return impl_->run_client(node, util::join_command(command.argv), command.stdin_data, -1, command.timeout);
+    return impl_->run_client(node, util::join_command(command.argv), command.stdin_data, -1, command.timeout,
+                             &command.on_output);
 }
 
 TransferResult OpenSshExecutor::upload(const config::Node& node, const std::string& local_path,

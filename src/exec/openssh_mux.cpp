@@ -387,8 +387,12 @@ MuxOutcome run_over_master(const MuxCommand& command) {
             } else {
                 const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
                 if (n > 0) {
-                    (&fd == &out_read ? result.out : result.err)
+                    const bool error_stream = &fd != &out_read;
+                    (error_stream ? result.err : result.out)
                         .append(buffer.data(), static_cast<std::size_t>(n));
+                    if (command.on_output && *command.on_output)
+                        (*command.on_output)(error_stream,
+                                             std::string_view(buffer.data(), static_cast<std::size_t>(n)));
                 } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
                     fd.close();
                 }

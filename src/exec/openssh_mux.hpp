@@ -18,6 +18,7 @@ struct MuxCommand {
     std::string stdin_data;
     int stdin_fd = -1;  // >= 0: this file is the command's stdin instead of stdin_data (not closed here)
     std::chrono::steady_clock::time_point deadline;
+    const OutputSink* on_output = nullptr;  // each chunk of output as it is read
 };
 
 struct MuxOutcome {

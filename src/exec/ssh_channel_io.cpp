@@ -61,7 +61,7 @@ class Channel {
 }  // namespace
 
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline) {
+                             Clock::time_point deadline, const OutputSink* on_output) {
     CommandResult result;
     LIBSSH2_SESSION* raw = session.raw();
     std::optional<Channel> holder;
@@ -121,6 +121,9 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
                 const auto n = libssh2_channel_read_ex(channel, stream, buffer.data(), buffer.size());
                 if (n > 0) {
                     sink.append(buffer.data(), static_cast<std::size_t>(n));
+                    if (on_output && *on_output)
+                        (*on_output)(stream == 1,
+                                     std::string_view(buffer.data(), static_cast<std::size_t>(n)));
                     progress = true;
                 } else if (n == 0) {
                     // The server sent EOF (or closed) and nothing of this stream is left. (Not

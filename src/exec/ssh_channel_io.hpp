@@ -12,7 +12,8 @@ namespace pdctl::exec::detail {
 // both output streams until the command ends or `deadline` passes (then timed_out is set and the channel
 // is abandoned). Throws SshError when the connection fails; SshError::command_started() tells whether
 // the command may have run.
+// `on_output`, when set, sees each chunk as it is read.
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline);
+                             Clock::time_point deadline, const OutputSink* on_output = nullptr);
 
 }  // namespace pdctl::exec::detail

@@ -50,6 +50,10 @@ std::string render_exec_text(const std::vector<ExecAnswer>& answers) {
         text += fmt::format("── {} ({}) ──\n", util::name_ranges(group.labels), group.labels.size());
         text += group.text.empty() ? "(no output)\n" : group.text;
     }
+    return text + render_exec_outcomes(answers);
+}
+
+std::string render_exec_outcomes(const std::vector<ExecAnswer>& answers) {
     // Outcomes in first-appearance order, each with its nodes.
     std::vector<std::pair<std::string, std::vector<std::string>>> outcomes;
     for (const auto& answer : answers) {
@@ -65,7 +69,7 @@ std::string render_exec_text(const std::vector<ExecAnswer>& answers) {
     std::string summary;
     for (const auto& [what, labels] : outcomes)
         summary += fmt::format("{}{}: {}", summary.empty() ? "" : " · ", what, util::name_ranges(labels));
-    return text + summary + "\n";
+    return summary + "\n";
 }
 
 nlohmann::json exec_to_json(const std::vector<ExecAnswer>& answers) {

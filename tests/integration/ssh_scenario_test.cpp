@@ -476,6 +476,55 @@ TEST_F(SshScenarioTest, ExecFoldsOutputNamesTheFailingNodeKeepsArgumentsAndRunsI
     EXPECT_EQ(host_side.exit_code, 13) << "the host has no pdsim there: " << host_side.dump();
 }
 
+// exec --stream over both SSH transports: each node's first line is printed while its command still
+// runs. The command waits (bounded) for a file that a reader of pdctl's output creates once it saw
+// every node's first line, so without streaming nothing arrives in time and every node reports so.
+TEST_F(SshScenarioTest, ExecStreamPrintsEachNodesLinesWhileItsCommandRuns) {
+    for (const std::string transport : {"libssh2", "openssh"}) {
+        SCOPED_TRACE(transport);
+        profile = write_profile(temp / ("stream-" + transport), "sshstream");
+        auto text = slurp(profile);
+        replace_all(text, "port: 22,", "port: 22, transport: " + transport + ",");
+        spit(profile, text);
+        const auto go = temp / ("go-" + transport);
+        exec::Command command;
+        command.argv = {
+            "sh",
+            "-c",
+            "go=$1; shift; \"$@\" 2>&1 | { n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; "
+            "case $line in *': first') n=$((n + 1)); [ \"$n\" -eq 8 ] && : > \"$go\";; esac; done; }",
+            "stream-reader",
+            go.string(),
+            "env",
+            "-u",
+            "SSH_AUTH_SOCK",
+            "HOME=" + (temp / "home").string(),
+            "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+            PDCTL_BINARY,
+            "-c",
+            profile.string(),
+            "exec",
+            "--stream",
+            "--",
+            "sh",
+            "-c",
+            "echo first; i=0; while [ ! -e \"$1\" ] && [ \"$i\" -lt 300 ]; do sleep 0.05; i=$((i + 1)); "
+            "done; "
+            "if [ -e \"$1\" ]; then echo second; else echo 'not streamed'; exit 1; fi",
+            "node-script",
+            go.string()};
+        command.timeout = std::chrono::seconds(60);
+        std::filesystem::create_directories(temp / "home");
+        const auto run = exec::LocalExecutor().run(config::Node{}, command);
+        EXPECT_EQ(run.out.find("not streamed"), std::string::npos) << run.out << run.err;
+        EXPECT_NE(run.out.find("exit 0: n1–n8\n"), std::string::npos) << run.out << run.err;
+        // Every node's first line before any second line.
+        EXPECT_LT(run.out.rfind(": first\n"), run.out.find(": second\n")) << run.out;
+        for (int n = 1; n <= 8; ++n)
+            EXPECT_NE(run.out.find("n" + std::to_string(n) + ": second\n"), std::string::npos) << run.out;
+    }
+}
+
 // A rank that hangs in podman containers over SSH: start names it stalled, status reads every rank
 // through `podman logs --timestamps`, and stack runs the stand-in py-spy inside the slim image (no awk,
 // no cat: the target pid is found by the shell alone).

@@ -4,10 +4,16 @@
 // builders need nothing of exec/ for two structs.
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pdctl::exec {
+
+// Called with each piece of a command's output as it arrives (`pdctl exec --stream`), on the thread
+// that runs the command; the result still holds all of it.
+using OutputSink = std::function<void(bool standard_error, std::string_view chunk)>;
 
 struct Command {
     std::vector<std::string> argv;
@@ -15,6 +21,7 @@ struct Command {
     // so that values never appear on a command line, in `ps` or in logs.
     std::string stdin_data;
     std::chrono::milliseconds timeout{std::chrono::seconds(60)};
+    OutputSink on_output = nullptr;  // empty: nothing streams
 };
 
 struct CommandResult {

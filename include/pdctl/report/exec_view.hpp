@@ -28,6 +28,9 @@ struct OutputGroup {
 std::vector<OutputGroup> group_outputs(const std::vector<ExecAnswer>& answers);
 
 std::string render_exec_text(const std::vector<ExecAnswer>& answers);
+// The last line of render_exec_text: each outcome with its nodes ("exit 0: n1–n7 · exit 4: n8"). What
+// `exec --stream` prints after the lines it streamed.
+std::string render_exec_outcomes(const std::vector<ExecAnswer>& answers);
 nlohmann::json exec_to_json(const std::vector<ExecAnswer>& answers);
 
 // 0 when every node ran the command with exit 0; 3 when a node could not be reached; otherwise 13.
