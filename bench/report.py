@@ -75,21 +75,30 @@ def render(r, json_path):
                             "over pdctl's OpenSSH transport (one ControlMaster per host); pdctl-status and "
                             "pdctl-status-openssh and pdctl-status-auto = the real `pdctl status` with a unit running on "
                             "every host, `ssh.transport` libssh2, openssh and auto (the default; `ssh -G` per "
-                            "node, which chooses libssh2 here))")
+                            "node, which chooses libssh2 here); pdctl-exec and pdctl-exec-openssh = the real "
+                            "`pdctl exec -- true`, the verb that replaces pdsh, over each transport)")
         runs = sc["runs"]
         rows = ["| ratio (pair by pair) | median |", "|---|---:|"]
         for base in ["ssh-serial", "ssh-bg", "pdsh", "pssh", "clush", "ansible"]:
             if runs.get(base):
                 rows.append(f"| pdctl / {base} | {fmt_r(pair_ratio(runs, 'pdctl', base))} |")
         if runs.get("pdsh"):
-            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh", "pdctl-status-auto"]:
+            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh", "pdctl-status-auto",
+                         "pdctl-exec-openssh"]:
                 if runs.get(tool):
                     rows.append(f"| {tool} / pdsh | {fmt_r(pair_ratio(runs, tool, 'pdsh'))} |")
+        for base in ["pdsh", "pssh", "clush"]:
+            if runs.get("pdctl-exec") and runs.get(base):
+                rows.append(f"| pdctl-exec / {base} | {fmt_r(pair_ratio(runs, 'pdctl-exec', base))} |")
         body += rows + [""]
         if runs.get("pdctl-openssh") and n in (8, 64):
             openssh_vs_pdsh = pair_ratio(runs, "pdctl-openssh", "pdsh")
             targets.append((f"1. fan-out N={n}, OpenSSH transport", "pdctl-openssh ≤ 1.0 × pdsh",
                             fmt_r(openssh_vs_pdsh), None if openssh_vs_pdsh is None else openssh_vs_pdsh <= 1.0))
+        if runs.get("pdctl-exec") and n in (8, 64):
+            exec_vs_pdsh = pair_ratio(runs, "pdctl-exec", "pdsh")
+            targets.append((f"1. fan-out N={n}, `pdctl exec`", "pdctl-exec ≤ 1.0 × pdsh", fmt_r(exec_vs_pdsh),
+                            None if exec_vs_pdsh is None else exec_vs_pdsh <= 1.0))
         vs_pdsh = pair_ratio(runs, "pdctl", "pdsh")
         limit = 0.6 if n >= 64 else 1.0
         if n in (8, 64):
