@@ -36,6 +36,7 @@ bool check_compute_address_on_nic(const NodeInput& input, lint::FindingSink& sin
 bool check_container_cli(const NodeInput& input, lint::FindingSink& sink);           // CTR001
 bool check_image_present(const NodeInput& input, lint::FindingSink& sink);           // CTR002
 bool check_memlock(const NodeInput& input, lint::FindingSink& sink);                 // SYS001
+bool check_stack_tool(const NodeInput& input, lint::FindingSink& sink);              // SYS004
 bool check_disk_space(const NodeInput& input, lint::FindingSink& sink);              // SYS002
 bool check_ports_free(const NodeInput& input, lint::FindingSink& sink);              // PORT001
 

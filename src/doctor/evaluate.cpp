@@ -41,6 +41,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
          "https://github.com/kvcache-ai/Mooncake/blob/main/docs/source/troubleshooting/troubleshooting.md"},
         {"SYS002", "docs/doctor.md#sys002"},
         {"SYS003", "docs/doctor.md#sys003"},
+        {"SYS004", "docs/doctor.md#sys004 · https://github.com/sgl-project/sglang/issues/33549"},
         {"FILE001", "docs/doctor.md#file001"},
         {"PORT001", "docs/doctor.md#port001"},
     };
@@ -80,6 +81,7 @@ const std::vector<NodeCheck>& node_checks() {
         {"RDMA003", detail::check_gpudirect},
         {"SYS001", detail::check_memlock},
         {"SYS002", detail::check_disk_space},
+        {"SYS004", detail::check_stack_tool},
         {"PORT001", detail::check_ports_free},
     };
     return checks;

@@ -139,6 +139,18 @@ std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Pl
                 add_unique(needs->containers_without_memlock, stage.role, std::equal_to<>());
         }
     }
+    for (const auto& stage : plan.stages) {
+        if (stage.kind != config::RoleKind::Sglang || stage.py_spy.empty()) continue;
+        const bool container = stage.runtime.kind == config::RuntimeKind::Docker;
+        const StackToolNeed tool{stage.config_role.empty() ? stage.role : stage.config_role,
+                                 stage.py_spy.front(), container ? stage.runtime.cli : "",
+                                 container ? stage.runtime.image : ""};
+        for (const auto& unit : stage.units)
+            if (auto* needs = find(unit.node))
+                add_unique(needs->stack_tools, tool, [](const StackToolNeed& a, const StackToolNeed& b) {
+                    return a.program == b.program && a.cli == b.cli && a.image == b.image;
+                });
+    }
     for (auto& needs : all)
         if (needs.roles.empty()) needs.pdsim_processes = false;
     for (const auto& entry : push::plan_push(cluster)) {
@@ -157,6 +169,8 @@ ProbeRequest probe_request(const NodeNeeds& needs) {
     }
     if (!needs.roles.empty()) request.disk_paths.push_back(needs.state_dir);
     request.listeners = !needs.ports.empty();
+    for (const auto& tool : needs.stack_tools)
+        request.programs.push_back({tool.cli, tool.image, tool.program});
     return request;
 }
 

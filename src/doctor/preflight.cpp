@@ -65,7 +65,10 @@ PreflightResult run_preflight(const config::Cluster& cluster, const plan::Plan& 
     const auto sub = only_stages(plan, roles);
     auto needs = node_needs(cluster, sub);
     std::erase_if(needs, [](const NodeNeeds& n) { return n.roles.empty(); });
-    for (auto& node : needs) node.files.clear();  // push's business (FILE001), not a start's
+    for (auto& node : needs) {
+        node.files.clear();        // push's business (FILE001), not a start's
+        node.stack_tools.clear();  // doctor's (SYS004): `pdctl stack` is not needed to start
+    }
     add_ports(cluster, sub, needs);
     LiveOptions options;
     options.busy_gpu_mib = 1024;

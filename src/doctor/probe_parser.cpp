@@ -163,6 +163,8 @@ ParsedProbe parse_probe_output(std::string_view output) {
             ImageOnNode image{field(1), field(2), {}, {}};
             (field(3) == "ok" ? image.id : image.error) = rest(4);
             facts.images.push_back(std::move(image));
+        } else if (kind == "program") {
+            facts.programs.push_back({field(1), field(2), field(3), field(4), rest(5)});
         } else if (kind == "df") {
             facts.disks.push_back({field(1), parse_kib(field(2)), field(3)});
         } else if (kind == "end") {

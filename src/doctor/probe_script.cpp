@@ -94,6 +94,22 @@ while [ $# -gt 0 ]; do
       disk "$2"
       shift 2
       ;;
+    --program)
+      prog=$2
+      shift 2
+      if where=$(command -v "$prog" 2>/dev/null); then say program - - "$prog" ok "$where"
+      else say program - - "$prog" missing; fi
+      ;;
+    --image-program)
+      cli=$2 image=$3 prog=$4
+      shift 4
+      command -v "$cli" >/dev/null 2>&1 || continue
+      bounded "$cli" image inspect "$image" >/dev/null 2>&1 || continue
+      if where=$(bounded "$cli" run --rm --pull never --entrypoint sh "$image" -c 'command -v "$1"' pdctl-probe "$prog" 2>&1); then
+        say program "$cli" "$image" "$prog" ok "$(printf '%s' "$where" | oneline)"
+      elif [ -z "$where" ]; then say program "$cli" "$image" "$prog" missing
+      else say program "$cli" "$image" "$prog" failing "$(printf '%s' "$where" | oneline)"; fi
+      ;;
     --listeners)
       shift
       if ! command -v ss >/dev/null 2>&1; then say listen-query missing; continue; fi
@@ -131,6 +147,14 @@ exec::Command probe_command(const ProbeRequest& request) {
         command.argv.push_back(path);
     }
     if (request.listeners) command.argv.push_back("--listeners");
+    for (const auto& program : request.programs) {
+        if (program.cli.empty()) {
+            command.argv.insert(command.argv.end(), {"--program", program.name});
+        } else {
+            command.argv.insert(command.argv.end(),
+                                {"--image-program", program.cli, program.image, program.name});
+        }
+    }
     // Each bounded step may take 15 s; a node answering later than this is reported as such.
     command.timeout = std::chrono::seconds(45);
     return command;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "checks.hpp"
@@ -69,6 +70,43 @@ bool check_disk_space(const NodeInput& input, lint::FindingSink& sink) {
             "or move the storage to a larger disk");
     }
     return true;
+}
+
+}  // namespace pdctl::doctor::detail
+
+namespace pdctl::doctor::detail {
+
+// SYS004: `pdctl stack` runs py-spy where the ranks run. Found missing now, not during the incident
+// that needs the stacks.
+bool check_stack_tool(const NodeInput& input, lint::FindingSink& sink) {
+    bool checked = false;
+    for (const auto& tool : input.needs.stack_tools) {
+        const std::string cli = tool.cli.empty() ? "-" : tool.cli;
+        const std::string image = tool.cli.empty() ? "-" : tool.image;
+        const auto found = std::find_if(input.facts.programs.begin(), input.facts.programs.end(),
+                                        [&](const ProgramOnNode& p) {
+                                            return p.cli == cli && p.image == image && p.name == tool.program;
+                                        });
+        if (found == input.facts.programs.end()) continue;  // the image is not there: CTR002 says so
+        checked = true;
+        const auto& node = input.needs.node.name;
+        const std::string where = tool.cli.empty() ? "on " + node : "in image " + tool.image + " on " + node;
+        if (found->state == "missing")
+            sink.add(lint::Severity::Warn, tool.role,
+                     fmt::format("`{}` is not on PATH {}: `pdctl stack` cannot dump {}'s ranks", tool.program,
+                                 where, tool.role),
+                     tool.cli.empty()
+                         ? "install py-spy on the node (`pip install py-spy`), or set the role's "
+                           "`py_spy:` to where it is"
+                         : "add py-spy to the image (`pip install py-spy`), or set the role's "
+                           "`py_spy:` to its path in the image");
+        else if (found->state == "failing")
+            sink.add(lint::Severity::Warn, tool.role,
+                     fmt::format("could not look for `{}` {}: {}", tool.program, where, found->detail),
+                     "run `" + tool.cli + " run --rm --entrypoint sh " + tool.image +
+                         " -c 'command -v py-spy'` on the node to see why");
+    }
+    return checked;
 }
 
 }  // namespace pdctl::doctor::detail

@@ -66,6 +66,15 @@ struct ImageOnNode {
     std::string error;  // why inspect failed
 };
 
+// A program looked up on PATH, on the host (cli and image "-") or inside an image.
+struct ProgramOnNode {
+    std::string cli;
+    std::string image;
+    std::string name;
+    std::string state;   // ok | missing | failing (the container did not run)
+    std::string detail;  // ok: its path; failing: the error
+};
+
 struct DiskSpace {
     std::string path;  // as asked
     long long available_kib = 0;
@@ -102,6 +111,7 @@ struct NodeFacts {
     std::vector<ContainerCli> clis;
     std::vector<ImageOnNode> images;
     std::vector<DiskSpace> disks;
+    std::vector<ProgramOnNode> programs;
 
     const ContainerCli* find_cli(std::string_view cli) const;
     const NetInterface* find_interface(std::string_view name) const;

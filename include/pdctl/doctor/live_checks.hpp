@@ -66,6 +66,15 @@ struct PortNeed {
 };
 
 // What the plan asks of one node.
+// The py-spy `pdctl stack` runs for an sglang role here: on the host (process runtime), or inside the
+// role's image (docker runtime).
+struct StackToolNeed {
+    std::string role;
+    std::string program;  // the role's py_spy[0]
+    std::string cli;      // empty: on the host
+    std::string image;
+};
+
 struct NodeNeeds {
     config::Node node;
     std::vector<std::string> roles;  // roles with a unit here, in plan order
@@ -81,7 +90,8 @@ struct NodeNeeds {
     std::vector<ContainerNeed> containers;
     std::string state_dir;
     std::vector<FileNeed> files;
-    std::vector<PortNeed> ports;  // the preflight's: must be free
+    std::vector<PortNeed> ports;             // the preflight's: must be free
+    std::vector<StackToolNeed> stack_tools;  // doctor's, not a start's (the image check runs a container)
 };
 
 std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Plan& plan);

@@ -30,6 +30,12 @@ struct ProbeRequest {
     std::vector<Image> images;            // `<cli> image inspect --format {{.Id}} IMAGE`
     std::vector<std::string> disk_paths;  // df -Pk of the path (or its nearest existing parent)
     bool listeners = false;               // `ss -Htlnp`: the listening TCP sockets and their processes
+    struct Program {
+        std::string cli;  // empty: on the host (`command -v`); else inside `image` (`cli run --rm`)
+        std::string image;
+        std::string name;
+    };
+    std::vector<Program> programs;  // found on PATH or not
 };
 
 // The script text (fixed).

@@ -303,6 +303,30 @@ TEST(DoctorNodeChecks, MemlockForProcessesAndContainers) {
     EXPECT_NE(container[0].fix.find("--ulimit, memlock=-1"), std::string::npos);
 }
 
+TEST(DoctorNodeChecks, PySpyMissingOnTheHostOrInTheImageIsSys004) {
+    auto needs = sglang_node("n1");
+    needs.stack_tools = {{"prefill", "py-spy", "", ""}, {"decode", "py-spy", "docker", "sglang:k3"}};
+    const auto answer =
+        ProbeAnswer()
+            .idle_gpus()
+            .line({"program", "-", "-", "py-spy", "missing"})
+            .line({"program", "docker", "sglang:k3", "py-spy", "ok", "/usr/local/bin/py-spy"});
+    const auto found = with_id(evaluate_one(needs, answer), "SYS004");
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, lint::Severity::Warn);
+    EXPECT_EQ(found[0].message, "`py-spy` is not on PATH on n1: `pdctl stack` cannot dump prefill's ranks");
+    EXPECT_NE(found[0].fix.find("pip install py-spy"), std::string::npos);
+    const auto in_image =
+        ProbeAnswer().idle_gpus().line({"program", "docker", "sglang:k3", "py-spy", "missing"});
+    needs.stack_tools.erase(needs.stack_tools.begin());
+    const auto image = with_id(evaluate_one(needs, in_image), "SYS004");
+    ASSERT_EQ(image.size(), 1u);
+    EXPECT_EQ(image[0].message,
+              "`py-spy` is not on PATH in image sglang:k3 on n1: `pdctl stack` cannot dump decode's ranks");
+    // The image is not on the node: nothing was looked up, CTR002 reports it.
+    EXPECT_TRUE(with_id(evaluate_one(needs, ProbeAnswer().idle_gpus()), "SYS004").empty());
+}
+
 TEST(DoctorNodeChecks, DiskSpacePerFileSystemAgainstItsLargestNeed) {
     auto needs = sglang_node("n1");
     needs.containers = {{"prefill", "docker", "img", false}};
