@@ -93,7 +93,7 @@ std::string render_status_text(const engine::ClusterStatus& status) {
                    const std::string& health, const std::string& phase, const std::string& log,
                    const std::string& uptime, const std::string& config) {
         return fmt::format("{:<17}", role) + (grouped ? fmt::format("{:<7}", group) : std::string()) +
-               fmt::format("{:<8}{:<16}{:<6}{:<9}{:<8}{:<16}{:<8}{:<8}{}\n", node, address, rank, state,
+               fmt::format("{:<8}{:<16}{:<6}{:<12}{:<8}{:<16}{:<8}{:<8}{}\n", node, address, rank, state,
                            health, phase, log, uptime, config);
     };
     out += row("ROLE", "GROUP", "NODE", "ADDRESS", "RANK", "STATE", "HEALTH", "PHASE", "LOG", "UPTIME",

@@ -101,7 +101,7 @@ TEST(HungRank, IsNamedStalledInStartsProgressBlamedAtTheDeadlineAndShownByStatus
     EXPECT_EQ(table.exit_code, 7) << table.out;
     EXPECT_NE(table.out.find("prefill: rank 2 on n3 stalled while allocating KV cache"), std::string::npos)
         << table.out;
-    EXPECT_NE(table.out.find("stalled  -       kv-cache"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("stalled     -       kv-cache"), std::string::npos) << table.out;
     std::printf("%s", table.out.c_str());
 
     // py-spy (pdsim's stand-in) on every rank: rank 2 is where the group waits.
