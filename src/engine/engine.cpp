@@ -19,6 +19,9 @@
 namespace pdctl::engine {
 namespace {
 
+// How long a dead unit's verdict waits for a round in which every unit of its group was listed.
+constexpr Duration kBlindVerdictGrace{std::chrono::seconds(10)};
+
 // A command's answer in one line of a progress event: its first line, cut at 200 characters.
 std::string answer_line(const std::string& text) {
     auto line = util::first_line(text);
@@ -239,11 +242,14 @@ Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
     return failed.value_or(StageResult{});
 }
 
-std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& stage) {
+std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& stage,
+                                                          std::optional<TimePoint>* dead_since) {
     std::vector<std::string> nodes;
     for (const auto& unit : stage.units) nodes.push_back(unit.node);
     const auto observation = observe(plan_, executor_, nodes);
     std::vector<StageResult> dead;
+    std::vector<long long> finished;  // per dead unit: when it ended (node clock), 0 = unknown
+    bool blind = false;               // a unit of the group could not be listed this round
     for (const auto& unit : stage.units) {
         const auto& node_state = observation.nodes.at(unit.node);
         StageResult result;
@@ -256,7 +262,10 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
         // The node answered but its listing did not come back (a slow node timed the inspect out): that
         // says nothing about the unit, so it is not dead; the next round asks again, and the gate's
         // deadline still bounds the wait.
-        if (!node_state.inspect_error.empty()) continue;
+        if (!node_state.inspect_error.empty()) {
+            blind = true;
+            continue;
+        }
         const auto* found = observation.find(unit.node, unit.name);
         if (found && found->state.running) continue;
         result.code = ExitCode::kStageFailed;
@@ -270,15 +279,32 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
         result.failure.log_tail = log_tail(unit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         dead.push_back(std::move(result));
+        finished.push_back(found ? found->state.finished_epoch : 0);
     }
     if (dead.empty()) return std::nullopt;
-    // One rank failing takes its group down within a second or so ("Rank 2 scheduler is dead" on rank
-    // 0): when a check finds several dead, name the one whose log has a failure of its own.
-    auto cause = std::find_if(dead.begin(), dead.end(), [&](const StageResult& result) {
-        return runtime::log_shows_own_failure(result.failure.log_tail, stage.kind);
+    // A unit that could not be listed may be the one that died first, its group following it down:
+    // blaming the first dead unit in sight would name a consequence. Wait for a round that sees the
+    // whole group, for a while: dead units stay dead, and a node that stays blind is named anyway.
+    if (blind && dead_since) {
+        if (!*dead_since) *dead_since = clock_.now();
+        if (clock_.now() - **dead_since < kBlindVerdictGrace) return std::nullopt;
+    }
+    // One rank failing takes its group down within seconds ("Rank 2 scheduler is dead" on rank 0,
+    // a lost NCCL connection on the others). When a check finds several dead (a slow round on a busy
+    // node can see the whole group gone), the cause is the one that ended first, by the times its
+    // node recorded; among those that ended in the same second, or when the times are unknown, the
+    // one whose log has a failure of its own.
+    long long first = 0;
+    for (const auto when : finished)
+        if (when > 0 && (first == 0 || when < first)) first = when;
+    const bool known = std::all_of(finished.begin(), finished.end(), [](long long when) { return when > 0; });
+    std::vector<std::size_t> earliest;
+    for (std::size_t i = 0; i < dead.size(); ++i)
+        if (!known || finished[i] == first) earliest.push_back(i);
+    auto cause = std::find_if(earliest.begin(), earliest.end(), [&](std::size_t i) {
+        return runtime::log_shows_own_failure(dead[i].failure.log_tail, stage.kind);
     });
-    if (cause == dead.end()) cause = dead.begin();
-    return std::optional<StageResult>(std::move(*cause));
+    return std::optional<StageResult>(std::move(dead[cause == earliest.end() ? earliest.front() : *cause]));
 }
 
 std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
@@ -286,7 +312,7 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
     const auto& gate = stage.gate;
     const auto now = clock_.now();
     if (now >= waiting.next_liveness) {
-        if (auto dead = check_liveness(stage)) return dead;
+        if (auto dead = check_liveness(stage, &waiting.dead_since)) return dead;
         waiting.next_liveness = now + options_.liveness_interval;
     }
     if (now >= waiting.next_probe) {

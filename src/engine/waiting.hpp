@@ -2,6 +2,7 @@
 // Internal to the engine: the bookkeeping of one launched stage while its readiness gate is polled.
 // Several stages can wait at once when narrow edges let a stage start before its dependency is ready.
 
+#include <optional>
 #include <string>
 
 #include "pdctl/engine/engine.hpp"
@@ -26,7 +27,8 @@ struct WaitingStage {
     TimePoint next_liveness;
     TimePoint next_probe;
     TimePoint next_progress;
-    std::string last_answer;  // of the gate probe, reported when it changes
+    std::string last_answer;              // of the gate probe, reported when it changes
+    std::optional<TimePoint> dead_since;  // a unit seen dead while another could not be listed
     ProgressWatch progress;
 };
 

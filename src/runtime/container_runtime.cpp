@@ -53,6 +53,7 @@ constexpr const char* kContainerInspectScript =
     "pid={{.State.Pid}}\n"
     "exit_code={{.State.ExitCode}}\n"
     "started_at={{.State.StartedAt}}\n"
+    "finished_at={{.State.FinishedAt}}\n"
     "pdctl.cluster={{index .Config.Labels \"pdctl.cluster\"}}\n"
     "pdctl.role={{index .Config.Labels \"pdctl.role\"}}\n"
     "pdctl.rank={{index .Config.Labels \"pdctl.rank\"}}\n"
@@ -227,6 +228,12 @@ std::vector<UnitState> ContainerRuntime::parse_inspect(const std::string& output
         if (started != unit.labels.end()) {
             unit.started_epoch = parse_utc_timestamp(started->second);
             unit.labels.erase(started);
+        }
+        // A running (or never finished) container has the zero time: 0, unknown.
+        auto finished = unit.labels.find("finished_at");
+        if (finished != unit.labels.end()) {
+            unit.finished_epoch = unit.running ? 0 : parse_utc_timestamp(finished->second);
+            unit.labels.erase(finished);
         }
     }
     return units;

@@ -93,8 +93,9 @@ constexpr const char* kProcessInspectScript =
     "  pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
     "  state=exited\n"
     "  if [ -n \"$pid\" ] && group_alive \"$pid\"; then state=running; fi\n"
-    "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\n' \"$unit\" \"$state\" \"$pid\" "
-    "\"$(cat \"$dir/$unit.exit\" 2>/dev/null)\" \"$now\"\n"
+    "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\n' \"$unit\" \"$state\" "
+    "\"$pid\" \"$(cat \"$dir/$unit.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$dir/$unit.exit\" "
+    "2>/dev/null)\"\n"
     "  cat \"$f\"\n"
     "  echo\n"
     "done\n";
@@ -262,6 +263,8 @@ std::vector<UnitState> parse_state_blocks(const std::string& output) {
                 current.node_now_epoch = std::stoll(value);
             else if (key == "started")
                 current.started_epoch = std::stoll(value);
+            else if (key == "finished")
+                current.finished_epoch = value.empty() ? 0 : std::stoll(value);
             else
                 current.labels[key] = value;
         } catch (const std::exception&) {

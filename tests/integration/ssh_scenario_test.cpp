@@ -338,8 +338,8 @@ TEST_F(SshScenarioTest, CrashOfPrefillRank2FailsTheStartNamingN3AndLeavesNothing
         if (event.is_object() && event.value("event", "") == "stage_failed") failed = event;
     ASSERT_FALSE(failed.is_null()) << start.dump();
     EXPECT_EQ(failed["role"], "prefill");
-    EXPECT_EQ(failed["node"], "n3");
-    EXPECT_EQ(failed["rank"], 2);
+    EXPECT_EQ(failed["node"], "n3") << start.dump();
+    EXPECT_EQ(failed["rank"], 2) << failed.dump();
     EXPECT_EQ(failed["reason"], "exited (code 1)");
     const auto log = failed["log_tail"].dump();  // read with `podman logs` over SSH
     EXPECT_NE(log.find("Load weight begin"), std::string::npos) << log;

@@ -20,6 +20,7 @@ struct UnitState {
     int pid = 0;
     std::string exit_code;  // "" if unknown / still running
     long long started_epoch = 0;
+    long long finished_epoch = 0;  // when an exited unit ended, by the node's clock; 0 = unknown/running
     long long node_now_epoch = 0;  // node clock at inspection, for uptime without clock skew
     std::map<std::string, std::string>
         labels;  // pdctl.cluster, pdctl.role, pdctl.rank, pdctl.node, pdctl.config

@@ -68,6 +68,46 @@ TEST_F(EngineTest, WhenSeveralRanksAreFoundDeadTheOneWithItsOwnFailureIsNamed) {
     EXPECT_NE(reporter.failure.log_tail.back().find("Scheduler hit an exception"), std::string::npos);
 }
 
+// Under load a node can be slow to list its units for a while (its inspect times out), and by the
+// round that sees the crashed rank the group has followed it down, the others with errors of their
+// own (a lost NCCL connection). The one that ended first is named, by the times the nodes recorded.
+TEST_F(EngineTest, WhenSeveralRanksAreFoundDeadTheOneThatEndedFirstIsNamed) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    nodes.behaviour["pd-demo-prefill-2"].crash_after = 6s;
+    nodes.behaviour["pd-demo-prefill-2"].log = {
+        {6s, "[2026-11-29 08:15:16 TP16] Scheduler hit an exception: pdsim injected crash at weights"}};
+    nodes.behaviour["pd-demo-prefill-1"].crash_after = 9s;
+    nodes.behaviour["pd-demo-prefill-1"].log = {
+        {9s,
+         "[2026-11-29 08:15:19 TP8] Scheduler hit an exception: torch.distributed.DistBackendError: NCCL "
+         "communicator was aborted: the connection to rank 0 was lost"}};
+    // Rank 2's node turns slow once prefill waits on its gate: blind until well after rank 1 died too.
+    bool made_slow = false;
+    nodes.on_probe = [&] {
+        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0) nodes.inspect_timeouts["n3"] = 24;
+        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+    EXPECT_EQ(reporter.failure.node, "n3");
+    EXPECT_EQ(reporter.failure.rank, 2);
+}
+
+TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    nodes.behaviour["pd-demo-prefill-1"].crash_after = 3s;
+    const auto began = clock.now();
+    // n4 stops listing its units for good once prefill waits on its gate.
+    bool made_slow = false;
+    nodes.on_probe = [&] {
+        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0)
+            nodes.inspect_timeouts["n4"] = 1000000;
+        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+    EXPECT_EQ(reporter.failure.node, "n2");
+    EXPECT_LT(clock.now() - began, 30s) << "named within the grace, not at the gate deadline";
+}
+
 TEST_F(EngineTest, CrashOnNonZeroPrefillRankFailsWithinTwoSecondsAndCleansUp) {
     nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
     nodes.behaviour["pd-demo-prefill-2"].crash_after = 7s;

@@ -83,8 +83,14 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         for (const auto& [name, deployed] : deployed_) {
             if (deployed.unit->node != node.name) continue;
             const bool dead = crashed(deployed);
-            result.out += fmt::format("unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\n",
-                                      name, dead ? "exited" : "running", dead ? "1" : "");
+            // Units start at 1000 on the nodes' clock; one that crashed ended crash_after later.
+            const auto ended =
+                dead ? 1000 + std::chrono::duration_cast<std::chrono::seconds>(behaviour.at(name).crash_after)
+                                  .count()
+                     : 0;
+            result.out += fmt::format(
+                "unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\nfinished={}\n", name,
+                dead ? "exited" : "running", dead ? "1" : "", dead ? std::to_string(ended) : "");
             result.out += fmt::format("pdctl.role={}\npdctl.node={}\npdctl.config={}\n\n",
                                       deployed.unit->role, deployed.unit->node, deployed.fingerprint);
         }
