@@ -1,7 +1,6 @@
 #include "pdctl/engine/progress_watch.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 
 #include "pdctl/config/state_paths.hpp"
@@ -28,18 +27,9 @@ std::string excerpt(const std::string& line) {
 }  // namespace
 
 std::vector<std::string> split_log_lines(const std::string& text, std::size_t keep) {
-    std::deque<std::string> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        auto end = text.find_first_of("\r\n", start);
-        if (end == std::string::npos) end = text.size();
-        if (end > start) {
-            lines.emplace_back(text, start, end - start);
-            if (lines.size() > keep) lines.pop_front();
-        }
-        start = end + 1;
-    }
-    return {lines.begin(), lines.end()};
+    auto lines = runtime::split_lines(text);
+    if (lines.size() > keep) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(keep));
+    return lines;
 }
 
 ProgressWatch::ProgressWatch(const plan::Plan& plan, const plan::Stage& stage, TimePoint began,
