@@ -51,5 +51,6 @@ void add_exec_verb(CLI::App& app, Verbs& verbs);
 void add_stack_verb(CLI::App& app, Verbs& verbs);
 void add_lock_verb(CLI::App& app, Verbs& verbs);
 void add_history_verb(CLI::App& app, Verbs& verbs);
+void add_timeline_verb(CLI::App& app, Verbs& verbs);
 
 }  // namespace pdctl::cli

@@ -322,6 +322,10 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
                        {std::min(options_.probe_timeout, gate.interval),
                         std::clamp(left, std::chrono::milliseconds(1000), options_.generate_timeout)});
         if (probe.passed) {
+            // One last look at every log: the phases since the previous poll (the last ones are often
+            // seconds long) are dated by their lines and recorded, so the timeline reaches the gate.
+            if (options_.progress_interval.count() > 0)
+                waiting.progress.poll(executor_, clock_.now(), reporter_);
             reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - waiting.began));
             return StageResult{};
         }

@@ -154,17 +154,28 @@ UnitProgress ProgressWatch::observe(std::size_t index, const std::vector<std::st
     // there. kFailed is the largest phase, so a failure always shows.
     const auto phase = tracked.seen ? std::max(tracked.phase, seen.phase) : seen.phase;
     if (!tracked.seen || phase != tracked.phase) {
-        // The poll sees a phase up to one interval late (or several phases at once): date its start by
+        // The poll sees a phase up to one interval late (or several phases at once): date each start by
         // the time of the line that entered it, mapped to our clock, never before the previous phase
         // began nor after now. Without a timed line, the phase began now.
-        auto started = now;
-        if (phase == seen.phase && seen.since && tracked.log_ahead) {
-            const auto floor = tracked.seen ? tracked.phase_started : began_;
+        auto floor = tracked.seen ? tracked.phase_started : began_;
+        const auto date = [&](const std::optional<runtime::LogTime>& since) {
+            if (!since || !tracked.log_ahead) return now;
             const TimePoint logged{
-                std::chrono::duration_cast<TimePoint::duration>(seen.since->time_since_epoch()) -
+                std::chrono::duration_cast<TimePoint::duration>(since->time_since_epoch()) -
                 *tracked.log_ahead};
-            started = std::clamp(logged, floor, now);
+            return std::clamp(logged, floor, now);
+        };
+        auto started = now;
+        for (const auto& entry : seen.entered) {
+            if (tracked.seen && entry.phase <= tracked.phase) continue;
+            if (entry.phase > phase) break;
+            const auto when = entry.phase == phase && phase != seen.phase ? now : date(entry.since);
+            floor = when;
+            progress.entered.push_back({entry.phase, as_duration(now - when)});
+            if (entry.phase == phase) started = when;
         }
+        if (progress.entered.empty() || progress.entered.back().phase != phase)
+            progress.entered.push_back({phase, as_duration(now - started)});
         if (tracked.seen) {
             progress.previous = tracked.phase;
             progress.previous_took = as_duration(started - tracked.phase_started);

@@ -95,6 +95,12 @@ Edge edge_to(const config::Cluster& cluster, const config::Role& role, const con
 
 }  // namespace
 
+std::string Stage::fingerprint() const {
+    std::string all;
+    for (const auto& unit : units) all += unit.name + "=" + unit.fingerprint + "\n";
+    return util::short_fingerprint(all);
+}
+
 std::vector<std::string> Stage::after() const {
     std::vector<std::string> roles;
     for (const auto& edge : edges) roles.push_back(edge.role);

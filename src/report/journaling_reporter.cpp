@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "pdctl/runtime/startup_phase.hpp"
+
 namespace pdctl::report {
 using engine::Duration;
 using engine::Reporter;
@@ -90,7 +92,14 @@ void JournalingReporter::run_begin(const std::string& verb, const plan::Plan& pl
 void JournalingReporter::stage_begin(const std::string& verb, const plan::Stage& stage) {
     inner_.stage_begin(verb, stage);
     open_stage(verb, stage.role);
-    record("stage_begin", {{"action", verb}, {"role", stage.role}, {"nodes", node_names(stage)}});
+    json fields = {{"action", verb}, {"role", stage.role}, {"nodes", node_names(stage)}};
+    if (verb == "start") {
+        // What a timeline and the learned deadlines of later starts need (timeline/).
+        fields["fingerprint"] = stage.fingerprint();
+        fields["deadline_ms"] = stage.gate.deadline.count();
+        fields["kind"] = config::to_string(stage.kind);
+    }
+    record("stage_begin", std::move(fields));
 }
 
 void JournalingReporter::stage_skipped(const plan::Stage& stage, const std::string& why) {
@@ -117,6 +126,17 @@ void JournalingReporter::gate_waiting(const plan::Stage& stage, const std::strin
 void JournalingReporter::unit_progress(const plan::Stage& stage, const plan::Unit& unit,
                                        const UnitProgress& progress) {
     inner_.unit_progress(stage, unit, progress);
+    if (!progress.phase_changed) return;
+    // Each phase once, dated by the log line that entered it: the timeline's raw data.
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    for (const auto& entered : progress.entered)
+        record("unit_phase", {{"role", stage.role},
+                              {"node", unit.node},
+                              {"rank", unit.rank},
+                              {"phase", runtime::phase_id(entered.phase)},
+                              {"began_epoch_ms", now - entered.ago.count()}});
 }
 
 void JournalingReporter::stage_ready(const plan::Stage& stage, Duration elapsed) {

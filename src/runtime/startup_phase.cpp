@@ -217,6 +217,7 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
         result.phase_done = rule->ends;
         result.since = time;
         result.phase_line = line;
+        result.entered.push_back({rule->phase, time});
     }
     return result;
 }

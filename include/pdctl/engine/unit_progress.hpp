@@ -22,8 +22,16 @@ struct UnitProgress {
     std::optional<runtime::Phase> previous;  // the phase before, when phase_changed
     std::chrono::milliseconds previous_took{0};
     std::vector<std::string> new_warnings;  // seen for the first time in this poll
-    std::string phase_line;                 // the log line that entered `phase`
-    std::string last_line;                  // newest log line
+    // When phase_changed: each phase entered since the previous poll, oldest first, `phase` last,
+    // with how long before this poll it began (dated like `phase_elapsed`). A poll every 2 s can see
+    // several short phases at once; the journal's timeline keeps every one.
+    struct PhaseStart {
+        runtime::Phase phase = runtime::Phase::kStarting;
+        std::chrono::milliseconds ago{0};
+    };
+    std::vector<PhaseStart> entered;
+    std::string phase_line;  // the log line that entered `phase`
+    std::string last_line;   // newest log line
     // Judged with the other ranks of its group (engine/stall.hpp); sglang stages only.
     RankVerdict verdict = RankVerdict::kMoving;
     bool verdict_changed = false;

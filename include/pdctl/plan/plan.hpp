@@ -110,6 +110,9 @@ struct Stage {
     std::vector<std::string> py_spy;  // sglang stages: the py-spy argv prefix `pdctl stack` runs
 
     std::vector<std::string> after() const;  // the roles of `edges`
+    // Of what its units run (their fingerprints), not of its gate: past starts of a stage with the same
+    // fingerprint are comparable (learned deadlines, pace warnings; timeline/start_history.hpp).
+    std::string fingerprint() const;
     // What this stage waits for from an earlier stage `dependency` (a role name): its edge's kind, or
     // Ready when there is no edge (stages without a dependency between them still run one after the other).
     GateKind waits_for(const std::string& dependency) const;

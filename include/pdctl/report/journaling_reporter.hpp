@@ -35,7 +35,8 @@ class JournalingReporter : public engine::Reporter {
     void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override;
     void gate_waiting(const plan::Stage& stage, const std::string& last_answer,
                       engine::Duration elapsed) override;
-    // Forwarded, not recorded: the live view polls every unit every few seconds.
+    // Forwarded; recorded only when the phase moved (one `unit_phase` line per phase entered): the live
+    // view polls every unit every few seconds.
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
                        const engine::UnitProgress& progress) override;
     void stage_ready(const plan::Stage& stage, engine::Duration elapsed) override;

@@ -53,6 +53,13 @@ struct Classification {
     std::optional<LogTime> newest;  // newest time of any line
     std::string phase_line;         // the line that entered `phase` (for kFailed: the failure)
     std::string last_line;          // newest non-empty line
+    // Every phase the lines went through, in order, with the time of the line that entered it (if
+    // it carries one); the last is `phase`. A poll that comes late still sees each phase begin.
+    struct Entry {
+        Phase phase = Phase::kStarting;
+        std::optional<LogTime> since;
+    };
+    std::vector<Entry> entered;
     // Facts worth an operator's attention that do not stop the start (e.g. Mooncake's TCP fallback),
     // each once, in order of first appearance.
     std::vector<std::string> warnings;

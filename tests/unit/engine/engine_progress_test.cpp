@@ -108,12 +108,18 @@ TEST_F(EngineProgressTest, ReportsEachUnitsPhaseChangesInOrder) {
 
 TEST_F(EngineProgressTest, OneLogsCommandPerUnitPerIntervalAndNoneWhenDisabled) {
     ASSERT_EQ(make_engine().start(), ExitCode::kOk);
-    // prefill waits 20 s for its gate: polls at 0, 2, ..., 18 s, one tail per unit each time.
+    // prefill waits 20 s for its gate: polls at 0, 2, ..., 18 s, one tail per unit each time, and one
+    // last look when the gate passes at 20 s (the timeline then reaches the gate).
     std::size_t prefill_tails = 0;
     for (const auto& event : nodes.events)
         if (event.rfind("logs ", 0) == 0 && event.find("pd-demo-prefill-") != std::string::npos)
             ++prefill_tails;
-    EXPECT_EQ(prefill_tails, 10u * 4u);
+    EXPECT_EQ(prefill_tails, 11u * 4u);
+    std::size_t final_looks = 0;
+    for (const auto& event : reporter.progress)
+        if (event.unit.rfind("pd-demo-prefill-", 0) == 0 && event.progress.stage_elapsed == 20s)
+            ++final_looks;
+    EXPECT_EQ(final_looks, 4u);
 
     reporter.progress.clear();
     nodes.events.clear();
@@ -190,6 +196,33 @@ TEST_F(EngineProgressTest, PhaseSeenLateIsDatedByItsLogLine) {
     const auto late = skewed.observe(1, {"[2031-01-01 00:00:01 TP8] Load weight begin."}, clock.now());
     EXPECT_EQ(late.phase_elapsed, 3s);
     EXPECT_EQ(late.previous_took, 1s);
+}
+
+TEST_F(EngineProgressTest, APollThatSeesSeveralPhasesDatesEachByItsLine) {
+    const auto& stage = *plan.find_stage("prefill");
+    ProgressWatch watch(plan, stage, clock.now(), 40);
+    watch.observe(0, {"[2026-11-29 08:00:00] server_args=ServerArgs(model_path='/m')"}, clock.now());
+    // Weights, KV cache and CUDA graphs all began between two polls 10 s apart: each is recorded with
+    // the time of its own line (08:00:02, :05, :07 = 2, 5, 7 s on our clock), not skipped.
+    clock.advance(10s);
+    const auto seen = watch.observe(0,
+                                    {"[2026-11-29 08:00:02 TP0] Load weight begin. avail mem=78.21 GB",
+                                     "[2026-11-29 08:00:05 TP0] Load weight end. type=X, avail mem=20 GB",
+                                     "[2026-11-29 08:00:07 TP0] Capture cuda graph begin. This can take up"},
+                                    clock.now());
+    ASSERT_TRUE(seen.phase_changed);
+    ASSERT_EQ(seen.entered.size(), 3u);
+    EXPECT_EQ(seen.entered[0].phase, Phase::kLoadingWeights);
+    EXPECT_EQ(seen.entered[0].ago, 8s);
+    EXPECT_EQ(seen.entered[1].phase, Phase::kKvCache);
+    EXPECT_EQ(seen.entered[1].ago, 5s);
+    EXPECT_EQ(seen.entered[2].phase, Phase::kCudaGraphs);
+    EXPECT_EQ(seen.entered[2].ago, 3s);
+    EXPECT_EQ(seen.phase_elapsed, 3s);
+    // The next poll with nothing new enters nothing.
+    clock.advance(2s);
+    EXPECT_FALSE(
+        watch.observe(0, {"[2026-11-29 08:00:07 TP0] Capture cuda graph begin."}, clock.now()).phase_changed);
 }
 
 TEST(ProgressLines, SplitsOnNewlinesAndCarriageReturnsKeepingTheLast) {

@@ -150,3 +150,49 @@ TEST(RedactJson, ReplacesSecretsInValuesAndKeysAtAnyDepth) {
 
 }  // namespace
 }  // namespace pdctl::report
+
+namespace pdctl::report {
+namespace {
+
+TEST(JournalingReporterTimeline, RecordsEachPhaseEnteredWithItsDateAndTheStagesFingerprint) {
+    const auto plan = plan::build_plan(testing::sample_cluster());
+    const auto& stage = *plan.find_stage("prefill");
+    testing::RecordingReporter inner;
+    util::Redactor redactor;
+    JournalingReporter journal(inner, redactor,
+                               {"r1", "start", "a@b", plan.cluster, plan.fingerprint, "0.1.0"});
+    journal.stage_begin("start", stage);
+    engine::UnitProgress progress;
+    progress.phase = runtime::Phase::kKvCache;
+    progress.phase_changed = true;
+    progress.entered = {{runtime::Phase::kLoadingWeights, std::chrono::milliseconds(5000)},
+                        {runtime::Phase::kKvCache, std::chrono::milliseconds(1000)}};
+    journal.unit_progress(stage, stage.units[1], progress);
+    progress.phase_changed = false;  // a periodic refresh: nothing recorded
+    journal.unit_progress(stage, stage.units[1], progress);
+
+    std::vector<nlohmann::json> phases;
+    nlohmann::json begin;
+    std::istringstream in(journal.finish(ExitCode::kOk));
+    for (std::string line; std::getline(in, line);) {
+        auto entry = nlohmann::json::parse(line);
+        if (entry["event"] == "unit_phase") phases.push_back(entry);
+        if (entry["event"] == "stage_begin") begin = entry;
+    }
+    EXPECT_EQ(begin["fingerprint"], stage.fingerprint());
+    EXPECT_EQ(begin["deadline_ms"], stage.gate.deadline.count());
+    EXPECT_EQ(begin["kind"], "sglang");
+    ASSERT_EQ(phases.size(), 2u);
+    EXPECT_EQ(phases[0]["phase"], "loading-weights");
+    EXPECT_EQ(phases[1]["phase"], "kv-cache");
+    EXPECT_EQ(phases[0]["node"], stage.units[1].node);
+    EXPECT_EQ(phases[0]["rank"], 1);
+    // Dated back from the moment it was recorded by how long ago each phase began.
+    EXPECT_EQ(phases[1]["began_epoch_ms"].get<long long>() - phases[0]["began_epoch_ms"].get<long long>(),
+              4000);
+    EXPECT_LE(phases[1]["began_epoch_ms"].get<long long>(), phases[1]["epoch_ms"].get<long long>() - 1000);
+    EXPECT_FALSE(stage.fingerprint().empty());
+}
+
+}  // namespace
+}  // namespace pdctl::report
