@@ -1,6 +1,8 @@
 #include "engine_verb.hpp"
 
+#include <fmt/format.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,11 +11,15 @@
 #include <set>
 
 #include "doctor_gate.hpp"
+#include "journal_source.hpp"
 #include "mutating_run.hpp"
 #include "pdctl/config/duration.hpp"
 #include "pdctl/doctor/gpu_use.hpp"
 #include "pdctl/doctor/preflight.hpp"
 #include "pdctl/plan/rolling.hpp"
+#include "pdctl/report/pace_reporter.hpp"
+#include "pdctl/timeline/start_history.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::cli {
 namespace {
@@ -86,6 +92,30 @@ engine::GpuUseQuery gpu_use_query(exec::Executor& executor) {
 
 }  // namespace
 
+void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor) {
+    command
+        .add_option(
+            "--deadline-policy", policy,
+            "learned: with 3 or more past successful starts of a stage's config, its gate deadline is "
+            "clamp(p95 x 1.5, --deadline-floor, configured); fixed: the configured deadlines")
+        ->check(CLI::IsMember({"learned", "fixed"}))
+        ->capture_default_str();
+    command.add_option("--deadline-floor", floor, "the shortest deadline learning may set")
+        ->capture_default_str();
+}
+
+void apply_deadline_flags(plan::Plan& plan, const std::string& journal, const std::string& policy,
+                          const std::string& floor) {
+    const auto floor_value = config::parse_duration(floor);
+    if (!floor_value || floor_value->count() <= 0)
+        throw Failure(ExitCode::kUsage, "--deadline-floor: cannot read '" + floor + "'",
+                      std::string("a duration greater than 0: ") + config::kDurationForms);
+    const auto history = timeline::start_history(timeline::read_timelines(journal));
+    timeline::apply_deadlines(
+        plan, history, *floor_value,
+        policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
+}
+
 void add_gpu_release_flag(CLI::App& command, StartOptions& options) {
     command
         .add_option("--gpu-release-timeout", options.gpu_release_timeout,
@@ -110,6 +140,11 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         const auto refused = doctor_before_start(global, context, verb);
         if (refused != ExitCode::kOk) return refused;
     }
+    // A bad flag is refused before the lock is taken.
+    if (verb != "stop") {
+        plan::Plan nothing;
+        apply_deadline_flags(nothing, "", options.deadline_policy, options.deadline_floor);
+    }
     auto& executor = *context.executor;
     auto reporter = make_reporter(global, context.redactor);
     health::RealHttpProber prober;
@@ -127,13 +162,33 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     std::optional<plan::RollingPlan> rolling;
     if (options.rolling)
         rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
-    const auto scoped = rolling ? plan::ScopedPlan{rolling_stages(context.plan, *rolling), {}}
-                                : plan::scope_plan(context.plan, options.scope, verb);
+    auto scoped = rolling ? plan::ScopedPlan{rolling_stages(context.plan, *rolling), {}}
+                          : plan::scope_plan(context.plan, options.scope, verb);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     return run_mutating_verb(context, executor, *reporter, verb, [&](engine::Reporter& journaled) {
         for (const auto& why : scoped.closure) journaled.note(why);
-        engine::Engine engine(scoped.plan, executor, prober, clock, journaled, engine_options);
+        if (verb == "stop") {
+            engine::Engine engine(scoped.plan, executor, prober, clock, journaled, engine_options);
+            return action(engine);
+        }
+        // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
+        // A journal that cannot be read costs the learning, never the start.
+        JournalText journal;
+        try {
+            journal = read_journal(context);
+        } catch (const Failure& failure) {
+            spdlog::warn("{}; the configured gate deadlines apply", failure.what());
+        }
+        apply_deadline_flags(scoped.plan, journal.text, options.deadline_policy, options.deadline_floor);
+        for (const auto& stage : scoped.plan.stages)
+            if (stage.gate.deadline_note.rfind("learned", 0) == 0)
+                journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
+                                           util::format_elapsed(stage.gate.deadline),
+                                           stage.gate.deadline_note));
+        report::PaceReporter paced(journaled,
+                                   timeline::start_history(timeline::read_timelines(journal.text)));
+        engine::Engine engine(scoped.plan, executor, prober, clock, paced, engine_options);
         return rolling ? engine.rolling_restart(*rolling) : action(engine);
     });
 }

@@ -27,7 +27,17 @@ struct StartOptions {
     bool rolling = false;
     bool allow_router_restart = false;
     std::string drain_grace = "30s";
+    // start/restart: gate deadlines from past starts (timeline/start_history.hpp)
+    std::string deadline_policy = "learned";
+    std::string deadline_floor = "1m";
 };
+
+// --deadline-policy and --deadline-floor, the same for start, restart and plan.
+void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor);
+// The gate deadlines of `plan` chosen from the past starts in `journal` (JSON Lines); a usage error
+// for a bad flag value.
+void apply_deadline_flags(plan::Plan& plan, const std::string& journal, const std::string& policy,
+                          const std::string& floor);
 
 // --skip-doctor and --skip-preflight, the same for start and restart.
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options);

@@ -5,6 +5,8 @@
 #include <memory>
 #include <optional>
 
+#include "engine_verb.hpp"
+#include "journal_source.hpp"
 #include "pdctl/plan/rolling.hpp"
 #include "pdctl/report/plan_view.hpp"
 #include "pdctl/report/rolling_view.hpp"
@@ -19,6 +21,8 @@ struct PlanOptions {
     plan::Scope scope;  // --role / --group
     bool rolling = false;
     bool allow_router_restart = false;
+    std::string deadline_policy = "learned";
+    std::string deadline_floor = "1m";
 };
 
 ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
@@ -30,7 +34,15 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     if (options.rolling && options.verb != "restart")
         throw Failure(ExitCode::kUsage,
                       "--rolling goes with `plan restart`, not `plan " + options.verb + "`");
-    const auto scoped = plan::scope_plan(context.plan, options.scope, options.verb);
+    auto scoped = plan::scope_plan(context.plan, options.scope, options.verb);
+    // The deadlines start would use, learned from this machine's copy of the journal: plan touches no
+    // node (start reads the coordinator's, which also holds other operators' runs).
+    std::string journal_note;
+    if (options.verb != "stop") {
+        const auto journal = read_local_journal(context.cluster);
+        apply_deadline_flags(scoped.plan, journal.text, options.deadline_policy, options.deadline_floor);
+        journal_note = "deadlines learned from " + journal.source;
+    }
     std::optional<plan::RollingPlan> rolling;
     if (options.rolling)
         rolling = plan::rolling_plan(context.plan, options.scope, options.allow_router_restart);
@@ -46,6 +58,11 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
         text = doc.dump(2);
     } else {
         text = report::render_plan_text(scoped.plan, options.verb);
+        for (const auto& stage : scoped.plan.stages)
+            if (stage.gate.deadline_note.rfind("learned", 0) == 0) {
+                text += journal_note + "\n";
+                break;
+            }
         for (const auto& why : scoped.closure) text += "also: " + why + "\n";
         if (!transports.empty()) text += "\n" + report::render_transports_text(transports);
     }
@@ -65,6 +82,7 @@ void add_plan_verb(CLI::App& app, Verbs& verbs) {
                                       "plan restart: the steps of `restart --rolling` (one group at a time)");
     command->add_flag("--allow-router-restart", options->allow_router_restart, "as for restart --rolling")
         ->needs(rolling);
+    add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     verbs.add(command, [options](const GlobalOptions& global) { return plan_command(global, *options); });
 }
 

@@ -14,6 +14,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     auto* command = app.add_subcommand("restart", "stop, then start");
     command->add_flag("--keep-on-failure", options->keep_on_failure, "as for start");
     add_skip_doctor_flag(*command, *options);
+    add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     add_gpu_release_flag(*command, *options);
     add_scope_flags(*command, options->scope);
     auto* rolling = command->add_flag(

@@ -134,6 +134,8 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
         }
         if (!gate.caveat.empty()) out += "    (" + gate.caveat + ")\n";
     }
+    if (!gate.deadline_note.empty())
+        out += "  deadline " + format_elapsed(gate.deadline) + ": " + gate.deadline_note + "\n";
     for (const auto& unit : stage.units) {
         out += fmt::format("  {} rank{}  {}  [{}]\n", unit.node, unit.rank, unit.address, unit.name);
         out += "    run:  " + readable_run(unit) + "\n";
@@ -197,7 +199,8 @@ json stage_json(const plan::Stage& stage) {
                   {"node", gate.node},
                   {"why", gate.why},
                   {"checks", checks_json(gate)},
-                  {"caveat", gate.caveat}}},
+                  {"caveat", gate.caveat},
+                  {"deadline_note", gate.deadline_note}}},
                 {"program_note", stage.program_note},
                 {"units", units}};
 }

@@ -20,7 +20,7 @@ const std::vector<PhaseStyle>& phase_styles() {
         {"cuda-graphs", 'G', "CUDA graphs", "#e6550d", 166},
         {"joined", 'j', "joined (waits for rank 0)", "#e0e0e0", 254},
         {"http-up", 'H', "HTTP up", "#756bb1", 97},
-        {"warmup", 'U', "warm-up", "#fdae6b", 215},
+        {"warm-up", 'U', "warm-up", "#fdae6b", 215},
         {"ready", 'R', "ready", "#a1d99b", 151},
         {"failed", 'X', "failed", "#de2d26", 160},
     };

@@ -54,6 +54,9 @@ struct Gate {
     // Empty: one Status check of url/expect_status. The router's gates add /workers and /generate.
     std::vector<GateCheck> checks;
     std::string caveat;  // why a weaker answer is not enough, for the plan ("MiniLB's /health is ...")
+    // How `deadline` was chosen when past starts were consulted (timeline/start_history.hpp): "learned
+    // from 7 starts: ..."; empty when the configured deadline stands and nothing was known.
+    std::string deadline_note;
 
     // `checks`, or the one Status check that an empty list means.
     std::vector<GateCheck> effective_checks() const;

@@ -66,7 +66,7 @@ def run(run_id, start, slow_rank=None, fail=None):
                 failed_at = phases[3][1] + 95000
                 phases.append(("failed", failed_at))
             elif rank == 0:
-                phases += [("http-up", joined + 3000), ("warmup", joined + 4000), ("ready", joined + 9000)]
+                phases += [("http-up", joined + 3000), ("warm-up", joined + 4000), ("ready", joined + 9000)]
             else:
                 phases.append(("joined", joined - 200 * rank))
             for phase, at in phases:

@@ -96,3 +96,20 @@ TEST(TimelineView, JsonCarriesPhasesRelativeToTheRunAndTheCriticalPath) {
 
 }  // namespace
 }  // namespace pdctl::report
+
+#include "pdctl/report/timeline_style.hpp"
+#include "pdctl/runtime/startup_phase.hpp"
+
+namespace pdctl::report {
+namespace {
+
+TEST(TimelineStyle, EveryStartUpPhaseHasALetterAndAColour) {
+    for (int p = static_cast<int>(runtime::Phase::kStarting); p <= static_cast<int>(runtime::Phase::kFailed);
+         ++p) {
+        const auto id = runtime::phase_id(static_cast<runtime::Phase>(p));
+        EXPECT_NE(phase_style(id).letter, '?') << id;
+    }
+}
+
+}  // namespace
+}  // namespace pdctl::report

@@ -1,0 +1,46 @@
+#pragma once
+// A Reporter decorator for start: every event goes on unchanged, and when a unit's phase or a stage
+// runs longer than any recorded start of the same stage config (timeline::PaceJudge), one note says
+// so, once, while there is still time to look.
+
+#include "pdctl/engine/reporter.hpp"
+#include "pdctl/timeline/start_history.hpp"
+
+namespace pdctl::report {
+
+class PaceReporter : public engine::Reporter {
+  public:
+    PaceReporter(engine::Reporter& inner, timeline::StartHistory history)
+        : inner_(inner), judge_(std::move(history)) {}
+
+    void run_begin(const std::string& verb, const plan::Plan& plan) override { inner_.run_begin(verb, plan); }
+    void stage_begin(const std::string& verb, const plan::Stage& stage) override {
+        inner_.stage_begin(verb, stage);
+    }
+    void stage_skipped(const plan::Stage& stage, const std::string& why) override {
+        inner_.stage_skipped(stage, why);
+    }
+    void unit_done(const std::string& verb, const plan::Unit& unit, const std::string& detail) override {
+        inner_.unit_done(verb, unit, detail);
+    }
+    void gate_waiting(const plan::Stage& stage, const std::string& last_answer,
+                      engine::Duration elapsed) override {
+        inner_.gate_waiting(stage, last_answer, elapsed);
+    }
+    void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
+                       const engine::UnitProgress& progress) override;
+    void stage_ready(const plan::Stage& stage, engine::Duration elapsed) override {
+        inner_.stage_ready(stage, elapsed);
+    }
+    void stage_failed(const engine::StageFailure& failure, engine::Duration elapsed) override {
+        inner_.stage_failed(failure, elapsed);
+    }
+    void note(const std::string& message) override { inner_.note(message); }
+    void run_end(const engine::RunSummary& summary) override { inner_.run_end(summary); }
+
+  private:
+    engine::Reporter& inner_;
+    timeline::PaceJudge judge_;
+};
+
+}  // namespace pdctl::report

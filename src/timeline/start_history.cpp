@@ -1,0 +1,146 @@
+#include "pdctl/timeline/start_history.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "pdctl/util/durations.hpp"
+
+namespace pdctl::timeline {
+namespace {
+
+// A phase or stage is slower only when it ran past the slowest recorded one by more than a progress
+// poll: the journal dates phases to the poll and the log's second, not to the millisecond.
+constexpr long long kPaceSlackMs = 2000;
+
+std::string span(long long ms) {
+    return util::format_elapsed(std::chrono::milliseconds(std::max(ms, 0LL)));
+}
+
+void keep_newest(std::vector<long long>& samples) {
+    if (samples.size() > kStartsKept)
+        samples.erase(samples.begin(), samples.end() - static_cast<std::ptrdiff_t>(kStartsKept));
+}
+
+}  // namespace
+
+const StageSamples* StartHistory::find(const std::string& fingerprint) const {
+    const auto found = stages.find(fingerprint);
+    return found == stages.end() ? nullptr : &found->second;
+}
+
+StartHistory start_history(const std::vector<RunTimeline>& runs) {
+    StartHistory history;
+    for (const auto& run : runs) {
+        if (!run.succeeded())
+            continue;  // a failed start's times say how it failed, not how long a start takes
+        for (const auto& stage : run.stages) {
+            if (!stage.ready_ms || stage.fingerprint.empty()) continue;
+            auto& samples = history.stages[stage.fingerprint];
+            samples.ready_ms.push_back(stage.ready_after_ms());
+            std::map<std::string, long long> slowest;
+            for (const auto& unit : stage.units)
+                for (const auto& phase : unit.phases) {
+                    // The last phase runs into the gate, not to its own end: only finished phases count.
+                    if (&phase == &unit.phases.back()) continue;
+                    auto& most = slowest[phase.phase];
+                    most = std::max(most, phase.end_ms - phase.begin_ms);
+                }
+            for (const auto& [phase, ms] : slowest) samples.phase_ms[phase].push_back(ms);
+        }
+    }
+    for (auto& [fingerprint, samples] : history.stages) {
+        keep_newest(samples.ready_ms);
+        for (auto& [phase, values] : samples.phase_ms) keep_newest(values);
+    }
+    return history;
+}
+
+long long percentile(std::vector<long long> samples, double p) {
+    std::sort(samples.begin(), samples.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(samples.size())));
+    return samples[std::clamp<std::size_t>(rank, 1, samples.size()) - 1];
+}
+
+DeadlineChoice choose_deadline(const StageSamples* samples, plan::Duration configured, plan::Duration floor,
+                               DeadlinePolicy policy) {
+    DeadlineChoice choice{configured, false, ""};
+    const std::size_t count = samples ? samples->ready_ms.size() : 0;
+    if (policy == DeadlinePolicy::kFixed) {
+        if (count > 0)
+            choice.note = fmt::format("configured (--deadline-policy fixed; {} past starts known)", count);
+        return choice;
+    }
+    if (count == 0) return choice;
+    if (count < kStartsToLearn) {
+        choice.note = fmt::format("configured: {} of the {} successful starts needed to learn one", count,
+                                  kStartsToLearn);
+        return choice;
+    }
+    const long long p95 = percentile(samples->ready_ms, 95);
+    const auto wanted =
+        plan::Duration(static_cast<long long>(std::llround(static_cast<double>(p95) * kDeadlineMargin)));
+    // The floor never rises above what the operator configured: the configured deadline is the ceiling.
+    const auto low = std::min(floor, configured);
+    choice.deadline = std::clamp(wanted, low, configured);
+    choice.learned = true;
+    const char* bound = choice.deadline == configured && wanted > configured
+                            ? ", capped at the configured deadline"
+                        : choice.deadline == low && wanted < low ? ", raised to the floor"
+                                                                 : "";
+    choice.note = fmt::format("learned from {} starts: p95 {} × {} = {}{} (floor {}, configured {})", count,
+                              span(p95), kDeadlineMargin, span(wanted.count()), bound, span(low.count()),
+                              span(configured.count()));
+    return choice;
+}
+
+void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Duration floor,
+                     DeadlinePolicy policy) {
+    for (auto& stage : plan.stages) {
+        const auto choice =
+            choose_deadline(history.find(stage.fingerprint()), stage.gate.deadline, floor, policy);
+        stage.gate.deadline = choice.deadline;
+        stage.gate.deadline_note = choice.note;
+    }
+    // A Ready edge waits on a copy of its dependency's gate.
+    for (auto& stage : plan.stages)
+        for (auto& edge : stage.edges)
+            if (edge.kind == plan::GateKind::Ready)
+                if (const auto* dependency = plan.find_stage(edge.role)) {
+                    edge.gate.deadline = dependency->gate.deadline;
+                    edge.gate.deadline_note = dependency->gate.deadline_note;
+                }
+}
+
+std::optional<std::string> PaceJudge::phase(const plan::Stage& stage, const plan::Unit& unit,
+                                            const std::string& phase_id, const std::string& phase_label,
+                                            long long elapsed_ms) {
+    const auto* samples = history_.find(stage.fingerprint());
+    if (!samples) return std::nullopt;
+    const auto found = samples->phase_ms.find(phase_id);
+    if (found == samples->phase_ms.end() || found->second.size() < kStartsToLearn) return std::nullopt;
+    const long long most = *std::max_element(found->second.begin(), found->second.end());
+    const std::string key = stage.role + "/" + phase_id;
+    if (elapsed_ms <= most + kPaceSlackMs || std::find(said_.begin(), said_.end(), key) != said_.end())
+        return std::nullopt;
+    said_.push_back(key);
+    const std::string where = stage.units.size() > 1 ? fmt::format(" on {} rank {}", unit.node, unit.rank)
+                                                     : fmt::format(" on {}", unit.node);
+    return fmt::format("{} {} {}{}: slower than any of the last {} starts (max {})", stage.role, phase_label,
+                       span(elapsed_ms), where, found->second.size(), span(most));
+}
+
+std::optional<std::string> PaceJudge::stage(const plan::Stage& stage, long long elapsed_ms) {
+    const auto* samples = history_.find(stage.fingerprint());
+    if (!samples || samples->ready_ms.size() < kStartsToLearn) return std::nullopt;
+    const long long most = *std::max_element(samples->ready_ms.begin(), samples->ready_ms.end());
+    const std::string key = stage.role + "/";
+    if (elapsed_ms <= most + kPaceSlackMs || std::find(said_.begin(), said_.end(), key) != said_.end())
+        return std::nullopt;
+    said_.push_back(key);
+    return fmt::format("{} not ready after {}: slower than any of the last {} starts (max {})", stage.role,
+                       span(elapsed_ms), samples->ready_ms.size(), span(most));
+}
+
+}  // namespace pdctl::timeline
