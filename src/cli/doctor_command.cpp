@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 
+#include "engine_verb.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/rules.hpp"
 #include "pdctl/report/doctor_report_view.hpp"
@@ -17,6 +18,7 @@ namespace {
 
 struct DoctorOptions {
     bool static_only = false;  // --static: no node touched
+    std::string junit;
 };
 
 // docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
@@ -29,6 +31,9 @@ ExitCode doctor_exit_code(const lint::Report& report, int static_errors) {
 }
 
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
+    check_junit_path(options.junit);
+    const auto began = std::chrono::steady_clock::now();
+    const auto timestamp = report::junit_timestamp_now();
     auto context = load_context(global);
     auto report = lint::run_static_rules(context.cluster, context.plan);
     const int static_errors = report.errors();
@@ -55,6 +60,13 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
                report::render_doctor_report(report);
     }
     fmt::print("{}", context.redactor.redact(text));
+    std::vector<std::string> nodes;
+    for (const auto& node : context.cluster.nodes) nodes.push_back(node.name);
+    write_junit_file(options.junit,
+                     {report::doctor_to_junit(
+                         report, nodes, timestamp,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+                     context.redactor);
     return doctor_exit_code(report, static_errors);
 }
 
@@ -67,6 +79,7 @@ void add_doctor_verb(CLI::App& app, Verbs& verbs) {
                                        "(GPUs, RDMA, NICs, images, ...)");
     command->add_flag("--static", options->static_only,
                       "only the static rules of the config and plan (touches no node; what start runs)");
+    add_junit_flag(*command, options->junit);
     verbs.add(command, [options](const GlobalOptions& global) { return doctor_command(global, *options); });
 }
 

@@ -17,6 +17,7 @@
 #include "pdctl/doctor/gpu_use.hpp"
 #include "pdctl/doctor/preflight.hpp"
 #include "pdctl/plan/rolling.hpp"
+#include "pdctl/report/junit_reporter.hpp"
 #include "pdctl/report/pace_reporter.hpp"
 #include "pdctl/timeline/start_history.hpp"
 #include "pdctl/util/durations.hpp"
@@ -116,6 +117,28 @@ void apply_deadline_flags(plan::Plan& plan, const std::string& journal, const st
         policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
 }
 
+void add_junit_flag(CLI::App& command, std::string& path) {
+    command.add_option(
+        "--junit", path,
+        "also write a JUnit XML report to FILE: one test case per check, stage launch and gate, "
+        "with its time and failure text (for CI)");
+}
+
+void check_junit_path(const std::string& path) {
+    if (path.empty()) return;
+    std::string error;
+    if (!report::write_junit(path, {}, error))
+        throw Failure(ExitCode::kUsage, fmt::format("--junit: cannot write {}: {}", path, error));
+}
+
+void write_junit_file(const std::string& path, const std::vector<report::JunitSuite>& suites,
+                      const util::Redactor& redactor) {
+    if (path.empty()) return;
+    std::string error;
+    if (!report::write_junit(path, report::redacted(suites, redactor), error))
+        spdlog::warn("--junit: cannot write {}: {}", path, error);
+}
+
 void add_gpu_release_flag(CLI::App& command, StartOptions& options) {
     command
         .add_option("--gpu-release-timeout", options.gpu_release_timeout,
@@ -134,11 +157,23 @@ void add_skip_doctor_flag(CLI::App& command, StartOptions& options) {
 
 ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
                          const std::function<ExitCode(engine::Engine&)>& action) {
+    check_junit_path(options.junit);
     auto context = load_context(global);
     // The static doctor rules gate start/restart before anything touches a node (docs/doctor.md).
     if (verb != "stop" && !options.skip_doctor) {
         const auto refused = doctor_before_start(global, context, verb);
-        if (refused != ExitCode::kOk) return refused;
+        if (refused != ExitCode::kOk) {
+            const std::string why = "refused: the static doctor rules found errors (pdctl doctor --static)";
+            write_junit_file(options.junit,
+                             {{"pdctl " + verb,
+                               report::junit_timestamp_now(),
+                               "",
+                               0,
+                               {{"pdctl." + verb, "doctor (static rules)", 0, why, why, std::nullopt, ""}},
+                               ""}},
+                             context.redactor);
+            return refused;
+        }
     }
     // A bad flag is refused before the lock is taken.
     if (verb != "stop") {
@@ -188,8 +223,19 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
                                            stage.gate.deadline_note));
         report::PaceReporter paced(journaled,
                                    timeline::start_history(timeline::read_timelines(journal.text)));
-        engine::Engine engine(scoped.plan, executor, prober, clock, paced, engine_options);
-        return rolling ? engine.rolling_restart(*rolling) : action(engine);
+        report::JunitReporter junit(paced, verb);
+        engine::Reporter& sink = options.junit.empty() ? static_cast<engine::Reporter&>(paced) : junit;
+        engine::Engine engine(scoped.plan, executor, prober, clock, sink, engine_options);
+        ExitCode code = ExitCode::kInternal;
+        try {
+            code = rolling ? engine.rolling_restart(*rolling) : action(engine);
+        } catch (const std::exception& error) {
+            junit.fail_run(error.what());
+            write_junit_file(options.junit, {junit.suite()}, context.redactor);
+            throw;
+        }
+        write_junit_file(options.junit, {junit.suite()}, context.redactor);
+        return code;
     });
 }
 

@@ -8,6 +8,7 @@
 #include "context.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/plan/scope.hpp"
+#include "pdctl/report/junit.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace CLI {
@@ -30,7 +31,16 @@ struct StartOptions {
     // start/restart: gate deadlines from past starts (timeline/start_history.hpp)
     std::string deadline_policy = "learned";
     std::string deadline_floor = "1m";
+    std::string junit;  // start/restart --junit FILE: a JUnit XML report of the stages and gates
 };
+
+// --junit FILE, the same for start and restart.
+void add_junit_flag(CLI::App& command, std::string& path);
+// Creates (truncates) `path` now, so a path that cannot be written is refused before anything runs.
+void check_junit_path(const std::string& path);
+// Writes the report; a file that cannot be written is a warning (the run's exit code stays its own).
+void write_junit_file(const std::string& path, const std::vector<report::JunitSuite>& suites,
+                      const util::Redactor& redactor);
 
 // --deadline-policy and --deadline-floor, the same for start, restart and plan.
 void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor);

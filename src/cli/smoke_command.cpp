@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "engine_verb.hpp"
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/report/smoke_view.hpp"
@@ -19,6 +20,7 @@ namespace {
 using report::SmokeCheck;
 
 struct SmokeOptions {
+    std::string junit;
     std::string prompt = "Hello";
     int max_new_tokens = 16;
     int timeout_seconds = 120;
@@ -79,6 +81,9 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
 }
 
 ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options) {
+    check_junit_path(options.junit);
+    const auto began = std::chrono::steady_clock::now();
+    const auto timestamp = report::junit_timestamp_now();
     auto context = load_context(global);
     const plan::Stage* router = nullptr;
     std::vector<const plan::Stage*> groups;
@@ -102,6 +107,11 @@ ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options)
         for (const auto& check : checks)
             fmt::print("{}\n", context.redactor.redact(report::render_smoke_check_line(check)));
     }
+    write_junit_file(options.junit,
+                     {report::smoke_to_junit(
+                         checks, timestamp,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+                     context.redactor);
     return report::all_passed(checks) ? ExitCode::kOk : ExitCode::kSmokeFailed;
 }
 
@@ -112,6 +122,7 @@ void add_smoke_verb(CLI::App& app, Verbs& verbs) {
     auto* command = app.add_subcommand(
         "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
     command->add_option("--prompt", options->prompt, "prompt text")->capture_default_str();
+    add_junit_flag(*command, options->junit);
     command->add_option("--max-tokens", options->max_new_tokens, "max_new_tokens")->capture_default_str();
     command->add_option("--timeout", options->timeout_seconds, "seconds to wait for the answer")
         ->capture_default_str();

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace pdctl::report {
 
 using lint::Finding;
@@ -108,6 +110,66 @@ nlohmann::json doctor_report_json(const Report& report) {
     return {{"findings", findings},          {"errors", report.errors()},
             {"warnings", report.warnings()}, {"infos", report.count(Severity::Info)},
             {"rules", report.rules_run},     {"live", live}};
+}
+
+namespace {
+
+std::string finding_text(const lint::Finding& finding) {
+    const auto where = lint::format_location(finding.location);
+    std::string text = finding.id + (where.empty() ? "" : " " + where) +
+                       (finding.node.empty() ? "" : " on " + finding.node) + ": " + finding.message + "\n";
+    if (!finding.fix.empty()) text += "  fix: " + finding.fix + "\n";
+    return text;
+}
+
+// The case failed by the errors among `findings`; the rest is its output.
+JunitCase case_of(std::string classname, std::string name,
+                  const std::vector<const lint::Finding*>& findings) {
+    JunitCase test{std::move(classname), std::move(name), 0, std::nullopt, "", std::nullopt, ""};
+    std::size_t errors = 0;
+    std::string first;
+    for (const auto* finding : findings) {
+        if (finding->severity == lint::Severity::Error) {
+            if (errors++ == 0) first = finding->id + ": " + finding->message;
+            test.failure_text += finding_text(*finding);
+        } else {
+            test.output += finding_text(*finding);
+        }
+    }
+    if (errors > 0)
+        test.failure = errors == 1 ? first : fmt::format("{} (and {} more errors)", first, errors - 1);
+    return test;
+}
+
+}  // namespace
+
+JunitSuite doctor_to_junit(const lint::Report& report, const std::vector<std::string>& nodes,
+                           const std::string& timestamp, double seconds) {
+    JunitSuite suite{"pdctl doctor", timestamp, "", seconds, {}, ""};
+    std::vector<std::string> static_ids;
+    for (const auto& rule : lint::static_rules()) {
+        static_ids.emplace_back(rule.id);
+        std::vector<const lint::Finding*> mine;
+        for (const auto& finding : report.findings)
+            if (finding.id == rule.id) mine.push_back(&finding);
+        suite.cases.push_back(
+            case_of("pdctl.doctor.static", std::string(rule.id) + " " + std::string(rule.title), mine));
+    }
+    if (!report.live) return suite;
+    const auto is_static = [&](const lint::Finding& finding) {
+        return std::find(static_ids.begin(), static_ids.end(), finding.id) != static_ids.end();
+    };
+    for (const auto& node : nodes) {
+        std::vector<const lint::Finding*> mine;
+        for (const auto& finding : report.findings)
+            if (!is_static(finding) && finding.node == node) mine.push_back(&finding);
+        suite.cases.push_back(case_of("pdctl.doctor.live", "checks on " + node, mine));
+    }
+    std::vector<const lint::Finding*> across;
+    for (const auto& finding : report.findings)
+        if (!is_static(finding) && finding.node.empty()) across.push_back(&finding);
+    suite.cases.push_back(case_of("pdctl.doctor.live", "checks across nodes", across));
+    return suite;
 }
 
 }  // namespace pdctl::report

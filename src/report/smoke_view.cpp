@@ -52,4 +52,24 @@ json smoke_to_json(const std::vector<SmokeCheck>& checks) {
     return document;
 }
 
+JunitSuite smoke_to_junit(const std::vector<SmokeCheck>& checks, const std::string& timestamp,
+                          double seconds) {
+    JunitSuite suite{"pdctl smoke", timestamp, "", seconds, {}, ""};
+    for (const auto& check : checks) {
+        JunitCase test{"pdctl.smoke." + (check.role.empty() ? std::string("router") : check.role),
+                       check.name + " on " + check.node,
+                       static_cast<double>(check.latency_ms) / 1000.0,
+                       std::nullopt,
+                       "",
+                       std::nullopt,
+                       check.text.empty() ? "" : "text: " + check.text};
+        if (!check.error.empty()) {
+            test.failure = check.error;
+            test.failure_text = render_smoke_check_line(check) + "\n" + check.url;
+        }
+        suite.cases.push_back(std::move(test));
+    }
+    return suite;
+}
+
 }  // namespace pdctl::report

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pdctl/lint/rules.hpp"
+#include "pdctl/report/junit.hpp"
 
 namespace pdctl::report {
 
@@ -17,5 +18,10 @@ struct DoctorReportOptions {
 std::string render_doctor_report(const lint::Report& report, const DoctorReportOptions& options = {});
 // {"findings": [...], "errors": N, "warnings": N, "infos": N, "rules": N}
 nlohmann::json doctor_report_json(const lint::Report& report);
+// doctor --junit: one test case per static rule (failed by its errors), and with the live checks one per
+// node (failed by that node's errors) plus one for the checks across nodes; warnings and infos go to
+// the case's output, since they fail nothing. `nodes`: the cluster's node names, in config order.
+JunitSuite doctor_to_junit(const lint::Report& report, const std::vector<std::string>& nodes,
+                           const std::string& timestamp, double seconds);
 
 }  // namespace pdctl::report

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/report/junit.hpp"
+
 namespace pdctl::report {
 
 // One request smoke made, and what came back.
@@ -26,5 +28,8 @@ std::string render_smoke_check_line(const SmokeCheck& check);
 // {"ok", "checks": [...]}, and the last check (the /generate through the router) at the top level too,
 // as the document was before the health checks were added.
 nlohmann::json smoke_to_json(const std::vector<SmokeCheck>& checks);
+// One JUnit test case per check, its latency as its time (smoke --junit).
+JunitSuite smoke_to_junit(const std::vector<SmokeCheck>& checks, const std::string& timestamp,
+                          double seconds);
 
 }  // namespace pdctl::report
