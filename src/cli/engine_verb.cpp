@@ -224,8 +224,9 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         report::PaceReporter paced(journaled,
                                    timeline::start_history(timeline::read_timelines(journal.text)));
         report::JunitReporter junit(paced, verb);
-        engine::Reporter& sink = options.junit.empty() ? static_cast<engine::Reporter&>(paced) : junit;
-        engine::Engine engine(scoped.plan, executor, prober, clock, sink, engine_options);
+        engine::Reporter* sink = &paced;
+        if (!options.junit.empty()) sink = &junit;
+        engine::Engine engine(scoped.plan, executor, prober, clock, *sink, engine_options);
         ExitCode code = ExitCode::kInternal;
         try {
             code = rolling ? engine.rolling_restart(*rolling) : action(engine);
