@@ -8,55 +8,14 @@
 #include <cstring>
 #include <fstream>
 
+#include "pdctl/report/xml_text.hpp"
+
 namespace pdctl::report {
 namespace {
 
-// Escaped for an attribute or text node; the control characters XML 1.0 forbids are dropped, and an
-// ANSI escape sequence (ESC [ ... letter) goes whole.
-std::string xml(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c == 0x1b) {
-            if (i + 1 < text.size() && text[i + 1] == '[') {
-                i += 2;
-                while (i < text.size() && !(text[i] >= '@' && text[i] <= '~')) ++i;
-            }
-            continue;
-        }
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\n':
-                out += "&#10;";
-                break;
-            case '\t':
-                out += "&#9;";
-                break;
-            case '\r':
-                break;
-            default:
-                if (c < 0x20) break;
-                out += static_cast<char>(c);
-        }
-    }
-    return out;
-}
-
 // Text nodes keep their line breaks as they are.
 std::string xml_text(const std::string& text) {
-    std::string out = xml(text);
+    std::string out = xml_escape(text);
     std::string::size_type at = 0;
     while ((at = out.find("&#10;", at)) != std::string::npos) out.replace(at, 5, "\n");
     return out;
@@ -94,20 +53,22 @@ std::string render_junit(const std::vector<JunitSuite>& suites) {
             "  <testsuite name=\"{}\" id=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
             "time=\"{}\" "
             "timestamp=\"{}\" hostname=\"{}\">\n",
-            xml(suite.name), index, suite.cases.size(), suite_failures, suite_skipped, seconds(suite.seconds),
-            xml(suite.timestamp), xml(suite.hostname.empty() ? "localhost" : suite.hostname));
+            xml_escape(suite.name), index, suite.cases.size(), suite_failures, suite_skipped,
+            seconds(suite.seconds), xml_escape(suite.timestamp),
+            xml_escape(suite.hostname.empty() ? "localhost" : suite.hostname));
         for (const auto& test : suite.cases) {
-            out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"", xml(test.classname),
-                               xml(test.name), seconds(test.seconds));
+            out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
+                               xml_escape(test.classname), xml_escape(test.name), seconds(test.seconds));
             if (!test.failure && !test.skipped && test.output.empty()) {
                 out += "/>\n";
                 continue;
             }
             out += ">\n";
-            if (test.skipped) out += fmt::format("      <skipped message=\"{}\"/>\n", xml(*test.skipped));
+            if (test.skipped)
+                out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(*test.skipped));
             if (test.failure)
                 out += fmt::format("      <failure message=\"{}\" type=\"failure\">{}</failure>\n",
-                                   xml(*test.failure),
+                                   xml_escape(*test.failure),
                                    xml_text(test.failure_text.empty() ? *test.failure : test.failure_text));
             if (!test.output.empty())
                 out += fmt::format("      <system-out>{}</system-out>\n", xml_text(test.output));

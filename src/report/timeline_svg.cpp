@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "pdctl/report/timeline_style.hpp"
+#include "pdctl/report/xml_text.hpp"
 #include "pdctl/timeline/critical_path.hpp"
 #include "pdctl/util/durations.hpp"
 
@@ -19,29 +20,6 @@ constexpr double kChartLeft = 230;
 constexpr double kChartRight = kSvgWidth - 20;
 constexpr int kBarHeight = 14;
 constexpr int kStageGap = 6;
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 std::string summary(const RunTimeline& run) {
     return fmt::format("{} {} · {} · {} · {}", run.verb, run.run, run.started,
@@ -68,10 +46,11 @@ int rows_height(const RunTimeline& run) {
 // One run's chart, its top at `top`; returns its height.
 int draw_run(std::string& out, const RunTimeline& run, long long span, int top) {
     const SvgScale scale{run.begin_ms, std::max(span, 1LL)};
-    out += fmt::format("<text class=\"title\" x=\"10\" y=\"{}\">{}</text>\n", top + 16, escape(summary(run)));
+    out += fmt::format("<text class=\"title\" x=\"10\" y=\"{}\">{}</text>\n", top + 16,
+                       xml_escape(summary(run)));
     const auto path = timeline::describe_critical_path(run);
     out += fmt::format("<text class=\"note\" x=\"10\" y=\"{}\">critical path: {}</text>\n", top + 34,
-                       escape(path.empty() ? "-" : path));
+                       xml_escape(path.empty() ? "-" : path));
     const int axis = top + 54;
     const int rows_top = axis + 8;
     const int rows_bottom = rows_top + rows_height(run);
@@ -88,7 +67,7 @@ int draw_run(std::string& out, const RunTimeline& run, long long span, int top) 
             const auto label = unit_label(stage, unit);
             out += fmt::format("<text class=\"{}\" x=\"10\" y=\"{}\">{}{}</text>\n",
                                unit.critical ? "label on-path" : "label", y + 14, unit.critical ? "* " : "",
-                               escape(label));
+                               xml_escape(label));
             for (const auto& span_ : unit.phases) {
                 const double x0 = scale.x(span_.begin_ms);
                 const double width = std::max(scale.x(span_.end_ms) - x0, 0.5);
@@ -97,7 +76,7 @@ int draw_run(std::string& out, const RunTimeline& run, long long span, int top) 
                     "<rect class=\"segment\" x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
                     "fill=\"{}\">"
                     "<title>{}: {} {} (from {})</title></rect>\n",
-                    x0, y + 3, width, kBarHeight, style.colour, escape(label), style.label,
+                    x0, y + 3, width, kBarHeight, style.colour, xml_escape(label), style.label,
                     span_text(span_.end_ms - span_.begin_ms), tick_label(span_.begin_ms - run.begin_ms));
             }
             if (unit.critical) {
@@ -112,7 +91,7 @@ int draw_run(std::string& out, const RunTimeline& run, long long span, int top) 
                 out += fmt::format(
                     "<polygon class=\"gate\" points=\"{:.1f},{} {:.1f},{} {:.1f},{} {:.1f},{}\">"
                     "<title>{} gate passed after {}</title></polygon>\n",
-                    x, cy - 6, x + 6, cy, x, cy + 6, x - 6, cy, escape(stage.role),
+                    x, cy - 6, x + 6, cy, x, cy + 6, x - 6, cy, xml_escape(stage.role),
                     span_text(stage.ready_after_ms()));
             }
             if (!stage.failure.empty() && unit.critical) {
@@ -120,7 +99,7 @@ int draw_run(std::string& out, const RunTimeline& run, long long span, int top) 
                 out += fmt::format(
                     "<path class=\"failed\" d=\"M{:.1f},{} l10,10 m0,-10 "
                     "l-10,10\"><title>{}</title></path>\n",
-                    x - 5, y + 5, escape(stage.role + " failed: " + stage.failure));
+                    x - 5, y + 5, xml_escape(stage.role + " failed: " + stage.failure));
             }
             y += kSvgRowHeight;
         }
@@ -142,7 +121,7 @@ int draw_legend(std::string& out, const std::vector<RunTimeline>& runs, int top)
             out += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", x, y,
                                colour);
         out += fmt::format("<text class=\"legend\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", x + 18, y + 11,
-                           escape(label));
+                           xml_escape(label));
         x += width;
     };
     for (const auto* style : phases_in(runs)) item(style->colour, std::string(style->label));
@@ -165,7 +144,8 @@ std::string svg(const std::vector<RunTimeline>& runs_in) {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
         "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n",
         kSvgWidth, top);
-    out += fmt::format("<title>pdctl timeline {}</title>\n", escape(runs.empty() ? "" : runs.front().run));
+    out +=
+        fmt::format("<title>pdctl timeline {}</title>\n", xml_escape(runs.empty() ? "" : runs.front().run));
     out +=
         "<style>.title{font-size:14px;font-weight:bold}.note,.axis{fill:#555}.tick{stroke:#e5e5e5}"
         ".on-path{font-weight:bold;fill:#900}.path{fill:none;stroke:#900;stroke-width:1.5}"
@@ -182,7 +162,8 @@ std::string render_timeline_svg(const std::vector<RunTimeline>& runs) {
 
 std::string render_timeline_html(const std::vector<RunTimeline>& runs) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-    out += fmt::format("<title>pdctl timeline {}</title>\n", escape(runs.empty() ? "" : runs.front().run));
+    out +=
+        fmt::format("<title>pdctl timeline {}</title>\n", xml_escape(runs.empty() ? "" : runs.front().run));
     out +=
         "<style>body{font-family:'DejaVu Sans',sans-serif;margin:16px;color:#222}"
         "h2{font-size:16px}table{border-collapse:collapse;margin:12px 0}td,th{padding:3px "
@@ -192,8 +173,8 @@ std::string render_timeline_html(const std::vector<RunTimeline>& runs) {
     out += svg(runs);
     for (const auto& run_in : runs) {
         const auto run = with_critical_path(run_in);
-        out += fmt::format("<h2>{}</h2>\n<p>critical path: {}</p>\n", escape(summary(run)),
-                           escape(timeline::describe_critical_path(run)));
+        out += fmt::format("<h2>{}</h2>\n<p>critical path: {}</p>\n", xml_escape(summary(run)),
+                           xml_escape(timeline::describe_critical_path(run)));
         out +=
             "<table>\n<tr><th>stage</th><th>units</th><th>ready after</th><th>deadline</th>"
             "<th>slowest phase</th></tr>\n";
@@ -202,16 +183,16 @@ std::string render_timeline_html(const std::vector<RunTimeline>& runs) {
             out += fmt::format(
                 "<tr><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td "
                 "class=\"n\">{}</td><td>{}</td></tr>\n",
-                stage.critical ? "* " : "", escape(stage.role), stage.units.size(),
+                stage.critical ? "* " : "", xml_escape(stage.role), stage.units.size(),
                 stage.ready_ms ? span_text(stage.ready_after_ms())
                                : "<span class=\"failed\">not ready</span>",
                 stage.deadline_ms > 0 ? span_text(stage.deadline_ms) : "-",
-                slowest.ms > 0 ? escape(fmt::format("{} {} ({})", phase_style(slowest.phase).label,
-                                                    span_text(slowest.ms), slowest.where))
+                slowest.ms > 0 ? xml_escape(fmt::format("{} {} ({})", phase_style(slowest.phase).label,
+                                                        span_text(slowest.ms), slowest.where))
                                : "");
             if (!stage.failure.empty())
                 out += fmt::format("<tr><td></td><td colspan=\"4\" class=\"failed\">failed: {}</td></tr>\n",
-                                   escape(stage.failure));
+                                   xml_escape(stage.failure));
         }
         out += "</table>\n";
     }
