@@ -105,13 +105,12 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
         ->capture_default_str();
 }
 
-void apply_deadline_flags(plan::Plan& plan, const std::string& journal, const std::string& policy,
+void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
                           const std::string& floor) {
     const auto floor_value = config::parse_duration(floor);
     if (!floor_value || floor_value->count() <= 0)
         throw Failure(ExitCode::kUsage, "--deadline-floor: cannot read '" + floor + "'",
                       std::string("a duration greater than 0: ") + config::kDurationForms);
-    const auto history = timeline::start_history(timeline::read_timelines(journal));
     timeline::apply_deadlines(
         plan, history, *floor_value,
         policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
@@ -178,7 +177,7 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     // A bad flag is refused before the lock is taken.
     if (verb != "stop") {
         plan::Plan nothing;
-        apply_deadline_flags(nothing, "", options.deadline_policy, options.deadline_floor);
+        apply_deadline_flags(nothing, {}, options.deadline_policy, options.deadline_floor);
     }
     auto& executor = *context.executor;
     auto reporter = make_reporter(global, context.redactor);
@@ -215,14 +214,14 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         } catch (const Failure& failure) {
             spdlog::warn("{}; the configured gate deadlines apply", failure.what());
         }
-        apply_deadline_flags(scoped.plan, journal.text, options.deadline_policy, options.deadline_floor);
+        auto history = timeline::start_history(timeline::read_timelines(journal.text));
+        apply_deadline_flags(scoped.plan, history, options.deadline_policy, options.deadline_floor);
         for (const auto& stage : scoped.plan.stages)
             if (stage.gate.deadline_note.rfind("learned", 0) == 0)
                 journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
                                            util::format_elapsed(stage.gate.deadline),
                                            stage.gate.deadline_note));
-        report::PaceReporter paced(journaled,
-                                   timeline::start_history(timeline::read_timelines(journal.text)));
+        report::PaceReporter paced(journaled, std::move(history));
         report::JunitReporter junit(paced, verb);
         engine::Reporter* sink = &paced;
         if (!options.junit.empty()) sink = &junit;

@@ -9,6 +9,7 @@
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/plan/scope.hpp"
 #include "pdctl/report/junit.hpp"
+#include "pdctl/timeline/start_history.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace CLI {
@@ -44,9 +45,9 @@ void write_junit_file(const std::string& path, const std::vector<report::JunitSu
 
 // --deadline-policy and --deadline-floor, the same for start, restart and plan.
 void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor);
-// The gate deadlines of `plan` chosen from the past starts in `journal` (JSON Lines); a usage error
-// for a bad flag value.
-void apply_deadline_flags(plan::Plan& plan, const std::string& journal, const std::string& policy,
+// The gate deadlines of `plan` chosen from the past starts in `history`; a usage error for a bad flag
+// value.
+void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
                           const std::string& floor);
 
 // --skip-doctor and --skip-preflight, the same for start and restart.

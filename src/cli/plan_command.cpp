@@ -40,7 +40,8 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     std::string journal_note;
     if (options.verb != "stop") {
         const auto journal = read_local_journal(context.cluster);
-        apply_deadline_flags(scoped.plan, journal.text, options.deadline_policy, options.deadline_floor);
+        apply_deadline_flags(scoped.plan, timeline::start_history(timeline::read_timelines(journal.text)),
+                             options.deadline_policy, options.deadline_floor);
         journal_note = "deadlines learned from " + journal.source;
     }
     std::optional<plan::RollingPlan> rolling;
