@@ -40,4 +40,13 @@ struct UnitProgress {
     bool changed() const { return phase_changed || verdict_changed || !new_warnings.empty(); }
 };
 
+// The phases a poll saw end, with how long each took: the one tracked before the poll (`previous`) and
+// every one entered and left between two polls. A phase shorter than the poll interval is only ever
+// seen finished, so a judge of slow phases must look at these as well as at the current one.
+struct FinishedPhase {
+    runtime::Phase phase = runtime::Phase::kStarting;
+    std::chrono::milliseconds took{0};
+};
+std::vector<FinishedPhase> finished_phases(const UnitProgress& progress);
+
 }  // namespace pdctl::engine
