@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 
+#include "completion_command.hpp"
 #include "log_file.hpp"
 #include "pdctl/config/diagnostics.hpp"
 #include "pdctl/report/output.hpp"
@@ -27,15 +28,16 @@ constexpr const char* kExitCodes =
 
 // The verbs, in the order `pdctl --help` lists them.
 using AddVerb = void (*)(CLI::App&, Verbs&);
-constexpr AddVerb kVerbs[] = {add_plan_verb,   add_start_verb,   add_stop_verb,    add_restart_verb,
-                              add_doctor_verb, add_status_verb,  add_logs_verb,    add_push_verb,
-                              add_pull_verb,   add_smoke_verb,   add_exec_verb,    add_stack_verb,
-                              add_lock_verb,   add_history_verb, add_timeline_verb};
+constexpr AddVerb kVerbs[] = {add_plan_verb,   add_start_verb,   add_stop_verb,     add_restart_verb,
+                              add_doctor_verb, add_status_verb,  add_logs_verb,     add_push_verb,
+                              add_pull_verb,   add_smoke_verb,   add_exec_verb,     add_stack_verb,
+                              add_lock_verb,   add_history_verb, add_timeline_verb, add_completion_verb};
 
 void add_global_options(CLI::App& app, GlobalOptions& global, std::string& log_path) {
     app.add_option(
-        "-c,--config", global.config_path,
-        "cluster file (default: $PDCTL_CONFIG, ./pdctl.yaml, else the embedded local simulated cluster)");
+           "-c,--config", global.config_path,
+           "cluster file (default: $PDCTL_CONFIG, ./pdctl.yaml, else the embedded local simulated cluster)")
+        ->type_name("FILE");
     app.add_flag("--json", global.json,
                  "machine-readable output: one JSON document, or JSON Lines for progress");
     app.add_flag("-v,--verbose", global.verbosity, "more diagnostics on stderr (-vv for debug)");
@@ -43,7 +45,7 @@ void add_global_options(CLI::App& app, GlobalOptions& global, std::string& log_p
                    "also append this run's record to FILE: progress, debug diagnostics, errors, exit "
                    "code (secrets redacted)")
         ->envname("PDCTL_LOG_FILE")
-        ->option_text("FILE");
+        ->type_name("FILE");
     app.add_flag("--accept-new-host-keys", global.accept_new_host_keys,
                  "SSH: trust the key of a host missing from known_hosts and record it (a changed key is "
                  "always refused)");
@@ -109,6 +111,7 @@ int run(int argc, char** argv) {
     for (const auto add_verb : kVerbs) add_verb(app, verbs);
     // Global options may follow the verb: `pdctl status --json`.
     for (auto* sub : app.get_subcommands({})) sub->fallthrough();
+    if (is_completion_request(argc, argv)) return run_completion_request(app, argc, argv);
 
     try {
         app.parse(argc, argv);

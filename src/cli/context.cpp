@@ -22,7 +22,6 @@
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::cli {
-namespace {
 
 config::Cluster load_cluster(const GlobalOptions& options) {
     std::string path = options.config_path;
@@ -44,6 +43,8 @@ config::Cluster load_cluster(const GlobalOptions& options) {
     config::MemoryFileSource memory(std::move(files));
     return config::load_cluster(config::kEmbeddedConfigPath, memory);
 }
+
+namespace {
 
 // Flags whose value is a credential, whatever the env says: `args: [--api-key, sk-...]` is shown in
 // plans, status and the journal as [REDACTED]. (The server still gets it on its command line: the

@@ -31,6 +31,8 @@ struct Context {
         nullptr;  // the executor, with `executor: ssh`: which transport each node gets
 };
 
+// The config alone, validated: -c, else $PDCTL_CONFIG, else ./pdctl.yaml, else the embedded profile.
+config::Cluster load_cluster(const GlobalOptions& options);
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
 Context load_context(const GlobalOptions& options);
 // With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for

@@ -117,10 +117,11 @@ void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& histor
 }
 
 void add_junit_flag(CLI::App& command, std::string& path) {
-    command.add_option(
-        "--junit", path,
-        "also write a JUnit XML report to FILE: one test case per check, stage launch and gate, "
-        "with its time and failure text (for CI)");
+    command
+        .add_option("--junit", path,
+                    "also write a JUnit XML report to FILE: one test case per check, stage launch and gate, "
+                    "with its time and failure text (for CI)")
+        ->type_name("FILE");
 }
 
 void check_junit_path(const std::string& path) {

@@ -120,6 +120,7 @@ void add_exec_verb(CLI::App& app, Verbs& verbs) {
         "run a command on the selected nodes in parallel; identical output is shown once with its nodes");
     add_scope_flags(*command, options->selection.scope);
     command->add_option("--node", options->selection.nodes, "only this node (repeatable)")
+        ->type_name("NODE")
         ->allow_extra_args(false);
     command->add_option("--rank", options->rank,
                         "only this rank of each selected group (needs --role/--group)");

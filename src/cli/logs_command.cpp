@@ -102,9 +102,10 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
     auto options = std::make_shared<LogsOptions>();
     auto* command =
         app.add_subcommand("logs", "a role's log lines: the last ones, --since a moment, or --follow");
-    command->add_option("role", options->role, "role name (every group of it), or one group's name");
+    command->add_option("role", options->role, "role name (every group of it), or one group's name")
+        ->type_name("ROLE|GROUP");
     add_scope_flags(*command, options->scope);
-    command->add_option("--node", options->node, "only this node");
+    command->add_option("--node", options->node, "only this node")->type_name("NODE");
     command->add_option("--rank", options->rank, "only this rank");
     command->add_option("--tail", options->tail, "lines per unit (default 50; with --since, every line)");
     command->add_option("--since", options->since,

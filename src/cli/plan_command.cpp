@@ -77,7 +77,9 @@ void add_plan_verb(CLI::App& app, Verbs& verbs) {
     auto options = std::make_shared<PlanOptions>();
     auto* command =
         app.add_subcommand("plan", "print the stages and every node's exact commands; touches no node");
-    command->add_option("verb", options->verb, "start | stop | restart")->capture_default_str();
+    command->add_option("verb", options->verb, "the verb to plan")
+        ->type_name("start|stop|restart")
+        ->capture_default_str();
     add_scope_flags(*command, options->scope);
     auto* rolling = command->add_flag("--rolling", options->rolling,
                                       "plan restart: the steps of `restart --rolling` (one group at a time)");

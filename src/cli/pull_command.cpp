@@ -119,8 +119,11 @@ void add_pull_verb(CLI::App& app, Verbs& verbs) {
         "pull the docker-runtime roles' images on their nodes in parallel, then require one image ID "
         "per image on every node");
     command->add_option("--role", options->roles, "only this role's image (repeatable)")
+        ->type_name("ROLE")
         ->allow_extra_args(false);
-    command->add_option("--node", options->nodes, "only on this node (repeatable)")->allow_extra_args(false);
+    command->add_option("--node", options->nodes, "only on this node (repeatable)")
+        ->type_name("NODE")
+        ->allow_extra_args(false);
     command->add_option("--timeout", options->timeout, "per pull: 90s, 25m, 2h")->capture_default_str();
     verbs.add(command, [options](const GlobalOptions& global) { return pull_command(global, *options); });
 }

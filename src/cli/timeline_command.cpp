@@ -104,8 +104,10 @@ void add_timeline_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("run", options->run, "the run: last (default), a run id or a unique prefix of one");
     command->add_option("--vs", options->vs,
                         "compare with this run: both charts on one scale, then phase by phase");
-    command->add_option("--svg", options->svg, "also write the chart as a self-contained SVG file");
-    command->add_option("--html", options->html, "also write it as a self-contained HTML page (no script)");
+    command->add_option("--svg", options->svg, "also write the chart as a self-contained SVG file")
+        ->type_name("FILE");
+    command->add_option("--html", options->html, "also write it as a self-contained HTML page (no script)")
+        ->type_name("FILE");
     command->add_option("--width", options->width, "columns of the terminal chart (default: the terminal's)");
     verbs.add(command, [options](const GlobalOptions& global) { return timeline_command(global, *options); });
 }
