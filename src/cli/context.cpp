@@ -79,8 +79,8 @@ Context load_context(const GlobalOptions& options) {
         context.redactor.add_secret(passphrase);
     log_file::redact_with(context.redactor);
     if (context.cluster.executor == config::ExecutorKind::Local) {
-        // pdsim sits next to pdctl in the build and install trees.
-        context.executor = std::make_unique<exec::LocalExecutor>(exec::executable_dir());
+        // pdsim sits next to pdctl in the build tree, in libexec/pdctl in the install tree.
+        context.executor = std::make_unique<exec::LocalExecutor>(exec::local_tools_path());
     } else {
         auto ssh = exec::SshOptions::from_environment();
         ssh.accept_new_host_keys = options.accept_new_host_keys;

@@ -13,6 +13,16 @@ std::string executable_dir() {
     return ec ? std::string() : path.parent_path().string();
 }
 
+std::string local_tools_path() {
+    const std::filesystem::path here = executable_dir();
+    if (here.empty()) return {};
+    std::string path = here.string();
+    std::error_code ec;
+    const auto installed = (here.parent_path() / PDCTL_PRIVATE_DIR).lexically_normal();
+    if (std::filesystem::is_directory(installed, ec)) path += ":" + installed.string();
+    return path;
+}
+
 LocalExecutor::LocalExecutor(const std::string& extra_path) : environment_(detail::environment_copy()) {
     if (extra_path.empty()) return;
     for (auto& item : environment_)

@@ -22,7 +22,10 @@ class LocalExecutor : public Executor {
     std::vector<std::string> environment_;  // KEY=VALUE for every command
 };
 
-// Directory of the running executable (for finding pdsim next to pdctl).
+// Directory of the running executable.
 std::string executable_dir();
+// Where the local executor finds pdsim: beside pdctl (the build tree), then the install tree's private
+// directory (<prefix>/libexec/pdctl beside <prefix>/bin), as a PATH prefix.
+std::string local_tools_path();
 
 }  // namespace pdctl::exec
