@@ -13,7 +13,7 @@ bool is_lower_word(const std::string& text) {
     });
 }
 
-std::vector<std::string> split(const std::string& text, char separator) {
+std::vector<std::string> split_on(const std::string& text, char separator) {
     std::vector<std::string> parts;
     std::size_t from = 0;
     for (std::size_t at; (at = text.find(separator, from)) != std::string::npos; from = at + 1)
@@ -27,7 +27,7 @@ void read_type_name(const std::string& type_name, OptionSpec& spec) {
     if (const auto open = type_name.find('{'); open != std::string::npos) {
         const auto close = type_name.find('}', open);
         spec.value = ValueKind::kChoice;
-        spec.choices = split(type_name.substr(open + 1, close - open - 1), ',');
+        spec.choices = split_on(type_name.substr(open + 1, close - open - 1), ',');
         return;
     }
     const std::string head = type_name.substr(0, type_name.find_first_of(": "));
@@ -43,7 +43,7 @@ void read_type_name(const std::string& type_name, OptionSpec& spec) {
         spec.value = ValueKind::kRoleOrGroup;
     else if (head == "NODE")
         spec.value = ValueKind::kNode;
-    else if (const auto choices = split(head, '|');
+    else if (const auto choices = split_on(head, '|');
              choices.size() > 1 && std::all_of(choices.begin(), choices.end(), is_lower_word)) {
         spec.value = ValueKind::kChoice;
         spec.choices = choices;
@@ -100,7 +100,7 @@ bool is_config_option(const OptionSpec& option) {
 // _init_completion -n = does not. Either way the engine below sees "--config=x".
 void join_equals(std::vector<std::string>& words, std::size_t& current) {
     for (std::size_t i = 1; i < words.size(); ++i) {
-        if (words[i] != "=" || words[i - 1].rfind("-", 0) != 0) continue;
+        if (words[i] != "=" || words[i - 1].rfind('-', 0) != 0) continue;
         std::size_t merged = 1;
         words[i - 1] += "=";
         if (i + 1 < words.size() && current != i) {
@@ -209,7 +209,7 @@ Completion complete(const CommandSpec& root, std::vector<std::string> words, std
     if (pending) return values(*pending, cur, config_path, names);
     if (options_ended) return {};
     const auto& command = *path.back();
-    if (cur.rfind("-", 0) == 0) {
+    if (cur.rfind('-', 0) == 0) {
         if (const auto equals = cur.find('='); equals != std::string::npos) {
             const auto* option = find_option(path, cur.substr(0, equals));
             return option ? values(*option, cur.substr(equals + 1), config_path, names) : Completion{};
