@@ -65,9 +65,15 @@ void add_secret_flag_values(const std::vector<std::string>& argv, util::Redactor
 
 }  // namespace
 
-Context load_context(const GlobalOptions& options) {
+Context load_context(const GlobalOptions& options, Purpose purpose) {
     Context context;
     context.cluster = load_cluster(options);
+    if (context.cluster.executor == config::ExecutorKind::Slurm && purpose == Purpose::kDrive)
+        throw Failure(ExitCode::kUsage,
+                      context.cluster.config_path +
+                          ": executor: slurm: this pdctl can plan a SLURM deployment but "
+                          "not run one yet",
+                      "`pdctl plan` and `pdctl doctor --static` read it; docs/slurm.md");
     for (const auto& role : context.cluster.roles)
         for (const auto& var : role.env)
             if (var.secret) context.redactor.add_secret(var.value);
@@ -78,7 +84,7 @@ Context load_context(const GlobalOptions& options) {
     if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
         context.redactor.add_secret(passphrase);
     log_file::redact_with(context.redactor);
-    if (context.cluster.executor == config::ExecutorKind::Local) {
+    if (context.cluster.executor != config::ExecutorKind::Ssh) {
         // pdsim sits next to pdctl in the build tree, in libexec/pdctl in the install tree.
         context.executor = std::make_unique<exec::LocalExecutor>(exec::local_tools_path());
     } else {

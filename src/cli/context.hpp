@@ -33,8 +33,13 @@ struct Context {
 
 // The config alone, validated: -c, else $PDCTL_CONFIG, else ./pdctl.yaml, else the embedded profile.
 config::Cluster load_cluster(const GlobalOptions& options);
+// What a verb will do with the context: only read the config and the plan (`plan`, `doctor --static`),
+// or drive the nodes.
+enum class Purpose { kPlanOnly, kDrive };
+
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
-Context load_context(const GlobalOptions& options);
+// `executor: slurm` can be planned but not yet driven: kDrive refuses it (exit 2).
+Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive);
 // With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for
 // the nodes on `auto`, in parallel); empty for the local executor.
 std::vector<report::NodeTransport> transport_choices(const Context& context);

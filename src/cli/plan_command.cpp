@@ -28,7 +28,7 @@ struct PlanOptions {
 ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     if (options.verb != "start" && options.verb != "stop" && options.verb != "restart")
         throw Failure(ExitCode::kUsage, "plan takes start, stop or restart, not '" + options.verb + "'");
-    auto context = load_context(global);
+    auto context = load_context(global, Purpose::kPlanOnly);
     // How each node is reached is decided before anything connects, so the plan can show it.
     const auto transports = transport_choices(context);
     if (options.rolling && options.verb != "restart")

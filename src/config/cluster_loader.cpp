@@ -5,6 +5,7 @@
 #include "pdctl/config/detail/env_parser.hpp"
 #include "pdctl/config/detail/files_loader.hpp"
 #include "pdctl/config/detail/role_loader.hpp"
+#include "pdctl/config/detail/slurm_loader.hpp"
 #include "pdctl/config/loader.hpp"
 
 namespace pdctl::config {
@@ -29,7 +30,8 @@ void read_header(const LoadContext& ctx, const MapReader& top, Cluster& cluster)
                        "invalid cluster name `" + cluster.name + "`",
                        "use lowercase letters, digits and `-`, starting with a letter or digit");
     }
-    top.choice("executor", cluster.executor, {{"ssh", ExecutorKind::Ssh}, {"local", ExecutorKind::Local}});
+    top.choice("executor", cluster.executor,
+               {{"ssh", ExecutorKind::Ssh}, {"local", ExecutorKind::Local}, {"slurm", ExecutorKind::Slurm}});
     // The same directory on every node: a relative path would depend on each login's home.
     if (top.string("state_dir", cluster.state_dir) && cluster.state_dir.rfind('/', 0) != 0) {
         ctx.yaml.error(top.find("state_dir")->value_where, "state_dir", "must be an absolute path");
@@ -56,8 +58,10 @@ void read_secrets_and_env_files(LoadContext& ctx, const MapReader& top) {
     }
 }
 
-RoleDefaults read_defaults(const LoadContext& ctx, const MapReader& top, SshSettings& ssh) {
+RoleDefaults read_defaults(const LoadContext& ctx, const MapReader& top, ExecutorKind executor,
+                           SshSettings& ssh) {
     RoleDefaults defaults;
+    defaults.runtime = detail::default_runtime(executor);
     const auto* entry = top.find("defaults");
     if (!entry) return defaults;
     MapReader map(ctx.yaml, entry->value, "defaults", entry->value_where);
@@ -171,22 +175,25 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
     MapReader top(ctx.yaml, root, "", ctx.yaml.at(root, {cluster.config_path, 1, 1}));
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
-    std::vector<std::string> allowed = {"cluster",   "executor", "state_dir", "coordinator", "secrets",
-                                        "env_files", "defaults", "nodes",     "roles",       "files"};
+    std::vector<std::string> allowed = {"cluster", "executor",  "state_dir", "coordinator",
+                                        "secrets", "env_files", "defaults",  "nodes",
+                                        "roles",   "files",     "slurm"};
     for (const auto& entry : top.entries()) {
         if (entry.key.rfind("x-", 0) == 0) allowed.push_back(entry.key);
     }
     top.check_keys(allowed);
 
     read_header(ctx, top, cluster);
+    detail::read_slurm(ctx, top, cluster);
     read_secrets_and_env_files(ctx, top);
     for (const auto& var : ctx.shared_env)
         if (!var.assumption.empty()) cluster.assumptions.push_back({var.key, var.assumption, var.where});
     SshSettings ssh;
-    const RoleDefaults defaults = read_defaults(ctx, top, ssh);
+    const RoleDefaults defaults = read_defaults(ctx, top, cluster.executor, ssh);
     cluster.nodes = read_nodes(ctx, top, ssh);
     detail::read_coordinator(ctx, top, cluster);
     read_roles(ctx, top, defaults, cluster);
+    detail::check_slurm_roles(ctx.yaml, cluster);
     detail::read_files(ctx, top, cluster);
 }
 

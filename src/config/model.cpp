@@ -67,6 +67,8 @@ std::string to_string(ExecutorKind kind) {
             return "ssh";
         case ExecutorKind::Local:
             return "local";
+        case ExecutorKind::Slurm:
+            return "slurm";
     }
     return "unknown";
 }

@@ -6,7 +6,9 @@
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/plan/role_kinds.hpp"
+#include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/runtime/runtime.hpp"
+#include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/fingerprint.hpp"
 #include "pdctl/util/shell_quote.hpp"
@@ -93,6 +95,20 @@ Edge edge_to(const config::Cluster& cluster, const config::Role& role, const con
     return edge;
 }
 
+// The group's job, and what each unit's stop and log commands become under it: the job stops them all,
+// and the ranks' logs are in its directory on the shared file system, read from this machine.
+void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Stage& stage) {
+    const std::vector<runtime::UnitSpec> ranks(stage.units.begin(), stage.units.end());
+    stage.slurm = runtime::make_slurm_job(
+        cluster.slurm, config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name),
+        role.name, ranks, stage.fingerprint(), role.stop_grace_seconds);
+    for (auto& unit : stage.units) {
+        unit.stop_description = "with job " + stage.slurm->name;
+        unit.logs.argv = {"tail", "-n", "20", runtime::slurm_unit_log(*stage.slurm, unit.name)};
+        unit.logs.timeout = std::chrono::seconds(30);
+    }
+}
+
 }  // namespace
 
 std::string Stage::fingerprint() const {
@@ -168,15 +184,21 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
             unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
-            const auto runtime = runtime::make_runtime(
-                stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
-            unit.start = runtime->start(unit);
-            unit.stop = runtime->stop(unit.name);
-            unit.stop_description = runtime->describe_stop(unit.name);
-            unit.logs = runtime->logs(unit.name, 20);
+            if (cluster.executor == config::ExecutorKind::Slurm) {
+                unit.run = runtime::launch_argv(unit.program);
+            } else {
+                const auto runtime = runtime::make_runtime(
+                    stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
+                unit.start = runtime->start(unit);
+                unit.run = runtime::start_payload(unit.start);
+                unit.stop = runtime->stop(unit.name);
+                unit.stop_description = runtime->describe_stop(unit.name);
+                unit.logs = runtime->logs(unit.name, 20);
+            }
             all_fingerprints += unit.fingerprint;
             stage.units.push_back(std::move(unit));
         }
+        if (cluster.executor == config::ExecutorKind::Slurm) add_slurm_job(cluster, *role, stage);
         plan.stages.push_back(std::move(stage));
     }
     plan.fingerprint = util::short_fingerprint(all_fingerprints).substr(0, 7);

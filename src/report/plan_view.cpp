@@ -26,8 +26,7 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
 
 // The start payload for people, word for word what runs (the BOOTSTRAP wrapper with its guard
 // included), long commands wrapped like a shell script would be.
-std::string readable_run(const plan::Unit& unit) {
-    const auto words = runtime::start_payload(unit.start);
+std::string readable_words(const std::vector<std::string>& words) {
     // Quote every word, then glue each `--flag value` pair so a wrap never separates them.
     std::vector<std::string> pieces;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -52,6 +51,20 @@ std::string readable_run(const plan::Unit& unit) {
         line += (line.empty() ? "" : " ") + piece;
     }
     return out + line;
+}
+
+std::string readable_run(const plan::Unit& unit) {
+    return readable_words(unit.run);
+}
+
+// executor: slurm: the exact sbatch line, and the srun line of its job script with the fixed rank
+// script left out (`plan --json` has the whole job script).
+void render_slurm_job(std::string& out, const runtime::SlurmJob& job) {
+    out += "  sbatch: " + readable_words(job.submit.argv) + "\n";
+    auto srun = job.srun;
+    if (job.srun_script < srun.size()) srun[job.srun_script] = "<rank script: plan --json, slurm.job_script>";
+    out += "  srun:   " + readable_words(srun) + "\n";
+    out += "  files:  " + job.dir + "/: job.sh, job.out, and per rank NAME.sh, NAME.env (0600), NAME.log\n";
 }
 
 // "prefill (bootstrap: GET 10.0.0.1:8998/health == 200)": which gate each dependency edge waits for.
@@ -136,6 +149,7 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
     }
     if (!gate.deadline_note.empty())
         out += "  deadline " + format_elapsed(gate.deadline) + ": " + gate.deadline_note + "\n";
+    if (stage.slurm) render_slurm_job(out, *stage.slurm);
     for (const auto& unit : stage.units) {
         out += fmt::format("  {} rank{}  {}  [{}]\n", unit.node, unit.rank, unit.address, unit.name);
         out += "    run:  " + readable_run(unit) + "\n";
@@ -148,6 +162,13 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
 
 void render_stop_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
     out += fmt::format("stop {}  {}\n", index, stage.role);
+    if (stage.slurm) {
+        const auto& job = *stage.slurm;
+        out += fmt::format("  job {}: {}, up to {}s for its ranks to exit, then {}\n", job.name,
+                           util::join_command(job.terminate.argv), job.stop_grace_seconds,
+                           util::join_command(job.cancel.argv));
+        return;
+    }
     for (const auto& unit : stage.units)
         out += fmt::format("  {} rank{}  {}\n", unit.node, unit.rank, unit.stop_description);
 }
@@ -170,7 +191,7 @@ json stage_json(const plan::Stage& stage) {
                          {"env", env},
                          {"bootstrap", unit.program.bootstrap},
                          {"fingerprint", unit.fingerprint},
-                         {"run", runtime::start_payload(unit.start)},
+                         {"run", unit.run},
                          {"start", command_json(unit.start)},
                          {"stop", command_json(unit.stop)},
                          {"stop_description", unit.stop_description}});
@@ -179,30 +200,47 @@ json stage_json(const plan::Stage& stage) {
     json group = nullptr;  // null for a role of one group
     if (stage.groups > 1)
         group = {{"role", stage.config_role}, {"index", stage.group}, {"count", stage.groups}};
-    return json{{"role", stage.role},
-                {"group", group},
-                {"kind", config::to_string(stage.kind)},
-                {"mode", stage.mode},
-                {"after", stage.after()},
-                {"edges", edges_json(stage)},
-                {"runtime",
-                 {{"kind", config::to_string(stage.runtime.kind)},
-                  {"cli", stage.runtime.cli},
-                  {"image", stage.runtime.image},
-                  {"options", stage.runtime.options},
-                  {"state_dir", stage.runtime.state_dir}}},
-                {"gate",
-                 {{"url", gate.url},
-                  {"expect_status", gate.expect_status},
-                  {"deadline_ms", gate.deadline.count()},
-                  {"interval_ms", gate.interval.count()},
-                  {"node", gate.node},
-                  {"why", gate.why},
-                  {"checks", checks_json(gate)},
-                  {"caveat", gate.caveat},
-                  {"deadline_note", gate.deadline_note}}},
-                {"program_note", stage.program_note},
-                {"units", units}};
+    json out{{"role", stage.role},
+             {"group", group},
+             {"kind", config::to_string(stage.kind)},
+             {"mode", stage.mode},
+             {"after", stage.after()},
+             {"edges", edges_json(stage)},
+             {"runtime",
+              {{"kind", config::to_string(stage.runtime.kind)},
+               {"cli", stage.runtime.cli},
+               {"image", stage.runtime.image},
+               {"options", stage.runtime.options},
+               {"state_dir", stage.runtime.state_dir}}},
+             {"gate",
+              {{"url", gate.url},
+               {"expect_status", gate.expect_status},
+               {"deadline_ms", gate.deadline.count()},
+               {"interval_ms", gate.interval.count()},
+               {"node", gate.node},
+               {"why", gate.why},
+               {"checks", checks_json(gate)},
+               {"caveat", gate.caveat},
+               {"deadline_note", gate.deadline_note}}},
+             {"program_note", stage.program_note},
+             {"units", units}};
+    if (stage.slurm) {
+        const auto& job = *stage.slurm;
+        json prepare = json::array();
+        for (const auto& write : job.prepare) prepare.push_back(command_json(write));
+        out["slurm"] = {{"job_name", job.name},
+                        {"comment", job.comment},
+                        {"dir", job.dir},
+                        {"nodes", job.nodes},
+                        {"job_script", job.job_script},
+                        {"prepare", prepare},
+                        {"submit", command_json(job.submit)},
+                        {"terminate", command_json(job.terminate)},
+                        {"stop_grace_seconds", job.stop_grace_seconds},
+                        {"cancel", command_json(job.cancel)},
+                        {"query", command_json(job.query)}};
+    }
+    return out;
 }
 
 }  // namespace

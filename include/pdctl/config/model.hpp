@@ -66,7 +66,9 @@ struct Node {
 enum class RoleKind { MooncakeMaster, Sglang, Router, Generic };
 enum class SglangMode { Prefill, Decode };
 enum class RuntimeKind { Docker, Process };
-enum class ExecutorKind { Ssh, Local };
+// ssh: nodes by address over SSH; local: this machine (the simulated cluster); slurm: every role group
+// is one SLURM job on the nodes the config names (docs/slurm.md), submitted from this machine.
+enum class ExecutorKind { Ssh, Local, Slurm };
 // The PD router program (docs/config.md `impl`): SGLang's Python MiniLB (`launch_router --mini-lb`,
 // what the seed deployment runs), the Rust sglang-router (`launch_router` without it), or SMG, the
 // gateway that grew out of it (`smg launch`). Each has its own command line and its own gate.
@@ -192,10 +194,26 @@ struct FileSpec {
     SourceLocation source_where;  // the `source:` value, for "cannot read" errors
 };
 
+// `slurm:` (executor: slurm): what every role group's job asks of SLURM besides its nodes.
+struct SlurmSettings {
+    std::string partition;   // sbatch --partition; empty: the cluster's default partition
+    std::string account;     // --account; empty: the user's default account
+    Duration time_limit{0};  // --time, in whole minutes rounded up; 0: the partition's limit
+    std::string gres;        // --gres per node, e.g. gpu:8 or gpu:h100:8; empty: none
+    // More sbatch arguments, as argv words (["--qos=high", "--reservation", "pd"]); never those pdctl
+    // sets itself (job name, nodes, output, exclusive...): the loader refuses them.
+    std::vector<std::string> sbatch_options;
+    // Job scripts and per-rank logs: a directory every node and this machine see (shared file
+    // system); default <state_dir>/<cluster>/slurm.
+    std::string output_dir;
+    SourceLocation where;  // the `slurm:` block, or the `executor:` line without one
+};
+
 struct Cluster {
     std::string name;
     std::string config_path;  // the cluster file, as given
     ExecutorKind executor = ExecutorKind::Ssh;
+    SlurmSettings slurm;  // executor: slurm only
     // Where the process runtime keeps pid/log/state files and container env files on every node.
     std::string state_dir = "/var/lib/pdctl";
     // The node holding the deploy lock and the journal (`coordinator:`); the loader sets the first

@@ -12,5 +12,9 @@ std::string cluster_state_dir(const std::string& state_dir, const std::string& c
 // <state_dir>/<cluster>/<node>: one node's unit files (pid, state, exit, env, log). Several simulated
 // nodes can share one machine without sharing files.
 std::string node_state_dir(const std::string& state_dir, const std::string& cluster, const std::string& node);
+// executor: slurm: where the role groups' job directories go, `slurm.output_dir` or
+// <state_dir>/<cluster>/slurm (a file system every node and the submitting machine share).
+std::string slurm_output_dir(const std::string& output_dir, const std::string& state_dir,
+                             const std::string& cluster);
 
 }  // namespace pdctl::config

@@ -9,6 +9,7 @@
 
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::plan {
@@ -20,7 +21,8 @@ using Duration = std::chrono::milliseconds;
 struct Unit : runtime::UnitSpec {
     std::string address;          // the node's SSH/management address: what messages name
     std::string compute_address;  // where its programs bind and peers reach them (Node::compute())
-    exec::Command start;          // exact command, env file content on stdin
+    exec::Command start;  // exact command, env file content on stdin; empty under SLURM (the job starts it)
+    std::vector<std::string> run;  // what the unit runs, word for word (the BOOTSTRAP wrapper included)
     exec::Command stop;
     std::string stop_description;  // one line for plans
     exec::Command logs;            // last lines of the unit's log
@@ -111,6 +113,8 @@ struct Stage {
     // 0 for the other kinds (their one process has an HTTP check of its own).
     Duration stall_after{0};
     std::vector<std::string> py_spy;  // sglang stages: the py-spy argv prefix `pdctl stack` runs
+    // executor: slurm: the group's one job, which starts and stops every unit (runtime/slurm_job.hpp).
+    std::optional<runtime::SlurmJob> slurm;
 
     std::vector<std::string> after() const;  // the roles of `edges`
     // Of what its units run (their fingerprints), not of its gate: past starts of a stage with the same

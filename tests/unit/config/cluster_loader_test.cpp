@@ -168,7 +168,8 @@ TEST(ConfigLoad, UnknownKeyWithoutCloseMatchListsTheValidKeys) {
         "/c/pdctl.yaml:2:8: error: nodes: needs at least one node\n"
         "/c/pdctl.yaml:3:8: error: roles: needs at least one role\n"
         "/c/pdctl.yaml:4:1: error: whatever: unknown key (hint: valid keys here: `cluster`, `executor`, "
-        "`state_dir`, `coordinator`, `secrets`, `env_files`, `defaults`, `nodes`, `roles` or `files`)\n"
+        "`state_dir`, `coordinator`, `secrets`, `env_files`, `defaults`, `nodes`, `roles`, `files` or "
+        "`slurm`)\n"
         "3 errors in /c/pdctl.yaml");
 }
 
@@ -288,7 +289,8 @@ roles:
         "/c/pdctl.yaml:1:10: error: cluster: invalid cluster name `Kimi_3` (hint: use lowercase letters, "
         "digits "
         "and `-`, starting with a letter or digit)\n"
-        "/c/pdctl.yaml:2:11: error: executor: expected `ssh` or `local`, got `sshh` (hint: did you mean "
+        "/c/pdctl.yaml:2:11: error: executor: expected `ssh`, `local` or `slurm`, got `sshh` (hint: did you "
+        "mean "
         "`ssh`?)\n"
         "/c/pdctl.yaml:3:44: error: defaults.runtime: expected `docker` or `process`, got `dokcer` (hint: "
         "did "

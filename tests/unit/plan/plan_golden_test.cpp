@@ -138,5 +138,19 @@ TEST(PlanGroups, TwoPrefillGroupsMatchTheGoldenFiles) {
                   report::plan_to_json(plan, "restart").dump(2) + "\n");
 }
 
+// executor: slurm (tests/profiles/slurm, the SLURM scenario's): each group's sbatch and srun lines, the
+// job's files, and stop as scancel of the job by name.
+TEST(PlanSlurm, TheSlurmProfileMatchesTheGoldenFiles) {
+    const fs::path source = PDCTL_SOURCE_DIR;
+    fs::current_path(source);
+    config::DiskFileSource disk;
+    const auto cluster = config::load_cluster("tests/profiles/slurm/pdctl.yaml", disk);
+    const auto plan = build_plan(cluster);
+    const fs::path golden = source / "tests" / "golden";
+    for (const std::string verb : {"start", "stop"})
+        expect_golden(golden / ("slurm.plan-" + verb + ".txt"), report::render_plan_text(plan, verb));
+    expect_golden(golden / "slurm.plan.json", report::plan_to_json(plan, "restart").dump(2) + "\n");
+}
+
 }  // namespace
 }  // namespace pdctl::plan

@@ -1,0 +1,54 @@
+#pragma once
+// executor: slurm — one role group as one SLURM job (docs/slurm.md). Pure command builders, like the
+// other runtimes: argv (+ stdin), the file contents made by util::join_command, fixed scripts that
+// take every value as a positional parameter.
+//
+// The job owns the group's nodes (--exclusive, --nodelist in rank order) and runs one task per node
+// (srun --ntasks-per-node=1 --kill-on-bad-exit=1: one rank failing ends the group, as a crashed rank
+// takes an SGLang group down). Each task finds its rank by its node's name among the job's nodes, in
+// the plan's rank order (SLURM numbers nodes in its own order, SLURM_NODEID would not follow the
+// config), reads its environment from a 0600 file and runs exactly the rank's argv, its output in the
+// unit's log. Every file is in the job's directory, which the submitting machine and every node see.
+
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/unit_spec.hpp"
+
+namespace pdctl::runtime {
+
+struct SlurmJob {
+    std::string name;                // pd-<cluster>-<group>: the job name stop and status find it by
+    std::string comment;             // "pdctl cluster=<c> config=<fingerprint>": what it was started from
+    std::string dir;                 // <output_dir>/<group>: job script, rank scripts, env files, logs
+    std::vector<std::string> nodes;  // SLURM node names, in rank order
+    std::string job_script;          // the batch script's content (no secrets: those are in the env files)
+    std::vector<std::string> srun;   // the one command the job script runs (exec'd)
+    std::size_t srun_script = 0;     // where in `srun` the fixed rank script is (plans leave it out)
+    // Run on the submitting machine, in order: write the job's files (each env file 0600, its content
+    // on stdin), then sbatch, which prints the job id (--parsable).
+    std::vector<exec::Command> prepare;
+    exec::Command submit;
+    // Stop, by job name (so a second pdctl finds the job the same way): `terminate` (SIGTERM to every
+    // process of the job), up to `stop_grace_seconds` for it to end, then `cancel`.
+    exec::Command terminate;
+    exec::Command cancel;
+    int stop_grace_seconds = 30;
+    exec::Command query;  // squeue: id|state|reason|nodes of the jobs of this name, any state, any user
+};
+
+// `units` are the group's ranks in order (rank K on units[K].node); `output_dir` is the cluster's
+// (config SlurmSettings::output_dir, or its default).
+SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string& output_dir,
+                        const std::string& group, const std::vector<UnitSpec>& units,
+                        const std::string& fingerprint, int stop_grace_seconds);
+
+// Where a unit's log is, for the progress watch, logs and the failure's tail.
+std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name);
+
+// sbatch's --time: whole minutes, rounded up.
+std::string slurm_minutes(config::Duration limit);
+
+}  // namespace pdctl::runtime
