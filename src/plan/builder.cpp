@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "pdctl/config/state_paths.hpp"
@@ -99,9 +100,18 @@ Edge edge_to(const config::Cluster& cluster, const config::Role& role, const con
 // and the ranks' logs are in its directory on the shared file system, read from this machine.
 void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Stage& stage) {
     const std::vector<runtime::UnitSpec> ranks(stage.units.begin(), stage.units.end());
+    runtime::SlurmPlacement placement;
+    placement.gpus = role.kind == config::RoleKind::Sglang;
+    placement.exclusive =
+        std::none_of(cluster.roles.begin(), cluster.roles.end(), [&](const config::Role& other) {
+            return other.name != role.name &&
+                   std::any_of(other.nodes.begin(), other.nodes.end(), [&](const auto& node) {
+                       return std::find(role.nodes.begin(), role.nodes.end(), node) != role.nodes.end();
+                   });
+        });
     stage.slurm = runtime::make_slurm_job(
         cluster.slurm, config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name),
-        role.name, ranks, stage.fingerprint(), role.stop_grace_seconds);
+        role.name, ranks, stage.fingerprint(), role.stop_grace_seconds, placement);
     for (auto& unit : stage.units) {
         unit.stop_description = "with job " + stage.slurm->name;
         unit.logs.argv = {"tail", "-n", "20", runtime::slurm_unit_log(*stage.slurm, unit.name)};

@@ -55,7 +55,7 @@ std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name) {
 
 SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string& output_dir,
                         const std::string& group, const std::vector<UnitSpec>& units,
-                        const std::string& fingerprint, int stop_grace_seconds) {
+                        const std::string& fingerprint, int stop_grace_seconds, SlurmPlacement placement) {
     SlurmJob job;
     const std::string cluster = units.empty() ? std::string() : units.front().cluster;
     job.name = fmt::format("pd-{}-{}", cluster, group);
@@ -92,7 +92,6 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
                        "--nodes=" + std::to_string(units.size()),
                        "--nodelist=" + nodelist,
                        "--ntasks-per-node=1",
-                       "--exclusive",
                        "--no-requeue",
                        "--chdir=" + job.dir,
                        "--output=" + job.dir + "/job.out"};
@@ -100,7 +99,8 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     if (!settings.account.empty()) job.submit.argv.push_back("--account=" + settings.account);
     if (settings.time_limit.count() > 0)
         job.submit.argv.push_back("--time=" + slurm_minutes(settings.time_limit));
-    if (!settings.gres.empty()) job.submit.argv.push_back("--gres=" + settings.gres);
+    if (placement.exclusive) job.submit.argv.push_back("--exclusive");
+    if (placement.gpus && !settings.gres.empty()) job.submit.argv.push_back("--gres=" + settings.gres);
     job.submit.argv.insert(job.submit.argv.end(), settings.sbatch_options.begin(),
                            settings.sbatch_options.end());
     job.submit.argv.push_back(job.dir + "/job.sh");

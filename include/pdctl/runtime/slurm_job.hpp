@@ -39,11 +39,21 @@ struct SlurmJob {
     exec::Command query;  // squeue: id|state|reason|nodes of the jobs of this name, any state, any user
 };
 
+// How one group's job asks for its nodes.
+struct SlurmPlacement {
+    // The group's GPUs: `slurm.gres` goes to GPU roles (SGLang groups) only; the Mooncake master and
+    // the router need none, and asking would take the GPUs from the group they share a node with.
+    bool gpus = false;
+    // --exclusive when no other role runs on any of its nodes: an exclusive job would wait forever
+    // for the node the master or the router holds.
+    bool exclusive = false;
+};
+
 // `units` are the group's ranks in order (rank K on units[K].node); `output_dir` is the cluster's
 // (config SlurmSettings::output_dir, or its default).
 SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string& output_dir,
                         const std::string& group, const std::vector<UnitSpec>& units,
-                        const std::string& fingerprint, int stop_grace_seconds);
+                        const std::string& fingerprint, int stop_grace_seconds, SlurmPlacement placement);
 
 // Where a unit's log is, for the progress watch, logs and the failure's tail.
 std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name);
