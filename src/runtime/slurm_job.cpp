@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/shell_quote.hpp"
 
@@ -117,6 +119,68 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     job.query.argv = {"squeue", "--noheader", "--states=all", "--name=" + job.name, "--format=%i|%T|%r|%N"};
     job.query.timeout = std::chrono::seconds(30);
     return job;
+}
+
+}  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+namespace {
+
+// States in which a node can take a new job now or once its current jobs end; anything else (drain,
+// down, fail, maint, inval, future, unknown) or a not-responding mark (`*`) cannot.
+bool usable_state(const std::string& state) {
+    if (state.empty() || state.back() == '*') return false;
+    for (const char* usable : {"idle", "mixed", "allocated", "completing", "planned", "reserved"})
+        if (state == usable) return true;
+    return false;
+}
+
+}  // namespace
+
+exec::Command slurm_node_query(const std::vector<std::string>& nodes) {
+    std::string list;
+    for (const auto& node : nodes) list += (list.empty() ? "" : ",") + node;
+    exec::Command command;
+    command.argv = {"sinfo", "--noheader", "--Node", "--nodes=" + list, "--format=%N|%T|%E"};
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+std::vector<SlurmNodeState> parse_slurm_node_states(const std::string& output) {
+    std::vector<SlurmNodeState> states;
+    for (const auto& line : split_lines(output)) {
+        const auto first = line.find('|');
+        const auto second = first == std::string::npos ? first : line.find('|', first + 1);
+        if (second == std::string::npos) continue;
+        SlurmNodeState state{line.substr(0, first), line.substr(first + 1, second - first - 1),
+                             line.substr(second + 1)};
+        // --Node lists a node once per partition it is in: the first says it all.
+        const bool seen = std::any_of(states.begin(), states.end(),
+                                      [&](const SlurmNodeState& other) { return other.node == state.node; });
+        if (!seen) states.push_back(std::move(state));
+    }
+    return states;
+}
+
+std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wanted,
+                                             const std::vector<SlurmNodeState>& states) {
+    std::vector<std::string> problems;
+    for (const auto& node : wanted) {
+        const auto found = std::find_if(states.begin(), states.end(),
+                                        [&](const SlurmNodeState& state) { return state.node == node; });
+        if (found == states.end()) {
+            problems.push_back(node + ": not a node of this SLURM cluster (sinfo does not list it)");
+        } else if (!usable_state(found->state)) {
+            const bool quiet = !found->state.empty() && found->state.back() == '*';
+            std::string text = node + ": " +
+                               (quiet ? found->state.substr(0, found->state.size() - 1) : found->state) +
+                               " in SLURM";
+            if (quiet) text += ", not responding";
+            if (!found->reason.empty() && found->reason != "none") text += " (reason: " + found->reason + ")";
+            problems.push_back(std::move(text));
+        }
+    }
+    return problems;
 }
 
 }  // namespace pdctl::runtime

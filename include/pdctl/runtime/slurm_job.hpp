@@ -62,3 +62,23 @@ std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name);
 std::string slurm_minutes(config::Duration limit);
 
 }  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+
+// What SLURM says of a node before anything is submitted (sinfo), for the preflight: a drained, down
+// or unknown node would leave a group's job pending for ever.
+struct SlurmNodeState {
+    std::string node;
+    std::string state;   // sinfo %T: idle, mixed, allocated, drained, down*, ... (* = not responding)
+    std::string reason;  // sinfo %E: why an admin drained it; "none" when there is none
+};
+
+// sinfo --noheader --Node --nodes=<nodes> --format=%N|%T|%E
+exec::Command slurm_node_query(const std::vector<std::string>& nodes);
+std::vector<SlurmNodeState> parse_slurm_node_states(const std::string& output);
+// One line per node the job cannot get, in `wanted` order: "pds3: drained in SLURM (reason:
+// maintenance)", "pds9: not a node of this SLURM cluster (sinfo does not list it)". Empty: all usable.
+std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wanted,
+                                             const std::vector<SlurmNodeState>& states);
+
+}  // namespace pdctl::runtime
