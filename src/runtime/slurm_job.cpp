@@ -184,3 +184,28 @@ std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wan
 }
 
 }  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+
+bool SlurmJobState::active() const {
+    for (const char* final_state : {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+                                    "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT"})
+        if (state == final_state) return false;
+    return !state.empty();
+}
+
+std::vector<SlurmJobState> parse_slurm_jobs(const std::string& output) {
+    std::vector<SlurmJobState> jobs;
+    for (const auto& line : split_lines(output)) {
+        std::vector<std::string> fields;
+        std::size_t from = 0;
+        for (std::size_t at; fields.size() < 3 && (at = line.find('|', from)) != std::string::npos;
+             from = at + 1)
+            fields.push_back(line.substr(from, at - from));
+        if (fields.size() < 3) continue;
+        jobs.push_back({fields[0], fields[1], fields[2], line.substr(from)});
+    }
+    return jobs;
+}
+
+}  // namespace pdctl::runtime

@@ -82,3 +82,21 @@ std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wan
                                              const std::vector<SlurmNodeState>& states);
 
 }  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+
+// One line of SlurmJob::query (squeue --states=all): a job of the group's name, in any state.
+struct SlurmJobState {
+    std::string id;
+    std::string state;   // squeue %T: PENDING, RUNNING, COMPLETING, COMPLETED, CANCELLED, FAILED, ...
+    std::string reason;  // %r: why it pends or how it ended (Resources, NonZeroExitCode, None, ...)
+    std::string nodes;   // %N: its nodes as a SLURM host list, empty while pending
+    // Holds or may soon hold the group's nodes: pending, configuring, running, completing, ... (not
+    // yet a final state). A group whose job is gone from these is stopped.
+    bool active() const;
+    bool running() const { return state == "RUNNING"; }
+};
+
+std::vector<SlurmJobState> parse_slurm_jobs(const std::string& output);
+
+}  // namespace pdctl::runtime

@@ -1,4 +1,6 @@
-// What SLURM says of the group's nodes before anything is submitted (runtime/slurm_job.hpp).
+// What SLURM says of a group's nodes before anything is submitted, and of its job after
+// (runtime/slurm_job.hpp).
+// (runtime/slurm_job.hpp).
 #include <gtest/gtest.h>
 
 #include "pdctl/runtime/slurm_job.hpp"
@@ -33,6 +35,34 @@ TEST(SlurmNodes, BusyNodesAreUsableAndSilentOrBrokenOnesAreNot) {
               (std::vector<std::string>{"n3: idle in SLURM, not responding",
                                         "n4: down in SLURM, not responding (reason: Not responding)",
                                         "n5: draining in SLURM (reason: upgrade)"}));
+}
+
+}  // namespace
+}  // namespace pdctl::runtime
+
+namespace pdctl::runtime {
+namespace {
+
+TEST(SlurmJobs, SqueueLinesOfEveryStateAreReadAndOnlyUnfinishedJobsHoldTheGroup) {
+    // The CANCELLED and FAILED lines as the SLURM test cluster printed them (a prefill job cancelled
+    // while it pended behind the master's; one ended by SIGTERM, on which pdsim exits non-zero); the
+    // others in the same format.
+    const auto jobs = parse_slurm_jobs(
+        "3|PENDING|Resources|\n5|RUNNING|None|pds[1-4]\n3|CANCELLED|Resources|\n5|FAILED|NonZeroExitCode|pds["
+        "1-4]\n"
+        "9|COMPLETING|None|pds5\nnot a line\n");
+    ASSERT_EQ(jobs.size(), 5u);
+    EXPECT_EQ(jobs[0].id, "3");
+    EXPECT_TRUE(jobs[0].active());
+    EXPECT_FALSE(jobs[0].running());
+    EXPECT_EQ(jobs[0].reason, "Resources");
+    EXPECT_EQ(jobs[0].nodes, "");
+    EXPECT_TRUE(jobs[1].running());
+    EXPECT_EQ(jobs[1].nodes, "pds[1-4]");
+    EXPECT_FALSE(jobs[2].active());
+    EXPECT_FALSE(jobs[3].active());
+    EXPECT_EQ(jobs[3].reason, "NonZeroExitCode");
+    EXPECT_TRUE(jobs[4].active()) << "COMPLETING: slurmstepd is still on the node";
 }
 
 }  // namespace
