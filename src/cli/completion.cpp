@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::cli {
 namespace {
 
@@ -13,21 +15,12 @@ bool is_lower_word(const std::string& text) {
     });
 }
 
-std::vector<std::string> split_on(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    for (std::size_t at; (at = text.find(separator, from)) != std::string::npos; from = at + 1)
-        parts.push_back(text.substr(from, at - from));
-    parts.push_back(text.substr(from));
-    return parts;
-}
-
 // "TEXT:{learned,fixed}", "start|stop|restart", "ROLE", "FILE", "INT" ...
 void read_type_name(const std::string& type_name, OptionSpec& spec) {
     if (const auto open = type_name.find('{'); open != std::string::npos) {
         const auto close = type_name.find('}', open);
         spec.value = ValueKind::kChoice;
-        spec.choices = split_on(type_name.substr(open + 1, close - open - 1), ',');
+        spec.choices = util::split(type_name.substr(open + 1, close - open - 1), ',');
         return;
     }
     const std::string head = type_name.substr(0, type_name.find_first_of(": "));
@@ -43,7 +36,7 @@ void read_type_name(const std::string& type_name, OptionSpec& spec) {
         spec.value = ValueKind::kRoleOrGroup;
     else if (head == "NODE")
         spec.value = ValueKind::kNode;
-    else if (const auto choices = split_on(head, '|');
+    else if (const auto choices = util::split(head, '|');
              choices.size() > 1 && std::all_of(choices.begin(), choices.end(), is_lower_word)) {
         spec.value = ValueKind::kChoice;
         spec.choices = choices;

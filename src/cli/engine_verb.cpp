@@ -105,14 +105,23 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
         ->capture_default_str();
 }
 
-void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
-                          const std::string& floor) {
-    const auto floor_value = config::parse_duration(floor);
-    if (!floor_value || floor_value->count() <= 0)
+namespace {
+
+// --deadline-floor's value; a usage error when it is not a duration greater than 0.
+plan::Duration parse_deadline_floor(const std::string& floor) {
+    const auto value = config::parse_duration(floor);
+    if (!value || value->count() <= 0)
         throw Failure(ExitCode::kUsage, "--deadline-floor: cannot read '" + floor + "'",
                       std::string("a duration greater than 0: ") + config::kDurationForms);
+    return *value;
+}
+
+}  // namespace
+
+void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
+                          const std::string& floor) {
     timeline::apply_deadlines(
-        plan, history, *floor_value,
+        plan, history, parse_deadline_floor(floor),
         policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
 }
 
@@ -176,10 +185,7 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         }
     }
     // A bad flag is refused before the lock is taken.
-    if (verb != "stop") {
-        plan::Plan nothing;
-        apply_deadline_flags(nothing, {}, options.deadline_policy, options.deadline_floor);
-    }
+    if (verb != "stop") parse_deadline_floor(options.deadline_floor);
     auto& executor = *context.executor;
     auto reporter = make_reporter(global, context.redactor);
     health::RealHttpProber prober;
@@ -218,7 +224,7 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         auto history = timeline::start_history(timeline::read_timelines(journal.text));
         apply_deadline_flags(scoped.plan, history, options.deadline_policy, options.deadline_floor);
         for (const auto& stage : scoped.plan.stages)
-            if (stage.gate.deadline_note.rfind("learned", 0) == 0)
+            if (timeline::deadline_learned(stage.gate))
                 journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
                                            util::format_elapsed(stage.gate.deadline),
                                            stage.gate.deadline_note));

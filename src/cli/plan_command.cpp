@@ -60,7 +60,7 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     } else {
         text = report::render_plan_text(scoped.plan, options.verb);
         for (const auto& stage : scoped.plan.stages)
-            if (stage.gate.deadline_note.rfind("learned", 0) == 0) {
+            if (timeline::deadline_learned(stage.gate)) {
                 text += journal_note + "\n";
                 break;
             }

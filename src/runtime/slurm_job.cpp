@@ -6,6 +6,7 @@
 
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/shell_quote.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::runtime {
 namespace {
@@ -85,14 +86,12 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     }
     job.prepare.push_back(write_file(job.dir + "/job.sh", job.job_script));
 
-    std::string nodelist;
-    for (const auto& node : job.nodes) nodelist += (nodelist.empty() ? "" : ",") + node;
     job.submit.argv = {"sbatch",
                        "--parsable",
                        "--job-name=" + job.name,
                        "--comment=" + job.comment,
                        "--nodes=" + std::to_string(units.size()),
-                       "--nodelist=" + nodelist,
+                       "--nodelist=" + util::join(job.nodes, ","),
                        "--ntasks-per-node=1",
                        "--no-requeue",
                        "--chdir=" + job.dir,
@@ -138,10 +137,9 @@ bool usable_state(const std::string& state) {
 }  // namespace
 
 exec::Command slurm_node_query(const std::vector<std::string>& nodes) {
-    std::string list;
-    for (const auto& node : nodes) list += (list.empty() ? "" : ",") + node;
     exec::Command command;
-    command.argv = {"sinfo", "--noheader", "--Node", "--nodes=" + list, "--format=%N|%T|%E"};
+    command.argv = {"sinfo", "--noheader", "--Node", "--nodes=" + util::join(nodes, ","),
+                    "--format=%N|%T|%E"};
     command.timeout = std::chrono::seconds(30);
     return command;
 }
@@ -197,13 +195,9 @@ bool SlurmJobState::active() const {
 std::vector<SlurmJobState> parse_slurm_jobs(const std::string& output) {
     std::vector<SlurmJobState> jobs;
     for (const auto& line : split_lines(output)) {
-        std::vector<std::string> fields;
-        std::size_t from = 0;
-        for (std::size_t at; fields.size() < 3 && (at = line.find('|', from)) != std::string::npos;
-             from = at + 1)
-            fields.push_back(line.substr(from, at - from));
-        if (fields.size() < 3) continue;
-        jobs.push_back({fields[0], fields[1], fields[2], line.substr(from)});
+        // No field of id|state|reason|nodes can hold a '|'.
+        auto fields = util::split(line, '|');
+        if (fields.size() == 4) jobs.push_back({fields[0], fields[1], fields[2], fields[3]});
     }
     return jobs;
 }

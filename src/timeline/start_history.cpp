@@ -95,6 +95,10 @@ DeadlineChoice choose_deadline(const StageSamples* samples, plan::Duration confi
     return choice;
 }
 
+bool deadline_learned(const plan::Gate& gate) {
+    return gate.deadline_note.rfind("learned from ", 0) == 0;  // choose_deadline's note when it learned
+}
+
 void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Duration floor,
                      DeadlinePolicy policy) {
     for (auto& stage : plan.stages) {

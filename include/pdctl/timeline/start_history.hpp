@@ -53,6 +53,8 @@ DeadlineChoice choose_deadline(const StageSamples* samples, plan::Duration confi
 // Every stage's gate deadline chosen (and each Ready edge's copy of it), with the note on the gate.
 void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Duration floor,
                      DeadlinePolicy policy);
+// Whether apply_deadlines set this gate's deadline from past starts (not kept the configured one).
+bool deadline_learned(const plan::Gate& gate);
 
 // Pace: a unit's phase or a stage running longer than any recorded start of it (by more than a 2 s
 // progress poll), said once each, once kStartsToLearn starts recorded it.
