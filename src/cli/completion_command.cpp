@@ -89,7 +89,8 @@ void add_completion_verb(CLI::App& app, Verbs& verbs) {
         "completion",
         "print the shell completion script: source <(pdctl completion bash) (the .deb installs it)");
     command->add_option("shell", *shell, "the shell")->check(CLI::IsMember({"bash"}))->capture_default_str();
-    verbs.add(command, [](const GlobalOptions&) {
+    // The lambda owns the bound string: CLI11 writes to it while parsing, after this returns.
+    verbs.add(command, [shell](const GlobalOptions&) {
         fmt::print("{}", kBashScript);
         return ExitCode::kOk;
     });

@@ -65,15 +65,15 @@ void add_secret_flag_values(const std::vector<std::string>& argv, util::Redactor
 
 }  // namespace
 
-Context load_context(const GlobalOptions& options, Purpose purpose) {
+Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb) {
     Context context;
     context.cluster = load_cluster(options);
-    if (context.cluster.executor == config::ExecutorKind::Slurm && purpose == Purpose::kDrive)
+    if (context.cluster.executor == config::ExecutorKind::Slurm && purpose == Purpose::kOnNodes)
         throw Failure(ExitCode::kUsage,
-                      context.cluster.config_path +
-                          ": executor: slurm: this pdctl can plan a SLURM deployment but "
-                          "not run one yet",
-                      "`pdctl plan` and `pdctl doctor --static` read it; docs/slurm.md");
+                      context.cluster.config_path + ": executor: slurm: `pdctl " + verb +
+                          "` runs commands on the nodes, and under SLURM pdctl does not reach them",
+                      "SLURM runs the ranks (srun); start, stop, status, logs and smoke work from this "
+                      "machine; docs/slurm.md");
     for (const auto& role : context.cluster.roles)
         for (const auto& var : role.env)
             if (var.secret) context.redactor.add_secret(var.value);

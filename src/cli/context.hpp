@@ -34,12 +34,15 @@ struct Context {
 // The config alone, validated: -c, else $PDCTL_CONFIG, else ./pdctl.yaml, else the embedded profile.
 config::Cluster load_cluster(const GlobalOptions& options);
 // What a verb will do with the context: only read the config and the plan (`plan`, `doctor --static`),
-// or drive the nodes.
-enum class Purpose { kPlanOnly, kDrive };
+// drive the deployment (start, stop, status, logs, ...: under SLURM through the scheduler, from this
+// machine), or run its own commands on the nodes (exec, push, pull, stack, the live doctor), which
+// pdctl does not reach under `executor: slurm`.
+enum class Purpose { kPlanOnly, kDrive, kOnNodes };
 
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor.
-// `executor: slurm` can be planned but not yet driven: kDrive refuses it (exit 2).
-Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive);
+// kOnNodes refuses `executor: slurm` (exit 2), naming `verb`.
+Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,
+                     const std::string& verb = {});
 // With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for
 // the nodes on `auto`, in parallel); empty for the local executor.
 std::vector<report::NodeTransport> transport_choices(const Context& context);

@@ -34,7 +34,8 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     check_junit_path(options.junit);
     const auto began = std::chrono::steady_clock::now();
     const auto timestamp = report::junit_timestamp_now();
-    auto context = load_context(global, options.static_only ? Purpose::kPlanOnly : Purpose::kDrive);
+    auto context =
+        load_context(global, options.static_only ? Purpose::kPlanOnly : Purpose::kOnNodes, "doctor");
     auto report = lint::run_static_rules(context.cluster, context.plan);
     const int static_errors = report.errors();
     if (!options.static_only) {

@@ -16,6 +16,7 @@
 #include "pdctl/config/duration.hpp"
 #include "pdctl/doctor/gpu_use.hpp"
 #include "pdctl/doctor/preflight.hpp"
+#include "pdctl/doctor/slurm_preflight.hpp"
 #include "pdctl/plan/rolling.hpp"
 #include "pdctl/report/junit_reporter.hpp"
 #include "pdctl/report/pace_reporter.hpp"
@@ -68,7 +69,9 @@ plan::Plan rolling_stages(const plan::Plan& whole, const plan::RollingPlan& roll
 // The start preflight (docs/doctor.md, "Preflight") over the stages the engine is about to start.
 engine::Preflight preflight(const Context& context, exec::Executor& executor) {
     return [&context, &executor](const std::vector<std::string>& roles) {
-        const auto result = doctor::run_preflight(context.cluster, context.plan, executor, roles);
+        const auto result = context.cluster.executor == config::ExecutorKind::Slurm
+                                ? doctor::run_slurm_preflight(context.plan, executor, roles)
+                                : doctor::run_preflight(context.cluster, context.plan, executor, roles);
         engine::PreflightAnswer answer;
         answer.nodes = result.nodes;
         for (const auto& finding : result.findings) {
@@ -195,7 +198,9 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     engine_options.start_hook = sigkill_hook_from_environment();
     engine_options.gpu_release_timeout = parse_wait("--gpu-release-timeout", options.gpu_release_timeout);
     engine_options.drain_grace = parse_wait("--drain-grace", options.drain_grace);
-    engine_options.gpu_use = gpu_use_query(executor);
+    // Under SLURM the nodes are not reached: a job that has left squeue has released its GRES.
+    if (context.cluster.executor != config::ExecutorKind::Slurm)
+        engine_options.gpu_use = gpu_use_query(executor);
     engine_options.preflight_skipped = options.skip_preflight;
     if (verb != "stop" && !options.skip_preflight) engine_options.preflight = preflight(context, executor);
     engine_options.scoped = !options.scope.empty();

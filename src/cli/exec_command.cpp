@@ -76,7 +76,7 @@ ExitCode exec_command(const GlobalOptions& global, ExecOptions options) {
     if (options.stream && global.json)
         throw Failure(ExitCode::kUsage, "--stream prints lines as they come; --json one document at the end",
                       "pick one of --stream and --json");
-    auto context = load_context(global);
+    auto context = load_context(global, Purpose::kOnNodes, "exec");
     auto targets = plan::exec_targets(context.plan, options.selection, options.argv, *timeout);
     std::mutex print_mutex;
     std::vector<std::unique_ptr<LinePrinter>> printers;

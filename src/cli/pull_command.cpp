@@ -62,7 +62,7 @@ pull::Duration parse_timeout(const std::string& text) {
 }
 
 ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
-    auto context = load_context(global);
+    auto context = load_context(global, Purpose::kOnNodes, "pull");
     const pull::PullFilter filter{options.roles, options.nodes};
     const auto unknown = pull::unknown_names(context.cluster, filter);
     if (!unknown.empty()) {

@@ -67,7 +67,7 @@ class JournaledPushPrinter : public push::PushObserver {
 };
 
 ExitCode push_command(const GlobalOptions& global) {
-    auto context = load_context(global);
+    auto context = load_context(global, Purpose::kOnNodes, "push");
     if (context.cluster.files.empty()) {
         fmt::print(stderr, "pdctl: nothing to push: {} declares no `files:` (docs/config.md)\n",
                    context.cluster.config_path);

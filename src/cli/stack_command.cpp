@@ -24,7 +24,7 @@ struct StackTarget {
 };
 
 ExitCode stack_command(const GlobalOptions& global, const plan::Scope& scope) {
-    auto context = load_context(global);
+    auto context = load_context(global, Purpose::kOnNodes, "stack");
     const auto scoped = plan::scope_plan(context.plan, scope, "stack");
     std::vector<StackTarget> targets;
     for (const auto& stage : scoped.plan.stages) {

@@ -212,6 +212,7 @@ ExitCode Engine::end_failed_start(const StageResult& result, const std::vector<c
 }
 
 Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
+    if (stage.slurm) return submit_slurm_job(stage);
     std::mutex mutex;
     std::optional<StageResult> failed;
     util::for_each_parallel(stage.units.size(), util::kEngineFanout, [&](std::size_t i) {
@@ -276,6 +277,8 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
         } else {
             result.failure.reason = "exited";
         }
+        if (found && !found->state.scheduler.empty())
+            result.failure.reason += "; SLURM: " + found->state.scheduler;
         result.failure.log_tail = log_tail(unit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         dead.push_back(std::move(result));
@@ -292,15 +295,15 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
     // One rank failing takes its group down within seconds ("Rank 2 scheduler is dead" on rank 0,
     // a lost NCCL connection on the others). When a check finds several dead (a slow round on a busy
     // node can see the whole group gone), the cause is the one that ended first, by the times its
-    // node recorded; among those that ended in the same second, or when the times are unknown, the
-    // one whose log has a failure of its own.
+    // node recorded; among those that ended in the same second, or when no time is known, the one
+    // whose log has a failure of its own. A unit without a recorded end was killed whole (its
+    // supervisor too: SLURM's SIGKILL of the other ranks of a failed task), not the first to fail.
     long long first = 0;
     for (const auto when : finished)
         if (when > 0 && (first == 0 || when < first)) first = when;
-    const bool known = std::all_of(finished.begin(), finished.end(), [](long long when) { return when > 0; });
     std::vector<std::size_t> earliest;
     for (std::size_t i = 0; i < dead.size(); ++i)
-        if (!known || finished[i] == first) earliest.push_back(i);
+        if (first == 0 || finished[i] == first) earliest.push_back(i);
     auto cause = std::find_if(earliest.begin(), earliest.end(), [&](std::size_t i) {
         return runtime::log_shows_own_failure(dead[i].failure.log_tail, stage.kind);
     });

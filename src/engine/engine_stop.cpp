@@ -53,6 +53,11 @@ std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const pla
     std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
         reporter_.stage_begin(verb, *stage);
+        if (stage->slurm) {
+            auto failed = stop_slurm_job(*stage, verb);
+            failures.insert(failures.end(), failed.begin(), failed.end());
+            continue;
+        }
         util::for_each_parallel(stage->units.size(), util::kEngineFanout, [&](std::size_t i) {
             const auto& unit = stage->units[i];
             if (skip.count(unit.node)) {

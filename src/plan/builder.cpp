@@ -64,6 +64,8 @@ runtime::RuntimeSpec runtime_for(const config::Cluster& cluster, const config::R
     }
     spec.state_dir = cluster.state_dir;
     spec.stop_grace_seconds = role.stop_grace_seconds;
+    if (cluster.executor == config::ExecutorKind::Slurm)
+        spec.slurm_dir = config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name);
     return spec;
 }
 
@@ -96,8 +98,8 @@ Edge edge_to(const config::Cluster& cluster, const config::Role& role, const con
     return edge;
 }
 
-// The group's job, and what each unit's stop and log commands become under it: the job stops them all,
-// and the ranks' logs are in its directory on the shared file system, read from this machine.
+// The group's job. Its units' stop and log commands come from the SLURM runtime: stopping one stops the
+// job, and the ranks' logs are in its directory on the shared file system, read from this machine.
 void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Stage& stage) {
     const std::vector<runtime::UnitSpec> ranks(stage.units.begin(), stage.units.end());
     runtime::SlurmPlacement placement;
@@ -111,12 +113,7 @@ void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Sta
         });
     stage.slurm = runtime::make_slurm_job(
         cluster.slurm, config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name),
-        role.name, ranks, stage.fingerprint(), role.stop_grace_seconds, placement);
-    for (auto& unit : stage.units) {
-        unit.stop_description = "with job " + stage.slurm->name;
-        unit.logs.argv = {"tail", "-n", "20", runtime::slurm_unit_log(*stage.slurm, unit.name)};
-        unit.logs.timeout = std::chrono::seconds(30);
-    }
+        role.name, ranks, stage.fingerprint(), placement);
 }
 
 }  // namespace
@@ -194,17 +191,14 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
             unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
-            if (cluster.executor == config::ExecutorKind::Slurm) {
-                unit.run = runtime::launch_argv(unit.program);
-            } else {
-                const auto runtime = runtime::make_runtime(
-                    stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
-                unit.start = runtime->start(unit);
-                unit.run = runtime::start_payload(unit.start);
-                unit.stop = runtime->stop(unit.name);
-                unit.stop_description = runtime->describe_stop(unit.name);
-                unit.logs = runtime->logs(unit.name, 20);
-            }
+            const auto runtime = runtime::make_runtime(
+                stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
+            unit.start = runtime->start(unit);  // empty under SLURM: the group's job starts it
+            unit.run = cluster.executor == config::ExecutorKind::Slurm ? runtime::launch_argv(unit.program)
+                                                                       : runtime::start_payload(unit.start);
+            unit.stop = runtime->stop(unit.name);
+            unit.stop_description = runtime->describe_stop(unit.name);
+            unit.logs = runtime->logs(unit.name, 20);
             all_fingerprints += unit.fingerprint;
             stage.units.push_back(std::move(unit));
         }

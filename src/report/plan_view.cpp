@@ -64,7 +64,9 @@ void render_slurm_job(std::string& out, const runtime::SlurmJob& job) {
     auto srun = job.srun;
     if (job.srun_script < srun.size()) srun[job.srun_script] = "<rank script: plan --json, slurm.job_script>";
     out += "  srun:   " + readable_words(srun) + "\n";
-    out += "  files:  " + job.dir + "/: job.sh, job.out, and per rank NAME.sh, NAME.env (0600), NAME.log\n";
+    out += "  files:  " + job.dir +
+           "/: job.sh, job.out, and per rank NAME.sh, NAME.env (0600), NAME.labels, NAME.log, "
+           "NAME.pid, NAME.started, NAME.exit\n";
 }
 
 // "prefill (bootstrap: GET 10.0.0.1:8998/health == 200)": which gate each dependency edge waits for.
@@ -163,10 +165,8 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
 void render_stop_stage(std::string& out, const plan::Stage& stage, std::size_t index) {
     out += fmt::format("stop {}  {}\n", index, stage.role);
     if (stage.slurm) {
-        const auto& job = *stage.slurm;
-        out += fmt::format("  job {}: {}, up to {}s for its ranks to exit, then {}\n", job.name,
-                           util::join_command(job.terminate.argv), job.stop_grace_seconds,
-                           util::join_command(job.cancel.argv));
+        // One stop for the whole job: every unit's is the same.
+        out += fmt::format("  job {}: {}\n", stage.slurm->name, stage.units.front().stop_description);
         return;
     }
     for (const auto& unit : stage.units)
@@ -234,11 +234,7 @@ json stage_json(const plan::Stage& stage) {
                         {"nodes", job.nodes},
                         {"job_script", job.job_script},
                         {"prepare", prepare},
-                        {"submit", command_json(job.submit)},
-                        {"terminate", command_json(job.terminate)},
-                        {"stop_grace_seconds", job.stop_grace_seconds},
-                        {"cancel", command_json(job.cancel)},
-                        {"query", command_json(job.query)}};
+                        {"submit", command_json(job.submit)}};
     }
     return out;
 }

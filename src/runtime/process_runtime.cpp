@@ -190,6 +190,10 @@ exec::Command ProcessRuntime::log_activity(const std::string& unit_name, int tai
 }
 
 LogActivity ProcessRuntime::parse_log_activity(const std::string& output) const {
+    return parse_log_activity_text(output);
+}
+
+LogActivity parse_log_activity_text(const std::string& output) {
     LogActivity activity;
     const auto blank = output.find("\n\n");
     const std::string header = output.substr(0, blank);
@@ -265,6 +269,8 @@ std::vector<UnitState> parse_state_blocks(const std::string& output) {
                 current.started_epoch = std::stoll(value);
             else if (key == "finished")
                 current.finished_epoch = value.empty() ? 0 : std::stoll(value);
+            else if (key == "scheduler")
+                current.scheduler = value;
             else
                 current.labels[key] = value;
         } catch (const std::exception&) {

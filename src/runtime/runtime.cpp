@@ -2,10 +2,17 @@
 
 #include "pdctl/runtime/container_runtime.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
+#include "pdctl/runtime/slurm_runtime.hpp"
 
 namespace pdctl::runtime {
 
 std::unique_ptr<Runtime> make_runtime(const RuntimeSpec& spec, const std::string& node_dir) {
+    if (!spec.slurm_dir.empty()) {
+        // The node's name is the last part of its state directory (config::node_state_dir).
+        const auto slash = node_dir.rfind('/');
+        return std::make_unique<SlurmRuntime>(
+            spec, slash == std::string::npos ? node_dir : node_dir.substr(slash + 1));
+    }
     if (spec.kind == config::RuntimeKind::Docker) return std::make_unique<ContainerRuntime>(spec, node_dir);
     return std::make_unique<ProcessRuntime>(spec, node_dir);
 }

@@ -18,8 +18,11 @@ constexpr const char* kWriteFileScript =
     "cat > \"$1.new\" && mv \"$1.new\" \"$1\"\n";
 
 // One task per node: its rank is its node's place among the job's nodes (positional parameters after
-// the directory and the job name). The env file must be complete (env_complete), the rank's exit code
-// is kept beside its log, and the task exits with it, so srun names the failed rank.
+// the directory and the job name). The env file must be complete (env_complete). The task records the
+// program's pid and start, then waits for it; a SIGTERM (stop's scancel --signal=TERM) is passed on.
+// The exit code is kept beside the log, dated by the file's time, and the task exits with it, so srun
+// names the failed rank and the cause is the rank that recorded the earliest exit (a rank SLURM then
+// kills with SIGKILL records none).
 constexpr const char* kRankScript =
     "dir=$1 job=$2; shift 2\n"
     "rank=-1 i=0\n"
@@ -32,8 +35,13 @@ constexpr const char* kRankScript =
     "(\n"
     "  while IFS= read -r kv; do case $kv in '#'*) ;; *) export \"$kv\";; esac; done < \"$dir/$unit.env\"\n"
     "  exec sh \"$dir/$unit.sh\"\n"
-    ") > \"$dir/$unit.log\" 2>&1 < /dev/null\n"
-    "code=$?\n"
+    ") > \"$dir/$unit.log\" 2>&1 < /dev/null &\n"
+    "child=$!\n"
+    "echo \"$child\" > \"$dir/$unit.pid\"\n"
+    "date +%s > \"$dir/$unit.started\"\n"
+    "trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT\n"
+    // wait returns early when the trap runs: wait again until the program itself has ended.
+    "while :; do wait \"$child\"; code=$?; kill -0 \"$child\" 2>/dev/null || break; done\n"
     "echo \"$code\" > \"$dir/$unit.exit\"\n"
     "exit \"$code\"\n";
 
@@ -47,18 +55,20 @@ exec::Command write_file(const std::string& path, std::string content) {
 
 }  // namespace
 
+std::string slurm_labels_text(const UnitSpec& unit, const std::string& job_name) {
+    std::string text;
+    for (const auto& [key, value] : unit_labels(unit)) text += key + "=" + value + "\n";
+    return text + "pdctl.job=" + job_name + "\n";
+}
+
 std::string slurm_minutes(config::Duration limit) {
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(limit).count();
     return std::to_string((seconds + 59) / 60);
 }
 
-std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name) {
-    return job.dir + "/" + unit_name + ".log";
-}
-
 SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string& output_dir,
                         const std::string& group, const std::vector<UnitSpec>& units,
-                        const std::string& fingerprint, int stop_grace_seconds, SlurmPlacement placement) {
+                        const std::string& fingerprint, SlurmPlacement placement) {
     SlurmJob job;
     const std::string cluster = units.empty() ? std::string() : units.front().cluster;
     job.name = fmt::format("pd-{}-{}", cluster, group);
@@ -78,11 +88,24 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
         "#!/bin/sh\n# " + job.name + ": written by pdctl for sbatch; rank K runs on the K-th of " +
         std::to_string(units.size()) + " nodes (docs/slurm.md)\nexec " + util::join_command(srun) + "\n";
 
+    // What a previous job of this group left (its exit codes, pids, logs, job.out) would be read as
+    // this one's: gone before anything is written.
+    exec::Command reset;
+    reset.argv = {"rm", "-f", job.dir + "/job.out"};
+    for (const auto& unit : units)
+        for (const char* suffix : {".exit", ".pid", ".started", ".log"})
+            reset.argv.push_back(job.dir + "/" + unit.name + suffix);
+    reset.timeout = std::chrono::seconds(30);
+    job.prepare.push_back(std::move(reset));
     for (const auto& unit : units) {
         job.prepare.push_back(
             write_file(job.dir + "/" + unit.name + ".env", env_file_content(unit.program.env)));
         job.prepare.push_back(write_file(job.dir + "/" + unit.name + ".sh",
                                          "exec " + util::join_command(launch_argv(unit.program)) + "\n"));
+        // Who the unit is, for status and a second pdctl (runtime/slurm_runtime.hpp): its labels and its
+        // job's name, written after its other files, so a unit is listed only once they are complete.
+        job.prepare.push_back(
+            write_file(job.dir + "/" + unit.name + ".labels", slurm_labels_text(unit, job.name)));
     }
     job.prepare.push_back(write_file(job.dir + "/job.sh", job.job_script));
 
@@ -107,16 +130,6 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     job.submit.argv.push_back(job.dir + "/job.sh");
     job.submit.timeout = std::chrono::seconds(60);
 
-    // Stop: SIGTERM to every process of the job (--full: the batch script too), a wait of the role's
-    // grace for the ranks to exit, then the cancel (SLURM's own SIGTERM, KillWait, SIGKILL). By name,
-    // for every user: SLURM refuses what the caller may not cancel.
-    job.terminate.argv = {"scancel", "--full", "--signal=TERM", "--name=" + job.name};
-    job.terminate.timeout = std::chrono::seconds(30);
-    job.cancel.argv = {"scancel", "--name=" + job.name};
-    job.cancel.timeout = std::chrono::seconds(30);
-    job.stop_grace_seconds = stop_grace_seconds;
-    job.query.argv = {"squeue", "--noheader", "--states=all", "--name=" + job.name, "--format=%i|%T|%r|%N"};
-    job.query.timeout = std::chrono::seconds(30);
     return job;
 }
 
@@ -179,27 +192,6 @@ std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wan
         }
     }
     return problems;
-}
-
-}  // namespace pdctl::runtime
-
-namespace pdctl::runtime {
-
-bool SlurmJobState::active() const {
-    for (const char* final_state : {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
-                                    "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT"})
-        if (state == final_state) return false;
-    return !state.empty();
-}
-
-std::vector<SlurmJobState> parse_slurm_jobs(const std::string& output) {
-    std::vector<SlurmJobState> jobs;
-    for (const auto& line : split_lines(output)) {
-        // No field of id|state|reason|nodes can hold a '|'.
-        auto fields = util::split(line, '|');
-        if (fields.size() == 4) jobs.push_back({fields[0], fields[1], fields[2], fields[3]});
-    }
-    return jobs;
 }
 
 }  // namespace pdctl::runtime

@@ -123,6 +123,10 @@ class Engine {
     std::vector<StopFailure> stop_leftovers(const Observation& observation,
                                             std::set<std::string>& stopped_on);
     StageResult launch_units(const plan::Stage& stage);
+    // executor: slurm (engine_slurm.cpp): the stage's job written and submitted, once for all units;
+    // and stopped, once for all of them (each unit's stop command stops the whole job).
+    StageResult submit_slurm_job(const plan::Stage& stage);
+    std::vector<StopFailure> stop_slurm_job(const plan::Stage& stage, const std::string& verb);
     // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
     // kOk: the gate passed; anything else: the stage failed.
     std::optional<StageResult> poll_gate(WaitingStage& waiting);

@@ -36,6 +36,9 @@ class ProcessRuntime : public Runtime {
 //   sh -c '{ <bootstrap>\n} || exit 97\nexec "$@"' pdctl-bootstrap <program argv...>
 std::vector<std::string> launch_argv(const ProgramSpec& program);
 
+// Parses what the log-activity scripts print: `now=` and `last_write=` (epochs), a blank line, the tail.
+LogActivity parse_log_activity_text(const std::string& output);
+
 // Parses the `key=value` blocks (separated by blank lines) printed by the inspect scripts.
 std::vector<UnitState> parse_state_blocks(const std::string& output);
 

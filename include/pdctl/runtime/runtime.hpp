@@ -22,6 +22,8 @@ struct UnitState {
     long long started_epoch = 0;
     long long finished_epoch = 0;  // when an exited unit ended, by the node's clock; 0 = unknown/running
     long long node_now_epoch = 0;  // node clock at inspection, for uptime without clock skew
+    // executor: slurm: the unit's job as SLURM sees it, "job 42 PENDING (Resources)"; "" otherwise.
+    std::string scheduler;
     std::map<std::string, std::string>
         labels;  // pdctl.cluster, pdctl.role, pdctl.rank, pdctl.node, pdctl.config
 };

@@ -27,16 +27,13 @@ struct SlurmJob {
     std::string job_script;          // the batch script's content (no secrets: those are in the env files)
     std::vector<std::string> srun;   // the one command the job script runs (exec'd)
     std::size_t srun_script = 0;     // where in `srun` the fixed rank script is (plans leave it out)
-    // Run on the submitting machine, in order: write the job's files (each env file 0600, its content
-    // on stdin), then sbatch, which prints the job id (--parsable).
+    // Run on the submitting machine, in order: remove what an earlier job of the group left, write the
+    // job's files (each env file 0600, its content on stdin; a rank's .labels after its other files),
+    // then sbatch, which prints the job id (--parsable).
     std::vector<exec::Command> prepare;
     exec::Command submit;
-    // Stop, by job name (so a second pdctl finds the job the same way): `terminate` (SIGTERM to every
-    // process of the job), up to `stop_grace_seconds` for it to end, then `cancel`.
-    exec::Command terminate;
-    exec::Command cancel;
-    int stop_grace_seconds = 30;
-    exec::Command query;  // squeue: id|state|reason|nodes of the jobs of this name, any state, any user
+    // Stop is each unit's stop command, by job name, so a second pdctl finds the job the same way
+    // (runtime/slurm_runtime.hpp).
 };
 
 // How one group's job asks for its nodes.
@@ -53,10 +50,10 @@ struct SlurmPlacement {
 // (config SlurmSettings::output_dir, or its default).
 SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string& output_dir,
                         const std::string& group, const std::vector<UnitSpec>& units,
-                        const std::string& fingerprint, int stop_grace_seconds, SlurmPlacement placement);
+                        const std::string& fingerprint, SlurmPlacement placement);
 
-// Where a unit's log is, for the progress watch, logs and the failure's tail.
-std::string slurm_unit_log(const SlurmJob& job, const std::string& unit_name);
+// A unit's `.labels` file: unit_labels() as key=value lines, then pdctl.job=<job name>.
+std::string slurm_labels_text(const UnitSpec& unit, const std::string& job_name);
 
 // sbatch's --time: whole minutes, rounded up.
 std::string slurm_minutes(config::Duration limit);
@@ -80,23 +77,5 @@ std::vector<SlurmNodeState> parse_slurm_node_states(const std::string& output);
 // maintenance)", "pds9: not a node of this SLURM cluster (sinfo does not list it)". Empty: all usable.
 std::vector<std::string> slurm_node_problems(const std::vector<std::string>& wanted,
                                              const std::vector<SlurmNodeState>& states);
-
-}  // namespace pdctl::runtime
-
-namespace pdctl::runtime {
-
-// One line of SlurmJob::query (squeue --states=all): a job of the group's name, in any state.
-struct SlurmJobState {
-    std::string id;
-    std::string state;   // squeue %T: PENDING, RUNNING, COMPLETING, COMPLETED, CANCELLED, FAILED, ...
-    std::string reason;  // %r: why it pends or how it ended (Resources, NonZeroExitCode, None, ...)
-    std::string nodes;   // %N: its nodes as a SLURM host list, empty while pending
-    // Holds or may soon hold the group's nodes: pending, configuring, running, completing, ... (not
-    // yet a final state). A group whose job is gone from these is stopped.
-    bool active() const;
-    bool running() const { return state == "RUNNING"; }
-};
-
-std::vector<SlurmJobState> parse_slurm_jobs(const std::string& output);
 
 }  // namespace pdctl::runtime

@@ -31,6 +31,10 @@ struct RuntimeSpec {
     std::vector<std::string> options;
     std::string state_dir;  // per node: where env/pid/log/state files live
     int stop_grace_seconds = 30;
+    // executor: slurm: the cluster's job directory (config::slurm_output_dir), one subdirectory per
+    // group; the units are SLURM tasks, seen and stopped from the submitting machine
+    // (runtime/slurm_runtime.hpp). Empty for the other executors.
+    std::string slurm_dir;
 };
 
 // Who a unit is and what it runs: everything its start command and labels are made of.

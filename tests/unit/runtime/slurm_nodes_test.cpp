@@ -39,31 +39,3 @@ TEST(SlurmNodes, BusyNodesAreUsableAndSilentOrBrokenOnesAreNot) {
 
 }  // namespace
 }  // namespace pdctl::runtime
-
-namespace pdctl::runtime {
-namespace {
-
-TEST(SlurmJobs, SqueueLinesOfEveryStateAreReadAndOnlyUnfinishedJobsHoldTheGroup) {
-    // The CANCELLED and FAILED lines as the SLURM test cluster printed them (a prefill job cancelled
-    // while it pended behind the master's; one ended by SIGTERM, on which pdsim exits non-zero); the
-    // others in the same format.
-    const auto jobs = parse_slurm_jobs(
-        "3|PENDING|Resources|\n5|RUNNING|None|pds[1-4]\n3|CANCELLED|Resources|\n5|FAILED|NonZeroExitCode|pds["
-        "1-4]\n"
-        "9|COMPLETING|None|pds5\nnot a line\n");
-    ASSERT_EQ(jobs.size(), 5u);
-    EXPECT_EQ(jobs[0].id, "3");
-    EXPECT_TRUE(jobs[0].active());
-    EXPECT_FALSE(jobs[0].running());
-    EXPECT_EQ(jobs[0].reason, "Resources");
-    EXPECT_EQ(jobs[0].nodes, "");
-    EXPECT_TRUE(jobs[1].running());
-    EXPECT_EQ(jobs[1].nodes, "pds[1-4]");
-    EXPECT_FALSE(jobs[2].active());
-    EXPECT_FALSE(jobs[3].active());
-    EXPECT_EQ(jobs[3].reason, "NonZeroExitCode");
-    EXPECT_TRUE(jobs[4].active()) << "COMPLETING: slurmstepd is still on the node";
-}
-
-}  // namespace
-}  // namespace pdctl::runtime

@@ -1,0 +1,204 @@
+#include "pdctl/runtime/slurm_runtime.hpp"
+
+#include <cctype>
+
+#include "pdctl/runtime/process_runtime.hpp"
+
+namespace pdctl::runtime {
+namespace {
+
+// The scripts are fixed text; every value is a positional parameter. They run on the submitting
+// machine and read the job directories under "$1" (the cluster's) on the shared file system.
+
+// SLURM's final job states: a job in any other state (PENDING and COMPLETING included: slurmstepd is
+// still on the node) still holds, or will hold, the group's nodes.
+constexpr const char* kFinalStates =
+    "COMPLETED|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|REVOKED|"
+    "SPECIAL_EXIT";
+
+std::string final_state_case() {
+    return std::string("''|") + kFinalStates;
+}
+
+// Lists the units of node "$2": one key=value block each (parse_state_blocks), from its .labels and
+// the newest job of its job's name (the highest id: squeue keeps ended jobs for MinJobAge). One squeue
+// for every job on the node; a failing squeue fails the inspect, so no unit looks stopped because
+// slurmctld did not answer.
+std::string inspect_script() {
+    return std::string(
+               "root=$1 node=$2\n"
+               "now=$(date +%s) names=\n"
+               "for f in \"$root\"/*/*.labels; do\n"
+               "  [ -f \"$f\" ] && grep -qxF \"pdctl.node=$node\" \"$f\" || continue\n"
+               "  j=$(sed -n 's/^pdctl\\.job=//p' \"$f\")\n"
+               "  case \",$names,\" in *\",$j,\"*) ;; *) names=${names:+$names,}$j ;; esac\n"
+               "done\n"
+               "[ -n \"$names\" ] || exit 0\n"
+               "jobs=$(squeue --noheader --states=all --name=\"$names\" --format='%j|%i|%T|%r') || exit 1\n"
+               "for f in \"$root\"/*/*.labels; do\n"
+               "  [ -f \"$f\" ] && grep -qxF \"pdctl.node=$node\" \"$f\" || continue\n"
+               "  base=${f%.labels}\n"
+               "  j=$(sed -n 's/^pdctl\\.job=//p' \"$f\")\n"
+               "  id=0 st= why=\n"
+               "  while IFS='|' read -r name jid jst jwhy; do\n"
+               "    [ \"$name\" = \"$j\" ] && [ \"$jid\" -gt \"$id\" ] 2>/dev/null && id=$jid st=$jst "
+               "why=$jwhy\n"
+               "  done <<EOF\n"
+               "$jobs\n"
+               "EOF\n"
+               "  state=exited\n"
+               "  [ -f \"$base.exit\" ] || case $st in ") +
+           final_state_case() +
+           ") ;; *) state=running ;; esac\n"
+           "  scheduler=\"job $id $st ($why)\"\n"
+           "  [ \"$id\" = 0 ] && scheduler=\"no job $j in squeue\"\n"
+           "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\nstarted=%s\\n"
+           "scheduler=%s\\n' \"${base##*/}\" \"$state\" \"$(cat \"$base.pid\" 2>/dev/null)\" "
+           "\"$(cat \"$base.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$base.exit\" 2>/dev/null)\" "
+           "\"$(cat \"$base.started\" 2>/dev/null)\" \"$scheduler\"\n"
+           "  cat \"$f\"\n"
+           "  echo\n"
+           "done\n";
+}
+
+// Stops job "$2": SIGTERM to its steps' processes (the ranks; not --full: the batch script's srun
+// would take SIGTERM as "kill the step" and SIGKILL the ranks at once), up to the grace for it to leave the
+// states that hold nodes, SLURM's cancel, up to "$4" seconds more; exit 70 naming the job if SLURM still
+// holds it. Then the ranks' files go (their env files hold secrets), all but the logs and job.out.
+std::string stop_script() {
+    return std::string(
+               "root=$1 job=$2 grace=$3 kill_wait=$4\n"
+               "held() {\n"
+               "  out=$(squeue --noheader --states=all --name=\"$job\" --format='%i %T' 2>&1) || "
+               "{ echo \"pdctl: squeue failed: $out\" >&2; exit 1; }\n"
+               "  held=\n"
+               "  while read -r id st; do case $st in ") +
+           final_state_case() +
+           ") ;; *) held=\"${held:+$held, }job $id $st\" ;; esac; done <<EOF\n"
+           "$out\n"
+           "EOF\n"
+           "}\n"
+           "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
+           "i=$((i + 1)); done; }\n"
+           "held\n"
+           "if [ -z \"$held\" ]; then\n"
+           "  said=\"$job was not running\"\n"
+           "else\n"
+           "  said=\"stopped $job ($held)\"\n"
+           // A pending job takes no signal: the cancel below ends it.
+           "  scancel --signal=TERM --name=\"$job\" 2>/dev/null\n"
+           "  wait_gone \"$grace\"\n"
+           "  if [ -n \"$held\" ]; then scancel --name=\"$job\" || exit 1; wait_gone \"$kill_wait\"; fi\n"
+           "  if [ -n \"$held\" ]; then\n"
+           "    echo \"pdctl: SLURM still holds $held after SIGTERM, ${grace}s, scancel and ${kill_wait}s "
+           "more\" "
+           ">&2\n"
+           "    exit 70\n"
+           "  fi\n"
+           "fi\n"
+           "for f in \"$root\"/*/*.labels; do\n"
+           "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" || continue\n"
+           "  b=${f%.labels}\n"
+           "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
+           "done\n"
+           "echo \"$said\"\n";
+}
+
+// A rank's log under any group's directory (unit names are unique in a cluster): the header
+// log_activity parses (now, last write), then the tail.
+constexpr const char* kLogActivityScript =
+    "root=$1 unit=$2 n=$3 log=\n"
+    "for f in \"$root\"/*/\"$unit\".log; do [ -f \"$f\" ] && log=$f; done\n"
+    "printf 'now=%s\\nlast_write=%s\\n\\n' \"$(date +%s)\" \"$(stat -c %Y \"$log\" 2>/dev/null)\"\n"
+    "[ -n \"$log\" ] || exit 0\n"
+    "tail -n \"$n\" \"$log\"\n";
+
+constexpr const char* kLogsScript =
+    "root=$1 unit=$2 n=$3\n"
+    "for f in \"$root\"/*/\"$unit\".log; do [ -f \"$f\" ] && exec tail -n \"$n\" \"$f\"; done\n"
+    "echo \"pdctl: no log of $unit under $root (its job has not started it yet)\" >&2\n"
+    "exit 1\n";
+
+}  // namespace
+
+std::string slurm_job_of(const std::string& unit_name) {
+    auto dash = unit_name.rfind('-');
+    if (dash == std::string::npos || dash + 1 == unit_name.size()) return unit_name;
+    for (auto i = dash + 1; i < unit_name.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(unit_name[i]))) return unit_name;
+    return unit_name.substr(0, dash);
+}
+
+exec::Command SlurmRuntime::start(const UnitSpec& /*unit: the job starts it*/) const {
+    return {};
+}
+
+exec::Command SlurmRuntime::stop(const std::string& unit_name) const {
+    exec::Command command;
+    command.argv = {"sh",
+                    "-c",
+                    stop_script(),
+                    "pdctl-slurm-stop",
+                    spec_.slurm_dir,
+                    slurm_job_of(unit_name),
+                    std::to_string(spec_.stop_grace_seconds),
+                    std::to_string(kCancelWaitSeconds)};
+    command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + kCancelWaitSeconds + 30);
+    return command;
+}
+
+std::string SlurmRuntime::describe_stop(const std::string& unit_name) const {
+    const auto job = slurm_job_of(unit_name);
+    return "scancel --signal=TERM --name=" + job + ", up to " + std::to_string(spec_.stop_grace_seconds) +
+           "s for its ranks to exit, then scancel --name=" + job + ", up to " +
+           std::to_string(kCancelWaitSeconds) + "s for SLURM to end it";
+}
+
+exec::Command SlurmRuntime::logs(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = {
+        "sh", "-c", kLogsScript, "pdctl-slurm-logs", spec_.slurm_dir, unit_name, std::to_string(tail_lines)};
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+exec::Command SlurmRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
+    exec::Command command;
+    command.argv = {"sh",
+                    "-c",
+                    kLogActivityScript,
+                    "pdctl-slurm-log-activity",
+                    spec_.slurm_dir,
+                    unit_name,
+                    std::to_string(tail_lines)};
+    command.timeout = std::chrono::seconds(20);
+    return command;
+}
+
+LogActivity SlurmRuntime::parse_log_activity(const std::string& output) const {
+    return parse_log_activity_text(output);
+}
+
+exec::Command SlurmRuntime::python_stack(const std::string& unit_name,
+                                         const std::vector<std::string>& /*py_spy*/) const {
+    exec::Command command;
+    command.argv = {"sh", "-c",
+                    "echo \"pdctl: stack under executor: slurm is not supported yet ($1 runs inside its "
+                    "SLURM job; srun --overlap --jobid would reach it)\" >&2; exit 3",
+                    "pdctl-slurm-stack", unit_name};
+    command.timeout = std::chrono::seconds(5);
+    return command;
+}
+
+exec::Command SlurmRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
+    exec::Command command;
+    command.argv = {"sh", "-c", inspect_script(), "pdctl-slurm-inspect", spec_.slurm_dir, node_};
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+std::vector<UnitState> SlurmRuntime::parse_inspect(const std::string& output) const {
+    return parse_state_blocks(output);
+}
+
+}  // namespace pdctl::runtime
