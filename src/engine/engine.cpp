@@ -361,6 +361,8 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
                 result.failure.reason +=
                     fmt::format("; rank {} on {} {}", rank.unit->rank, rank.unit->node, rank.why);
         }
+        if (const auto job = slurm_state(stage, culprit); !job.empty())
+            result.failure.reason += "; SLURM: " + job;
         result.failure.log_tail = log_tail(culprit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
         if (!stalled.empty() && result.failure.hint.empty())

@@ -55,4 +55,11 @@ std::vector<Engine::StopFailure> Engine::stop_slurm_job(const plan::Stage& stage
     return {std::move(*failure)};
 }
 
+std::string Engine::slurm_state(const plan::Stage& stage, const plan::Unit& unit) {
+    if (!stage.slurm) return {};
+    const auto observation = observe(plan_, executor_, {unit.node});
+    const auto* found = observation.find(unit.node, unit.name);
+    return found ? found->state.scheduler : std::string();
+}
+
 }  // namespace pdctl::engine

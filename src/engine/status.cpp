@@ -33,6 +33,10 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
     }
     const auto& state = found->state;
     status.state = state.running ? "running" : "exited";
+    status.scheduler = state.scheduler;
+    // Submitted, and its rank not started yet: SLURM has not given the job its nodes.
+    if (state.running && state.pid == 0 && state.scheduler.find(" PENDING ") != std::string::npos)
+        status.state = "pending";
     status.exit_code = state.exit_code;
     status.pid = state.pid;
     auto config = state.labels.find("pdctl.config");
@@ -156,7 +160,7 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
             ++total;
             // A stalled rank runs, but it is not making progress: the cluster is degraded.
             running += unit.state == "running" && !unit.stalled() ? 1 : 0;
-            present += unit.state == "running" || unit.state == "exited" ? 1 : 0;
+            present += unit.state == "running" || unit.state == "pending" || unit.state == "exited" ? 1 : 0;
         }
     }
     if (present == 0 && status.unreachable.empty() && status.strays.empty()) {

@@ -117,6 +117,10 @@ std::string render_status_text(const engine::ClusterStatus& status) {
                 role.role, unit.rank, unit.node, unit.stall, role.role, role.role, unit.rank);
         }
     }
+    // executor: slurm: each group's job as SLURM sees it (every rank's is the same).
+    for (const auto& role : status.roles)
+        if (!role.units.empty() && !role.units.front().scheduler.empty())
+            out += fmt::format("{}: SLURM {}\n", role.role, role.units.front().scheduler);
     for (const auto& role : status.roles) {
         if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
@@ -154,7 +158,8 @@ json status_to_json(const engine::ClusterStatus& status) {
                              {"log_quiet_seconds",
                               unit.log_quiet_seconds < 0 ? json(nullptr) : json(unit.log_quiet_seconds)},
                              {"progress", unit.progress.empty() ? json(nullptr) : json(unit.progress)},
-                             {"stall", unit.stall.empty() ? json(nullptr) : json(unit.stall)}});
+                             {"stall", unit.stall.empty() ? json(nullptr) : json(unit.stall)},
+                             {"scheduler", unit.scheduler.empty() ? json(nullptr) : json(unit.scheduler)}});
         }
         json group = nullptr;  // null for a role of one group, as in the plan
         if (role.groups > 1)

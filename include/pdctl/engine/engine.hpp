@@ -127,6 +127,9 @@ class Engine {
     // and stopped, once for all of them (each unit's stop command stops the whole job).
     StageResult submit_slurm_job(const plan::Stage& stage);
     std::vector<StopFailure> stop_slurm_job(const plan::Stage& stage, const std::string& verb);
+    // The unit's job as SLURM sees it now ("job 15 PENDING (Resources)"), "" when not under SLURM or
+    // unknown: a gate that timed out names it (the job may never have left the queue).
+    std::string slurm_state(const plan::Stage& stage, const plan::Unit& unit);
     // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
     // kOk: the gate passed; anything else: the stage failed.
     std::optional<StageResult> poll_gate(WaitingStage& waiting);
