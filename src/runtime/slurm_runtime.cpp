@@ -119,6 +119,10 @@ constexpr const char* kLogsScript =
     "echo \"pdctl: no log of $unit under $root (its job has not started it yet)\" >&2\n"
     "exit 1\n";
 
+constexpr const char* kStackScript =
+    "echo \"pdctl: stack under executor: slurm is not supported yet ($1 runs inside its SLURM job; srun "
+    "--overlap --jobid would reach it)\" >&2; exit 3";
+
 }  // namespace
 
 std::string slurm_job_of(const std::string& unit_name) {
@@ -182,10 +186,7 @@ LogActivity SlurmRuntime::parse_log_activity(const std::string& output) const {
 exec::Command SlurmRuntime::python_stack(const std::string& unit_name,
                                          const std::vector<std::string>& /*py_spy*/) const {
     exec::Command command;
-    command.argv = {"sh", "-c",
-                    "echo \"pdctl: stack under executor: slurm is not supported yet ($1 runs inside its "
-                    "SLURM job; srun --overlap --jobid would reach it)\" >&2; exit 3",
-                    "pdctl-slurm-stack", unit_name};
+    command.argv = {"sh", "-c", kStackScript, "pdctl-slurm-stack", unit_name};
     command.timeout = std::chrono::seconds(5);
     return command;
 }
