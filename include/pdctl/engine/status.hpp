@@ -19,10 +19,10 @@ struct UnitStatus {
     std::string address;
     std::string unit;
     int rank = 0;
-    std::string state;  // running | pending (in SLURM's queue) | exited | absent | unknown (unreachable)
+    std::string state;      // running | pending (in SLURM's queue) | exited | absent | unknown (unreachable)
     std::string scheduler;  // executor: slurm: its job, "job 42 RUNNING (None)"; "" otherwise
-    std::string health;  // ok | failing | - (ranks >= 1: judged by liveness only)
-    std::string config;  // current | drift | -
+    std::string health;     // ok | failing | - (ranks >= 1: judged by liveness only)
+    std::string config;     // current | drift | -
     long long uptime_seconds = -1;
     std::string exit_code;
     int pid = 0;
