@@ -1,7 +1,10 @@
 """Renders one bench/run result (the JSON it writes) as docs/benchmarks.md: machine, versions, medians,
 pair-by-pair ratios, each target with whether it holds, and the analysis from bench/notes.md.
 Re-render an old result with:  python3 bench/report.py bench/results/<stamp>.json > docs/benchmarks.md
+or the newest complete result of every scenario, as bench/run does after a full-size run:
+                              python3 bench/report.py --latest bench/results > docs/benchmarks.md
 """
+import glob
 import json
 import os
 import statistics
@@ -43,23 +46,198 @@ def times_table(sc, title, note=""):
     return lines + [""]
 
 
+# ---------------------------------------------------------------------------------------------------
+# The slurm scenario: start/stop of the same deployment over SSH and under SLURM.
+
+ROLES = ["mooncake-master", "prefill", "decode", "router"]
+
+
+def spread(xs):
+    """median (min–max), in seconds."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "—"
+    return f"{med(xs):.2f} s ({min(xs):.2f}–{max(xs):.2f})"
+
+
+def start_parts(run):
+    """One start's wall time cut into consecutive parts (seconds); they add up to the wall time. SLURM
+    runs also cut each stage's dispatch at slurmctld's and slurmd's log lines."""
+    st, order = run["stages"], run["order"]
+    if not order or any("ready" not in st[r] or "rank_last" not in st[r] for r in order):
+        return None
+    ms = {"before": st[order[0]]["begin"],
+          "dispatch": sum(st[r]["rank_last"] - st[r]["begin"] for r in order),
+          "work": sum(st[r]["ready"] - st[r]["rank_last"] for r in order),
+          "between": sum(st[b]["begin"] - st[a]["ready"] for a, b in zip(order, order[1:])),
+          "after": run["wall"] - st[order[-1]]["ready"], "wall": run["wall"]}
+    if run.get("preflight"):  # "preflight passed on 8 nodes in 0.50s"
+        ms["preflight"] = float(run["preflight"].rsplit(" in ", 1)[1].rstrip("s")) * 1000
+    chain = ["begin", "slurm_submit", "slurm_scheduled", "slurm_batch", "slurm_task_last", "rank_last"]
+    if all(k in st[r] for r in order for k in chain):
+        for a, b in zip(chain, chain[1:]):
+            ms[f"{a}>{b}"] = sum(st[r][b] - st[r][a] for r in order)
+        ms["sbatch_return"] = sum(st[r]["launched"] - st[r]["begin"] for r in order)
+    return {k: v / 1000 for k, v in ms.items()}
+
+
+def render_slurm(sc):
+    runs, det, path = sc["runs"], sc["detail"], sc["path_s"]
+    n = {x: len(det.get(x, [])) for x in ("ssh", "slurm")}
+    body = [f"**Start and stop under SLURM vs over SSH, the same simulated deployment** (`tests/profiles/slurm` "
+            "rewritten by `bench/run`: Mooncake master on node 1, prefill on nodes 1–4, decode on 5–8, MiniLB "
+            f"router on 5, pdsim with every sglang phase {sc['phase_ms']} ms, the profile's gates and intervals; "
+            "`ssh`: 8 bench sshd hosts, `runtime: process`, libssh2; `slurm`: 8 slurmd nodes of a real SLURM "
+            f"{sc.get('slurm_version', '')} cluster, `tests/slurm/up.sh` with "
+            + ", ".join(f"{k}={v}" for k, v in sc.get("slurm", {}).items())
+            + f", one job per group). The work on the gated path is {path:.1f} s (prefill then decode, 5 phases "
+            "each; master and router serve at once). Medians (min–max); the executor that goes first alternates "
+            "by repetition; load average (1 min) at each repetition: " + " ".join(sc.get("loadavg_per_rep", [])) + ".",
+            "", "| executor | n | start | start − work on the path | stop |", "|---|---:|---:|---:|---:|"]
+    for x in ("ssh", "slurm"):
+        st, sp = runs.get(f"{x}-start", []), runs.get(f"{x}-stop", [])
+        body.append(f"| {x} | {len(st)} | {spread(st)} | {spread([t - path for t in st])} | {spread(sp)} |")
+        if sc.get("errors", {}).get(x):
+            body.append(f"| {x} failed | | {sc['errors'][x][:200]} | | |")
+    diff_start = [b - a for a, b in zip(runs.get("ssh-start", []), runs.get("slurm-start", []))]
+    diff_stop = [b - a for a, b in zip(runs.get("ssh-stop", []), runs.get("slurm-stop", []))]
+    body += ["", f"SLURM − SSH, pair by pair within a repetition: start {spread(diff_start)}, stop {spread(diff_stop)}.", ""]
+
+    parts = {x: [p for p in (start_parts(d["start"]) for d in det.get(x, [])) if p] for x in ("ssh", "slurm")}
+    col = lambda x, k: spread([p.get(k) for p in parts[x]]) if parts[x] and any(k in p for p in parts[x]) else "—"
+    rows = [("before the first stage: process start, config, deploy lock, listing the units, preflight", "before"),
+            ("  of which the preflight (as pdctl prints it)", "preflight"),
+            ("stage launched → its last rank's program running (Σ over the 4 stages)", "dispatch"),
+            ("  SLURM: launched → slurmctld has the submission (the job's files written, `sbatch` run)",
+             "begin>slurm_submit"),
+            ("  SLURM: submission → job started by the scheduler", "slurm_submit>slurm_scheduled"),
+            ("  SLURM: started → slurmd launched the batch script", "slurm_scheduled>slurm_batch"),
+            ("  SLURM: batch script → the step's last task launched (`srun`)", "slurm_batch>slurm_task_last"),
+            ("  SLURM: task launched → the rank's program running (rank script)", "slurm_task_last>rank_last"),
+            (f"last rank running → stage ready (Σ; the simulated work, {path:.1f} s, and the gate's polling)", "work"),
+            ("stage ready → next stage launched (Σ)", "between"),
+            ("last stage ready → pdctl exits (journal, lock, disconnect)", "after"),
+            ("**wall time of `pdctl start`**", "wall")]
+    body += [f"Where `start`'s time goes (median (min–max) over n = {len(parts['ssh'])} SSH and "
+             f"{len(parts['slurm'])} SLURM runs; the parts of one run add up to its wall time; \"running\" is the "
+             "mtime of the rank's pid file, written by pdctl's wrapper as it launches the program; SLURM's steps "
+             "from slurmctld's and slurmd's logs):", "",
+             "| part | ssh | slurm |", "|---|---:|---:|"]
+    body += [f"| {label} | {col('ssh', k)} | {col('slurm', k)} |" for label, k in rows]
+    sched = {}
+    for d in det.get("slurm", []):
+        for role, s in d["start"]["stages"].items():
+            sched.setdefault(s.get("scheduler", "?"), 0)
+            sched[s.get("scheduler", "?")] += 1
+    if sched:
+        body += ["", "Which SLURM scheduler started the jobs: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(sched.items())) + " (\"main\" = at submission, \"backfill\" = on the "
+            "backfill scheduler's tick, `bf_interval=1` in the test cluster)."]
+
+    def per_stage(x, verb, a, b):
+        out = {}
+        for d in det.get(x, []):
+            for role, s in d[verb]["stages"].items():
+                if a in s and b in s:
+                    out.setdefault(role, []).append((s[b] - s[a]) / 1000)
+        return out
+    cols = {(x, k): per_stage(x, "start", *k) for x in ("ssh", "slurm")
+            for k in [("begin", "rank_last"), ("rank_last", "ready")]}
+    stops = {x: per_stage(x, "stop", "begin", "done") for x in ("ssh", "slurm")}
+    stop_parts = {x: [] for x in ("ssh", "slurm")}
+    for x in stop_parts:
+        for d in det.get(x, []):
+            st = d["stop"]["stages"]
+            if st and all("done" in v for v in st.values()):
+                stop_parts[x].append({"before": min(v["begin"] for v in st.values()) / 1000,
+                                      "stages": sum(v["done"] - v["begin"] for v in st.values()) / 1000,
+                                      "after": (d["stop"]["wall"] - max(v["done"] for v in st.values())) / 1000,
+                                      "wall": d["stop"]["wall"] / 1000})
+    body += ["", "Where `stop`'s time goes:", "", "| part | ssh | slurm |", "|---|---:|---:|"]
+    for label, k in [("before the first stage: process start, config, lock, listing the units", "before"),
+                     ("the 4 stages, in reverse order (Σ)", "stages"),
+                     ("after the last stage: journal, lock, exit", "after"), ("**wall time of `pdctl stop`**", "wall")]:
+        body.append(f"| {label} | " + " | ".join(spread([p[k] for p in stop_parts[x]]) for x in ("ssh", "slurm")) + " |")
+    body += ["", "Per stage (medians): start's launch → last rank running and last rank running → ready, "
+             "stop's stage (terminate, wait until gone; SLURM: `scancel`, wait until the job leaves squeue's "
+             "states that hold nodes):", "",
+             "| stage | launch → running, ssh | slurm | running → ready, ssh | slurm | stop, ssh | slurm |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for role in ROLES:
+        cells = [fmt_s(med(cols[(x, k)].get(role, []))) for k in [("begin", "rank_last"), ("rank_last", "ready")]
+                 for x in ("ssh", "slurm")]
+        cells += [fmt_s(med(stops[x].get(role, []))) for x in ("ssh", "slurm")]
+        body.append(f"| {role} | " + " | ".join(cells) + " |")
+    return body + [""], (diff_start, diff_stop)
+
+
+def newest_per_scenario(results_dir):
+    """[(result, path)]: for every scenario, the newest complete run in results_dir that measured it
+    (without an error), each result cut to the scenarios it provides; oldest first."""
+    owner, loaded = {}, {}
+    for path in sorted(glob.glob(os.path.join(results_dir, "*.json")), reverse=True):  # stamps sort by date
+        try:
+            with open(path) as f:
+                r = json.load(f)
+        except ValueError:
+            continue
+        if not r.get("complete") or r.get("quick"):
+            continue
+        for key, sc in r.get("scenarios", {}).items():
+            if key not in owner and "error" not in sc:
+                owner[key] = path
+                loaded[path] = r
+    sources = []
+    for path in sorted(loaded):
+        r = loaded[path]
+        r["scenarios"] = {k: v for k, v in r["scenarios"].items() if owner.get(k) == path}
+        sources.append((r, path))
+    return sources
+
+
 def render(r, json_path):
-    s, m, v = r["scenarios"], r["machine"], r["versions"]
+    """The report of one run."""
+    return render_sources([(r, json_path)])
+
+
+def render_sources(sources):
+    """The report of several runs, each providing some scenarios (newest_per_scenario)."""
+    s = {}
+    for r, _ in sources:
+        s.update(r["scenarios"])
+    r = sources[-1][0]
+    m, v = r["machine"], {}
+    for src, _ in sources:
+        v.update(src["versions"])
+    hosts = {}
+    for src, _ in sources:
+        hosts.update(src.get("hosts", {}))
     out = ["# Benchmarks", "",
            "Generated by `bench/run` from its own output; do not edit by hand (the analysis comes from",
-           "`bench/notes.md`). Every number below is reproduced by running, as root on Debian 12:", "",
-           "```sh", r["command"], "```", "",
-           f"Raw data: `{json_path}`. Run on {r['date']}, {r['reps']} interleaved repetitions per scenario "
-           f"(for each repetition, every tool once, in turn), medians; a ratio is the median of the "
-           f"per-repetition ratios (pair by pair). Whole run: {r.get('duration_s', '?')} s.", "",
-           "## Machine", "",
-           f"- {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, {m['os']}, kernel {m['kernel']}",
-           f"- load average when the run began: {' '.join(m['loadavg_at_start'])} (the machine is shared; "
-           "interleaving spreads that noise over every tool alike)",
-           "- hosts: real OpenSSH `sshd` in network namespaces on one bridge (`tests/cluster/up.sh` with "
-           + ", ".join(f"{k}={v}" for k, v in r.get("hosts", {}).items())
-           + "), so the clients and all the servers share these CPUs", "",
-           "| software | version |", "|---|---|"]
+           "`bench/notes.md`). Every number below is reproduced by running, as root on Debian 12"
+           + (":" if len(sources) == 1 else " (each scenario comes from the newest complete run in "
+              "`bench/results/` that measured it; `python3 bench/report.py --latest bench/results` merges them):"),
+           "", "```sh"]
+    width = max(len(src["command"]) for src, _ in sources)
+    out += [src["command"] if len(sources) == 1 else
+            f"{src['command']:<{width}}   # {', '.join(src['scenarios'])}" for src, _ in sources]
+    out += ["```", ""]
+    for src, path in sources:
+        out.append(f"Raw data: `{path}`. Run on {src['date']}, {src['reps']} interleaved repetitions per scenario "
+                   f"(for each repetition, every tool once, in turn), medians; a ratio is the median of the "
+                   f"per-repetition ratios (pair by pair). Whole run: {src.get('duration_s', '?')} s."
+                   + ("" if len(sources) == 1 else f" Scenarios: {', '.join(src['scenarios'])}."))
+        out.append("")
+    out += ["## Machine", "",
+            f"- {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, {m['os']}, kernel {m['kernel']}",
+            "- load average when the run began: "
+            + "; ".join(" ".join(src["machine"]["loadavg_at_start"])
+                        + ("" if len(sources) == 1 else f" ({src['date'][:10]} run)") for src, _ in sources)
+            + " (the machine is shared; interleaving spreads that noise over every tool alike)",
+            "- hosts: real OpenSSH `sshd` in network namespaces on one bridge (`tests/cluster/up.sh` with "
+            + ", ".join(f"{k}={val}" for k, val in hosts.items())
+            + "), so the clients and all the servers share these CPUs", "",
+            "| software | version |", "|---|---|"]
     out += [f"| {k} | {val} |" for k, val in v.items()] + [""]
 
     targets = []  # (scenario, target, measured, holds)
@@ -218,6 +396,21 @@ def render(r, json_path):
                             None if peak is None else peak <= 30e6))
             targets.append(("6. binary size", "report", f"{sc['stripped_bytes'] / 1e6:.1f} MB stripped", None))
 
+    if "slurm" in s:
+        sc = s["slurm"]
+        if "error" in sc:
+            body += [f"**SLURM vs SSH** {'skipped' if sc.get('skipped') else 'failed'}: {sc['error']}", ""]
+        else:
+            lines, (diff_start, diff_stop) = render_slurm(sc)
+            body += lines
+            runs = sc["runs"]
+            targets.append(("8. start, SLURM vs SSH, same deployment", "report",
+                            f"ssh {fmt_s(med(runs.get('ssh-start', [])))}, slurm {fmt_s(med(runs.get('slurm-start', [])))}"
+                            f" (SLURM − SSH {fmt_s(med(diff_start))})", None))
+            targets.append(("8. stop, SLURM vs SSH, same deployment", "report",
+                            f"ssh {fmt_s(med(runs.get('ssh-stop', [])))}, slurm {fmt_s(med(runs.get('slurm-stop', [])))}"
+                            f" (SLURM − SSH {fmt_s(med(diff_stop))})", None))
+
     # bench/run (and so the smoke test) checks that this table is there.
     out += ["## Targets", "", "| Scenario | Target | Measured | Holds |", "|---|---|---|---|"]
     out += [f"| {a} | {b} | {c} | {holds(d)} |" for a, b, c, d in targets]
@@ -229,4 +422,9 @@ def render(r, json_path):
 
 
 if __name__ == "__main__":
-    sys.stdout.write(render(json.load(open(sys.argv[1])), sys.argv[1]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--latest":
+        sys.stdout.write(render_sources(newest_per_scenario(sys.argv[2])))
+    elif len(sys.argv) == 2:
+        sys.stdout.write(render(json.load(open(sys.argv[1])), sys.argv[1]))
+    else:
+        sys.exit("usage: report.py RESULT.json | report.py --latest RESULTS_DIR")
