@@ -108,7 +108,7 @@ def render_slurm(sc):
     rows = [("before the first stage: process start, config, deploy lock, listing the units, preflight", "before"),
             ("  of which the preflight (as pdctl prints it)", "preflight"),
             ("stage launched → its last rank's program running (Σ over the 4 stages)", "dispatch"),
-            ("  SLURM: launched → slurmctld has the submission (the job's files written, `sbatch` run)",
+            ("  SLURM: stage launched → slurmctld has the submission (the job's files written, `sbatch` run)",
              "begin>slurm_submit"),
             ("  SLURM: submission → job started by the scheduler", "slurm_submit>slurm_scheduled"),
             ("  SLURM: started → slurmd launched the batch script", "slurm_scheduled>slurm_batch"),
@@ -131,8 +131,9 @@ def render_slurm(sc):
             sched[s.get("scheduler", "?")] += 1
     if sched:
         body += ["", "Which SLURM scheduler started the jobs: " + ", ".join(
-            f"{k} {v}" for k, v in sorted(sched.items())) + " (\"main\" = at submission, \"backfill\" = on the "
-            "backfill scheduler's tick, `bf_interval=1` in the test cluster)."]
+            f"{k} {v}" for k, v in sorted(sched.items())) + " (slurmctld's `sched/backfill: _start_job` and "
+            "`sched: Allocate` lines: the backfill scheduler, every `bf_interval=1` s in the test cluster, and the "
+            "main scheduling loop; no job was started by the test at submission)."]
 
     def per_stage(x, verb, a, b):
         out = {}
@@ -207,8 +208,9 @@ def render_sources(sources):
         s.update(r["scenarios"])
     r = sources[-1][0]
     m, v = r["machine"], {}
-    for src, _ in sources:
-        v.update(src["versions"])
+    for src, _ in sources:  # newest wins, but not with "not installed": the tool is not needed there
+        v.update({k: val for k, val in src["versions"].items() if k not in v or "not installed" not in val})
+    kernels = sorted({src["machine"]["kernel"] for src, _ in sources})
     hosts = {}
     for src, _ in sources:
         hosts.update(src.get("hosts", {}))
@@ -229,7 +231,7 @@ def render_sources(sources):
                    + ("" if len(sources) == 1 else f" Scenarios: {', '.join(src['scenarios'])}."))
         out.append("")
     out += ["## Machine", "",
-            f"- {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, {m['os']}, kernel {m['kernel']}",
+            f"- {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, {m['os']}, kernel {', '.join(kernels)}",
             "- load average when the run began: "
             + "; ".join(" ".join(src["machine"]["loadavg_at_start"])
                         + ("" if len(sources) == 1 else f" ({src['date'][:10]} run)") for src, _ in sources)
