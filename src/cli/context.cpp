@@ -20,6 +20,7 @@
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "slurm_allocation_reader.hpp"
 
 namespace pdctl::cli {
 
@@ -32,7 +33,7 @@ config::Cluster load_cluster(const GlobalOptions& options) {
     if (!path.empty()) {
         config::DiskFileSource disk;
         if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
-        return config::load_cluster(path, disk);
+        return config::load_cluster(path, disk, read_slurm_allocation);
     }
     // No config anywhere: the simulated local cluster that ships inside the binary.
     spdlog::info("no -c, PDCTL_CONFIG or ./pdctl.yaml: using the embedded local profile (profiles/local)");

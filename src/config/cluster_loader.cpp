@@ -170,8 +170,9 @@ std::vector<Diagnostic> ordered(std::vector<Diagnostic> items, const std::string
     throw ConfigError(ordered(diags.items(), path));
 }
 
-void read_document(const YAML::Node& root, const FileSource& files, Diagnostics& diags, Cluster& cluster) {
-    LoadContext ctx{{cluster.config_path, &diags}, &files, {}, {}};
+void read_document(const YAML::Node& root, const FileSource& files, const AllocationReader& allocation,
+                   Diagnostics& diags, Cluster& cluster) {
+    LoadContext ctx{{cluster.config_path, &diags}, &files, {}, {}, allocation};
     MapReader top(ctx.yaml, root, "", ctx.yaml.at(root, {cluster.config_path, 1, 1}));
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
@@ -190,7 +191,13 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
         if (!var.assumption.empty()) cluster.assumptions.push_back({var.key, var.assumption, var.where});
     SshSettings ssh;
     const RoleDefaults defaults = read_defaults(ctx, top, cluster.executor, ssh);
-    cluster.nodes = read_nodes(ctx, top, ssh);
+    if (detail::read_allocation_nodes(ctx, top, cluster)) {
+        // Without the allocation's nodes every role's placement would be an error of its own.
+        if (cluster.nodes.empty()) return;
+        ctx.nodes_from_allocation = true;
+    } else {
+        cluster.nodes = read_nodes(ctx, top, ssh);
+    }
     detail::read_coordinator(ctx, top, cluster);
     read_roles(ctx, top, defaults, cluster);
     detail::check_slurm_roles(ctx.yaml, cluster);
@@ -199,7 +206,7 @@ void read_document(const YAML::Node& root, const FileSource& files, Diagnostics&
 
 }  // namespace
 
-Cluster load_cluster(const std::string& path, const FileSource& files) {
+Cluster load_cluster(const std::string& path, const FileSource& files, const AllocationReader& allocation) {
     Diagnostics diags;
     Cluster cluster;
     cluster.config_path = path;
@@ -213,7 +220,7 @@ Cluster load_cluster(const std::string& path, const FileSource& files) {
         if (root.IsNull()) {
             diags.error({path}, "", "the cluster file is empty", "docs/config.md describes its keys");
         } else {
-            read_document(root, files, diags, cluster);
+            read_document(root, files, allocation, diags, cluster);
         }
     } catch (const YAML::Exception& e) {
         // Syntax errors; the readers check types before converting, so nothing else should land here.

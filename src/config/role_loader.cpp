@@ -4,6 +4,7 @@
 #include <cctype>
 #include <iterator>
 
+#include "pdctl/config/detail/slurm_loader.hpp"
 #include "pdctl/config/mooncake_version.hpp"
 
 namespace pdctl::config::detail {
@@ -135,6 +136,7 @@ void read_placement(const LoadContext& ctx, const MapReader& m, const std::vecto
         if (!m.require("nodes", "the nodes this role runs on; the first is rank 0") ||
             !m.items("nodes", items))
             return;
+        items = allocation_items(ctx, items, nodes, m.child_path("nodes"));
         if (items.empty())
             ctx.yaml.error(m.find("nodes")->value_where, m.child_path("nodes"), "needs at least one node");
         for (std::size_t i = 0; i < items.size(); ++i)
@@ -163,8 +165,9 @@ void read_placement(const LoadContext& ctx, const MapReader& m, const std::vecto
                            "each group is a list whose first node is its rank 0");
             continue;
         }
-        const auto items = as_items(ctx.yaml, list[g], where, group_path, false);
+        auto items = as_items(ctx.yaml, list[g], where, group_path, false);
         if (!items) continue;
+        *items = allocation_items(ctx, *items, nodes, group_path);
         if (items->empty()) ctx.yaml.error(where, group_path, "needs at least one node");
         groups.emplace_back();
         for (std::size_t i = 0; i < items->size(); ++i)

@@ -4,6 +4,8 @@
 #include <array>
 #include <regex>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::config::detail {
 namespace {
 
@@ -37,6 +39,12 @@ std::string_view option_name(std::string_view word) {
     if (word.rfind("--", 0) == 0) return word.substr(0, word.find('='));
     if (word.size() > 2 && word[0] == '-') return word.substr(0, 2);
     return word;
+}
+
+std::vector<std::string> node_names(const std::vector<Node>& nodes) {
+    std::vector<std::string> names;
+    for (const auto& node : nodes) names.push_back(node.name);
+    return names;
 }
 
 bool is_slurm_name(const std::string& name) {
@@ -95,6 +103,86 @@ void read_slurm(const LoadContext& ctx, const MapReader& top, Cluster& cluster) 
     if (map.string("output_dir", slurm.output_dir) && slurm.output_dir.rfind('/', 0) != 0)
         ctx.yaml.error(map.find("output_dir")->value_where, map.child_path("output_dir"),
                        "must be an absolute path", "a directory every node and this machine see");
+}
+
+bool read_allocation_nodes(const LoadContext& ctx, const MapReader& top, Cluster& cluster) {
+    const auto* entry = top.find("nodes");
+    if (!entry || !entry->value.IsScalar() || entry->value.Scalar() != "from-allocation") return false;
+    const auto& where = entry->value_where;
+    if (cluster.executor != ExecutorKind::Slurm) {
+        ctx.yaml.error(where, "nodes", "`nodes: from-allocation` needs `executor: slurm`",
+                       "list the nodes: - {name: n1, address: 10.0.0.1}");
+        return true;
+    }
+    // The allocation was made with its own partition, account, time and options: a group's step gets
+    // its nodes from it, so these would silently do nothing.
+    const std::pair<const char*, bool> unused[] = {{"partition", !cluster.slurm.partition.empty()},
+                                                   {"account", !cluster.slurm.account.empty()},
+                                                   {"time_limit", cluster.slurm.time_limit.count() > 0},
+                                                   {"sbatch_options", !cluster.slurm.sbatch_options.empty()}};
+    for (const auto& [key, set] : unused)
+        if (set)
+            ctx.yaml.error(cluster.slurm.where, std::string("slurm.") + key,
+                           std::string("`") + key + "` does nothing with `nodes: from-allocation`",
+                           "the allocation (salloc/sbatch) already has it: give it there");
+    if (!ctx.allocation) {
+        ctx.yaml.error(where, "nodes", "`nodes: from-allocation`, but no SLURM allocation can be read here");
+        return true;
+    }
+    SlurmAllocation allocation;
+    try {
+        allocation = ctx.allocation();
+    } catch (const std::exception& e) {
+        ctx.yaml.error(where, "nodes", std::string("`nodes: from-allocation`: ") + e.what(),
+                       "run pdctl inside the allocation: salloc -N8 … pdctl start, or in an sbatch script");
+        return true;
+    }
+    cluster.slurm.allocation = allocation.job_id;
+    cluster.slurm.allocation_nodelist = allocation.nodelist;
+    for (const auto& allocated : allocation.nodes) {
+        Node node;
+        node.name = allocated.name;
+        node.address = allocated.address;
+        node.where = where;
+        if (!is_valid_name(node.name))
+            ctx.yaml.error(where, "nodes",
+                           "the allocation's node `" + node.name + "` has no name pdctl can use", kNameRule);
+        cluster.nodes.push_back(std::move(node));
+    }
+    if (cluster.nodes.empty()) ctx.yaml.error(where, "nodes", "the allocation lists no node");
+    return true;
+}
+
+std::vector<Item> allocation_items(const LoadContext& ctx, const std::vector<Item>& items,
+                                   const std::vector<Node>& nodes, const std::string& path) {
+    if (!ctx.nodes_from_allocation) return items;
+    static const std::regex position_syntax(R"(\d+(-\d+)?)");
+    std::vector<Item> named;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto& item = items[i];
+        if (!std::regex_match(item.value, position_syntax)) {
+            named.push_back(item);
+            continue;
+        }
+        const auto positions = allocation_positions(item.value);
+        const auto item_path = path + "[" + std::to_string(i) + "]";
+        if (positions.empty() || positions.front() == 0) {
+            ctx.yaml.error(item.where, item_path, "`" + item.value + "` is no range of allocation positions",
+                           "positions count from 1 in the allocation's order: 1-4, 5");
+            continue;
+        }
+        for (const auto position : positions) {
+            if (position > nodes.size()) {
+                ctx.yaml.error(item.where, item_path,
+                               "position " + std::to_string(position) + " is past the allocation's " +
+                                   std::to_string(nodes.size()) + " nodes",
+                               "the allocation holds " + util::join(node_names(nodes), ", "));
+                break;
+            }
+            named.push_back({nodes[position - 1].name, item.where});
+        }
+    }
+    return named;
 }
 
 void check_slurm_roles(const YamlContext& ctx, const Cluster& cluster) {

@@ -34,12 +34,15 @@ Engine::StageResult Engine::submit_slurm_job(const plan::Stage& stage) {
     if (options_.start_hook) options_.start_hook(StartMoment::kBeforeCommand, rank0);
     const auto answer = executor_.run(here, job.submit);
     if (options_.start_hook) options_.start_hook(StartMoment::kAfterCommand, rank0);
-    if (!answer.ok()) return failed(fmt::format("sbatch refused job {} ({})", job.name, words(answer)));
-    // --parsable prints "ID" or "ID;CLUSTER".
+    if (!answer.ok())
+        return failed(job.step ? fmt::format("could not launch step {} ({})", job.name, words(answer))
+                               : fmt::format("sbatch refused job {} ({})", job.name, words(answer)));
+    // --parsable prints "ID" or "ID;CLUSTER"; a step's launch prints its allocation's ID.
     auto id = util::first_line(answer.out);
     id = id.substr(0, id.find(';'));
-    for (const auto& unit : stage.units)
-        reporter_.unit_done("start", unit, fmt::format("submitted as SLURM job {} ({})", id, job.name));
+    const auto said = job.step ? fmt::format("launched as a step of SLURM allocation {} ({})", id, job.name)
+                               : fmt::format("submitted as SLURM job {} ({})", id, job.name);
+    for (const auto& unit : stage.units) reporter_.unit_done("start", unit, said);
     return {};
 }
 

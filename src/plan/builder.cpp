@@ -66,6 +66,7 @@ runtime::RuntimeSpec runtime_for(const config::Cluster& cluster, const config::R
     spec.stop_grace_seconds = role.stop_grace_seconds;
     if (cluster.executor == config::ExecutorKind::Slurm)
         spec.slurm_dir = config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name);
+    spec.slurm_allocation = cluster.slurm.allocation;
     return spec;
 }
 

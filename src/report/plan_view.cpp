@@ -57,10 +57,15 @@ std::string readable_run(const plan::Unit& unit) {
     return readable_words(unit.run);
 }
 
-// executor: slurm: the exact sbatch line, and the srun line of its job script with the fixed rank
-// script left out (`plan --json` has the whole job script).
+// executor: slurm: the exact sbatch line (or the step's launch), and the srun line of its job script with the
+// fixed rank script left out (`plan --json` has the whole job script). A step of an allocation (`nodes:
+// from-allocation`) is launched by a fixed script: what it does, in words.
 void render_slurm_job(std::string& out, const runtime::SlurmJob& job) {
-    out += "  sbatch: " + readable_words(job.submit.argv) + "\n";
+    if (job.step)
+        out += "  step:   of SLURM allocation " + job.allocation +
+               ": job.sh (the srun below) run detached from pdctl (setsid), its output in job.out\n";
+    else
+        out += "  sbatch: " + readable_words(job.submit.argv) + "\n";
     auto srun = job.srun;
     if (job.srun_script < srun.size()) srun[job.srun_script] = "<rank script: plan --json, slurm.job_script>";
     out += "  srun:   " + readable_words(srun) + "\n";
@@ -166,7 +171,8 @@ void render_stop_stage(std::string& out, const plan::Stage& stage, std::size_t i
     out += fmt::format("stop {}  {}\n", index, stage.role);
     if (stage.slurm) {
         // One stop for the whole job: every unit's is the same.
-        out += fmt::format("  job {}: {}\n", stage.slurm->name, stage.units.front().stop_description);
+        out += fmt::format("  {} {}: {}\n", stage.slurm->step ? "step" : "job", stage.slurm->name,
+                           stage.units.front().stop_description);
         return;
     }
     for (const auto& unit : stage.units)
@@ -233,6 +239,7 @@ json stage_json(const plan::Stage& stage) {
                         {"dir", job.dir},
                         {"nodes", job.nodes},
                         {"job_script", job.job_script},
+                        {"allocation", job.allocation},
                         {"prepare", prepare},
                         {"submit", command_json(job.submit)}};
     }

@@ -45,6 +45,14 @@ constexpr const char* kRankScript =
     "echo \"$code\" > \"$dir/$unit.exit\"\n"
     "exit \"$code\"\n";
 
+// Starts the step's srun (job.sh) detached from pdctl, in the group's directory "$1"; prints the
+// allocation's id "$2", as sbatch --parsable prints the job's.
+constexpr const char* kLaunchStepScript =
+    "cd \"$1\" || exit 1\n"
+    "setsid sh job.sh > job.out 2>&1 < /dev/null &\n"
+    "echo \"$!\" > srun.pid\n"
+    "echo \"$2\"\n";
+
 exec::Command write_file(const std::string& path, std::string content) {
     exec::Command command;
     command.argv = {"sh", "-c", kWriteFileScript, "pdctl-write", path};
@@ -76,22 +84,41 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     job.dir = output_dir + "/" + group;
     for (const auto& unit : units) job.nodes.push_back(unit.node);
 
-    // The batch script runs on the job's first node and starts one task per node.
+    job.step = !settings.allocation.empty();
+    job.allocation = settings.allocation;
+
+    // One task per node. As a job, the batch script runs on the job's first node; as a step, a detached
+    // srun on this machine, inside the allocation (--jobid), on the group's nodes of it.
     auto& srun = job.srun;
-    srun = {"srun", "--nodes=" + std::to_string(units.size()), "--ntasks-per-node=1", "--kill-on-bad-exit=1",
-            // The ranks' own output is in their logs; srun's errors stay in job.out.
-            "--output=/dev/null", "sh", "-c", env_complete_function() + kRankScript, "pdctl-rank", job.dir,
-            job.name};
+    srun = {"srun"};
+    if (job.step) {
+        srun.insert(srun.end(), {"--jobid=" + settings.allocation, "--job-name=" + job.name,
+                                 "--nodelist=" + util::join(job.nodes, ",")});
+    }
+    srun.insert(srun.end(),
+                {"--nodes=" + std::to_string(units.size()), "--ntasks-per-node=1", "--kill-on-bad-exit=1"});
+    if (job.step) {
+        // Steps of one allocation share its nodes' CPUs (the master beside prefill's rank 0): without
+        // --overlap the second would wait for ever. The GPUs go to the SGLang groups only.
+        srun.push_back("--overlap");
+        if (!settings.gres.empty())
+            srun.push_back(placement.gpus ? "--gres=" + settings.gres : "--gres=none");
+    }
+    // The ranks' own output is in their logs; srun's errors stay in job.out.
+    srun.insert(srun.end(), {"--output=/dev/null", "sh", "-c", env_complete_function() + kRankScript,
+                             "pdctl-rank", job.dir, job.name});
+    job.srun_script = srun.size() - 4;  // the rank script, before its three parameters
     srun.insert(srun.end(), job.nodes.begin(), job.nodes.end());
-    job.srun_script = 7;
     job.job_script =
-        "#!/bin/sh\n# " + job.name + ": written by pdctl for sbatch; rank K runs on the K-th of " +
-        std::to_string(units.size()) + " nodes (docs/slurm.md)\nexec " + util::join_command(srun) + "\n";
+        "#!/bin/sh\n# " + job.name + ": written by pdctl " +
+        (job.step ? "to run as a step of SLURM allocation " + settings.allocation : "for sbatch") +
+        "; rank K runs on the K-th of " + std::to_string(units.size()) + " nodes (docs/slurm.md)\nexec " +
+        util::join_command(srun) + "\n";
 
     // What a previous job of this group left (its exit codes, pids, logs, job.out) would be read as
     // this one's: gone before anything is written.
     exec::Command reset;
-    reset.argv = {"rm", "-f", job.dir + "/job.out"};
+    reset.argv = {"rm", "-f", job.dir + "/job.out", job.dir + "/srun.pid"};
     for (const auto& unit : units)
         for (const char* suffix : {".exit", ".pid", ".started", ".log"})
             reset.argv.push_back(job.dir + "/" + unit.name + suffix);
@@ -109,6 +136,13 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     }
     job.prepare.push_back(write_file(job.dir + "/job.sh", job.job_script));
 
+    if (job.step) {
+        // The step outlives this pdctl: its srun is detached (setsid, output in job.out), and its pid
+        // kept for the moment before SLURM lists the step.
+        job.submit.argv = {"sh", "-c", kLaunchStepScript, "pdctl-step", job.dir, settings.allocation};
+        job.submit.timeout = std::chrono::seconds(30);
+        return job;
+    }
     job.submit.argv = {"sbatch",
                        "--parsable",
                        "--job-name=" + job.name,

@@ -104,6 +104,94 @@ std::string stop_script() {
            "echo \"$said\"\n";
 }
 
+// Step mode (`nodes: from-allocation`): the groups are steps of allocation "$alloc", found by step
+// name in `squeue --steps` (which lists running steps only). Before SLURM lists a step its srun is
+// already running here (the group's srun.pid): that is a step still launching. A zombie is no srun
+// (this machine's PID 1 may not reap the detached ones).
+constexpr const char* kStepFunctions =
+    "alive() { s=$(ps -o stat= -p \"$1\" 2>/dev/null) || return 1; case $s in Z*) return 1 ;; esac; }\n"
+    // $steps: "ID|NAME" lines of every running step; a failing squeue fails the caller.
+    "list_steps() { steps=$(squeue --noheader --steps --format='%i|%j' 2>&1) || "
+    "{ echo \"pdctl: squeue failed: $steps\" >&2; exit 1; }; }\n"
+    // $step: the running step of allocation $alloc named "$1", if any.
+    "step_of() {\n"
+    "  step=\n"
+    "  while IFS='|' read -r sid sname; do\n"
+    "    case $sid in \"$alloc\".*) [ \"$sname\" = \"$1\" ] && step=$sid ;; esac\n"
+    "  done <<EOF\n"
+    "$steps\n"
+    "EOF\n"
+    "}\n"
+    // $srun: the live srun of the group whose files are in directory "$1", if any.
+    "srun_of() { srun=$(cat \"$1/srun.pid\" 2>/dev/null) && alive \"$srun\" || srun=; }\n";
+
+std::string inspect_steps_script() {
+    return std::string("root=$1 node=$2 alloc=$3\n") + kStepFunctions +
+           "now=$(date +%s) steps=\n"
+           "for f in \"$root\"/*/*.labels; do\n"
+           "  [ -f \"$f\" ] && grep -qxF \"pdctl.node=$node\" \"$f\" || continue\n"
+           "  [ -n \"$steps\" ] || list_steps\n"
+           "  base=${f%.labels}\n"
+           "  j=$(sed -n 's/^pdctl\\.job=//p' \"$f\")\n"
+           "  step_of \"$j\"\n"
+           "  srun_of \"${f%/*}\"\n"
+           "  state=exited scheduler=\"no step $j in allocation $alloc\"\n"
+           "  if [ -n \"$step\" ]; then scheduler=\"step $step RUNNING\"\n"
+           "  elif [ -n \"$srun\" ]; then scheduler=\"step $j of allocation $alloc PENDING (srun "
+           "launching)\"\n"
+           "  fi\n"
+           "  [ -f \"$base.exit\" ] || [ \"$scheduler\" = \"no step $j in allocation $alloc\" ] || "
+           "state=running\n"
+           "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\nstarted=%s\\n"
+           "scheduler=%s\\n' \"${base##*/}\" \"$state\" \"$(cat \"$base.pid\" 2>/dev/null)\" "
+           "\"$(cat \"$base.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$base.exit\" 2>/dev/null)\" "
+           "\"$(cat \"$base.started\" 2>/dev/null)\" \"$scheduler\"\n"
+           "  cat \"$f\"\n"
+           "  echo\n"
+           "done\n";
+}
+
+// Stops step "$2" as stop_script stops a job: SIGTERM to its tasks, the grace, scancel of the step
+// and its srun, up to "$4" seconds more, exit 70 if it is still there; then the ranks' files.
+std::string stop_step_script() {
+    return std::string("root=$1 job=$2 grace=$3 kill_wait=$4 alloc=$5\n") + kStepFunctions +
+           "dir=\n"
+           "for f in \"$root\"/*/*.labels; do [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" && "
+           "dir=${f%/*}; "
+           "done\n"
+           "held() {\n"
+           "  list_steps; step_of \"$job\"; held=${step:+step $step}\n"
+           "  if [ -n \"$dir\" ]; then srun_of \"$dir\"; [ -n \"$srun\" ] && held=\"${held:+$held, }srun "
+           "$srun\"; fi\n"
+           "}\n"
+           "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
+           "i=$((i + 1)); done; }\n"
+           "held\n"
+           "if [ -z \"$held\" ]; then\n"
+           "  said=\"$job was not running\"\n"
+           "else\n"
+           "  said=\"stopped $job ($held)\"\n"
+           "  [ -n \"$step\" ] && scancel --signal=TERM \"$step\" 2>/dev/null\n"
+           "  wait_gone \"$grace\"\n"
+           "  if [ -n \"$held\" ]; then\n"
+           "    [ -n \"$step\" ] && { scancel \"$step\" || exit 1; }\n"
+           "    [ -n \"$srun\" ] && kill -TERM \"$srun\" 2>/dev/null\n"
+           "    wait_gone \"$kill_wait\"\n"
+           "  fi\n"
+           "  if [ -n \"$held\" ]; then\n"
+           "    echo \"pdctl: SLURM still holds $held after SIGTERM, ${grace}s, scancel and ${kill_wait}s "
+           "more\" >&2\n"
+           "    exit 70\n"
+           "  fi\n"
+           "fi\n"
+           "for f in \"$root\"/*/*.labels; do\n"
+           "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" || continue\n"
+           "  b=${f%.labels}\n"
+           "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
+           "done\n"
+           "echo \"$said\"\n";
+}
+
 // A rank's log under any group's directory (unit names are unique in a cluster): the header
 // log_activity parses (now, last write), then the tail.
 constexpr const char* kLogActivityScript =
@@ -138,21 +226,28 @@ exec::Command SlurmRuntime::start(const UnitSpec& /*unit: the job starts it*/) c
 }
 
 exec::Command SlurmRuntime::stop(const std::string& unit_name) const {
+    const bool step = !spec_.slurm_allocation.empty();
     exec::Command command;
     command.argv = {"sh",
                     "-c",
-                    stop_script(),
+                    step ? stop_step_script() : stop_script(),
                     "pdctl-slurm-stop",
                     spec_.slurm_dir,
                     slurm_job_of(unit_name),
                     std::to_string(spec_.stop_grace_seconds),
                     std::to_string(kCancelWaitSeconds)};
+    if (step) command.argv.push_back(spec_.slurm_allocation);
     command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + kCancelWaitSeconds + 30);
     return command;
 }
 
 std::string SlurmRuntime::describe_stop(const std::string& unit_name) const {
     const auto job = slurm_job_of(unit_name);
+    if (!spec_.slurm_allocation.empty())
+        return "scancel --signal=TERM <step " + job + " of allocation " + spec_.slurm_allocation +
+               ">, up to " + std::to_string(spec_.stop_grace_seconds) +
+               "s for its ranks to exit, then scancel <step>, up to " + std::to_string(kCancelWaitSeconds) +
+               "s for SLURM to end it";
     return "scancel --signal=TERM --name=" + job + ", up to " + std::to_string(spec_.stop_grace_seconds) +
            "s for its ranks to exit, then scancel --name=" + job + ", up to " +
            std::to_string(kCancelWaitSeconds) + "s for SLURM to end it";
@@ -194,6 +289,14 @@ exec::Command SlurmRuntime::python_stack(const std::string& unit_name,
 exec::Command SlurmRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
     exec::Command command;
     command.argv = {"sh", "-c", inspect_script(), "pdctl-slurm-inspect", spec_.slurm_dir, node_};
+    if (!spec_.slurm_allocation.empty())
+        command.argv = {"sh",
+                        "-c",
+                        inspect_steps_script(),
+                        "pdctl-slurm-inspect",
+                        spec_.slurm_dir,
+                        node_,
+                        spec_.slurm_allocation};
     command.timeout = std::chrono::seconds(30);
     return command;
 }

@@ -115,7 +115,7 @@ TEST_F(SshQuotingTest, EnvValuesAndArgsThroughTheProcessRuntimeStartScript) {
     HostileStrings strings(seed + 1, kCanary);
     const std::string dir = "/tmp/pdctl-quoting-" + std::to_string(::getpid());
     Restore cleanup([&] { std::filesystem::remove_all(dir); });  // /tmp is shared with the hosts
-    runtime::ProcessRuntime process({config::RuntimeKind::Process, "", "", {}, dir, 5, ""}, dir);
+    runtime::ProcessRuntime process({config::RuntimeKind::Process, "", "", {}, dir, 5, "", ""}, dir);
     const int units = 8;
     std::vector<std::vector<runtime::EnvEntry>> envs(units);
     std::vector<std::vector<std::string>> args(units);

@@ -206,7 +206,11 @@ struct SlurmSettings {
     // Job scripts and per-rank logs: a directory every node and this machine see (shared file
     // system); default <state_dir>/<cluster>/slurm.
     std::string output_dir;
-    SourceLocation where;  // the `slurm:` block, or the `executor:` line without one
+    // `nodes: from-allocation`: the SLURM allocation (its job id) pdctl runs in. Each role group is then
+    // a step of it (srun --jobid) instead of a job of its own; empty: one sbatch job per group.
+    std::string allocation;
+    std::string allocation_nodelist;  // $SLURM_JOB_NODELIST as it was read, for plans and messages
+    SourceLocation where;             // the `slurm:` block, or the `executor:` line without one
 };
 
 struct Cluster {

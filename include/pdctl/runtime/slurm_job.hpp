@@ -24,12 +24,17 @@ struct SlurmJob {
     std::string comment;             // "pdctl cluster=<c> config=<fingerprint>": what it was started from
     std::string dir;                 // <output_dir>/<group>: job script, rank scripts, env files, logs
     std::vector<std::string> nodes;  // SLURM node names, in rank order
-    std::string job_script;          // the batch script's content (no secrets: those are in the env files)
-    std::vector<std::string> srun;   // the one command the job script runs (exec'd)
-    std::size_t srun_script = 0;     // where in `srun` the fixed rank script is (plans leave it out)
+    // `nodes: from-allocation`: a step of the allocation pdctl runs in (srun --jobid, detached), not
+    // a job: `submit` launches job.sh instead of sbatch, and the step is found by its name.
+    bool step = false;
+    std::string allocation;         // its job id, for a step
+    std::string job_script;         // the batch script's content (no secrets: those are in the env files)
+    std::vector<std::string> srun;  // the one command the job script runs (exec'd)
+    std::size_t srun_script = 0;    // where in `srun` the fixed rank script is (plans leave it out)
     // Run on the submitting machine, in order: remove what an earlier job of the group left, write the
     // job's files (each env file 0600, its content on stdin; a rank's .labels after its other files),
-    // then sbatch, which prints the job id (--parsable).
+    // then sbatch, which prints the job id (--parsable); or, for a step, the detached launch, which
+    // prints the allocation's id.
     std::vector<exec::Command> prepare;
     exec::Command submit;
     // Stop is each unit's stop command, by job name, so a second pdctl finds the job the same way

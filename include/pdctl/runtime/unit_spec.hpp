@@ -35,6 +35,9 @@ struct RuntimeSpec {
     // group; the units are SLURM tasks, seen and stopped from the submitting machine
     // (runtime/slurm_runtime.hpp). Empty for the other executors.
     std::string slurm_dir;
+    // `nodes: from-allocation`: the allocation whose steps the groups are (SLURM job id); empty: each
+    // group is a job of its own.
+    std::string slurm_allocation;
 };
 
 // Who a unit is and what it runs: everything its start command and labels are made of.

@@ -152,5 +152,25 @@ TEST(PlanSlurm, TheSlurmProfileMatchesTheGoldenFiles) {
     expect_golden(golden / "slurm.plan.json", report::plan_to_json(plan, "restart").dump(2) + "\n");
 }
 
+// `nodes: from-allocation` (tests/profiles/slurm-alloc) in a fixed allocation: the same deployment as
+// steps of allocation 4242, the nodes named by position, srun --jobid/--overlap, and stop by step.
+TEST(PlanSlurm, TheAllocationProfileMatchesTheGoldenFiles) {
+    const fs::path source = PDCTL_SOURCE_DIR;
+    fs::current_path(source);
+    config::DiskFileSource disk;
+    const auto allocation = [] {
+        config::SlurmAllocation fixed{"4242", "pds[1-8]", {}};
+        for (int k = 1; k <= 8; ++k)
+            fixed.nodes.push_back({"pds" + std::to_string(k), "10.66.0." + std::to_string(k)});
+        return fixed;
+    };
+    const auto cluster = config::load_cluster("tests/profiles/slurm-alloc/pdctl.yaml", disk, allocation);
+    const auto plan = build_plan(cluster);
+    const fs::path golden = source / "tests" / "golden";
+    for (const std::string verb : {"start", "stop"})
+        expect_golden(golden / ("slurm-alloc.plan-" + verb + ".txt"), report::render_plan_text(plan, verb));
+    expect_golden(golden / "slurm-alloc.plan.json", report::plan_to_json(plan, "restart").dump(2) + "\n");
+}
+
 }  // namespace
 }  // namespace pdctl::plan

@@ -14,10 +14,10 @@ namespace {
 using ::testing::HasSubstr;
 
 RuntimeSpec process_runtime() {
-    return {config::RuntimeKind::Process, "", "", {}, "/tmp", 10, ""};
+    return {config::RuntimeKind::Process, "", "", {}, "/tmp", 10, "", ""};
 }
 RuntimeSpec docker_runtime() {
-    return {config::RuntimeKind::Docker, "docker", "img:1", {}, "/tmp", 10, ""};
+    return {config::RuntimeKind::Docker, "docker", "img:1", {}, "/tmp", 10, "", ""};
 }
 
 // SGLang's stamp for a moment `seconds_ago` before now, in local time like the servers write it.

@@ -10,6 +10,7 @@
 #include "pdctl/config/env_file.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/model.hpp"
+#include "pdctl/config/slurm_allocation.hpp"
 
 namespace pdctl::config::detail {
 
@@ -18,6 +19,8 @@ struct LoadContext {
     const FileSource* files = nullptr;
     std::vector<std::string> secret_keys;  // `secrets:`
     std::vector<EnvVar> shared_env;        // `env_files:`, only for ${VAR} in profiles
+    AllocationReader allocation;           // `nodes: from-allocation` only
+    bool nodes_from_allocation = false;    // roles may then name nodes by position ("1-4")
 };
 
 // `defaults:` as it applies to every role.
