@@ -201,9 +201,17 @@ constexpr const char* kLogActivityScript =
     "[ -n \"$log\" ] || exit 0\n"
     "tail -n \"$n\" \"$log\"\n";
 
+// Without a log the rank never ran: what SLURM said instead (srun's errors, e.g. a GRES the allocation
+// lacks) is in its group's job.out.
 constexpr const char* kLogsScript =
     "root=$1 unit=$2 n=$3\n"
     "for f in \"$root\"/*/\"$unit\".log; do [ -f \"$f\" ] && exec tail -n \"$n\" \"$f\"; done\n"
+    "for f in \"$root\"/*/\"$unit\".sh; do\n"
+    "  out=${f%/*}/job.out\n"
+    "  [ -s \"$out\" ] || continue\n"
+    "  echo \"pdctl: $unit has no log: it never ran; SLURM's output for its group ($out):\"\n"
+    "  exec tail -n \"$n\" \"$out\"\n"
+    "done\n"
     "echo \"pdctl: no log of $unit under $root (its job has not started it yet)\" >&2\n"
     "exit 1\n";
 
