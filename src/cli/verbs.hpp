@@ -52,6 +52,7 @@ void add_stack_verb(CLI::App& app, Verbs& verbs);
 void add_lock_verb(CLI::App& app, Verbs& verbs);
 void add_history_verb(CLI::App& app, Verbs& verbs);
 void add_timeline_verb(CLI::App& app, Verbs& verbs);
+void add_export_verb(CLI::App& app, Verbs& verbs);
 void add_completion_verb(CLI::App& app, Verbs& verbs);
 
 }  // namespace pdctl::cli
