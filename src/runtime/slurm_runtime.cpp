@@ -107,9 +107,14 @@ std::string stop_script() {
 // Step mode (`nodes: from-allocation`): the groups are steps of allocation "$alloc", found by step
 // name in `squeue --steps` (which lists running steps only). Before SLURM lists a step its srun is
 // already running here (the group's srun.pid): that is a step still launching. A zombie is no srun
-// (this machine's PID 1 may not reap the detached ones).
+// (this machine's PID 1 may not reap the detached ones), nor is a process that only reuses the pid:
+// it must be the group's srun, or job.sh just before it execs srun.
 constexpr const char* kStepFunctions =
-    "alive() { s=$(ps -o stat= -p \"$1\" 2>/dev/null) || return 1; case $s in Z*) return 1 ;; esac; }\n"
+    "alive() {\n"
+    "  s=$(ps -o stat=,args= -p \"$1\" 2>/dev/null) || return 1\n"
+    "  case $s in Z*) return 1 ;; *\" --job-name=$2 \"* | *\" sh job.sh\") return 0 ;; esac\n"
+    "  return 1\n"
+    "}\n"
     // $steps: "ID|NAME" lines of every running step; a failing squeue fails the caller.
     "list_steps() { steps=$(squeue --noheader --steps --format='%i|%j' 2>&1) || "
     "{ echo \"pdctl: squeue failed: $steps\" >&2; exit 1; }; }\n"
@@ -122,19 +127,19 @@ constexpr const char* kStepFunctions =
     "$steps\n"
     "EOF\n"
     "}\n"
-    // $srun: the live srun of the group whose files are in directory "$1", if any.
-    "srun_of() { srun=$(cat \"$1/srun.pid\" 2>/dev/null) && alive \"$srun\" || srun=; }\n";
+    // $srun: the live srun of group "$2", whose files are in directory "$1", if any.
+    "srun_of() { srun=$(cat \"$1/srun.pid\" 2>/dev/null) && alive \"$srun\" \"$2\" || srun=; }\n";
 
 std::string inspect_steps_script() {
     return std::string("root=$1 node=$2 alloc=$3\n") + kStepFunctions +
-           "now=$(date +%s) steps=\n"
+           "now=$(date +%s) listed=\n"
            "for f in \"$root\"/*/*.labels; do\n"
            "  [ -f \"$f\" ] && grep -qxF \"pdctl.node=$node\" \"$f\" || continue\n"
-           "  [ -n \"$steps\" ] || list_steps\n"
+           "  [ -n \"$listed\" ] || { list_steps; listed=1; }\n"
            "  base=${f%.labels}\n"
            "  j=$(sed -n 's/^pdctl\\.job=//p' \"$f\")\n"
            "  step_of \"$j\"\n"
-           "  srun_of \"${f%/*}\"\n"
+           "  srun_of \"${f%/*}\" \"$j\"\n"
            "  state=exited scheduler=\"no step $j in allocation $alloc\"\n"
            "  if [ -n \"$step\" ]; then scheduler=\"step $step RUNNING\"\n"
            "  elif [ -n \"$srun\" ]; then scheduler=\"step $j of allocation $alloc PENDING (srun "
@@ -161,7 +166,8 @@ std::string stop_step_script() {
            "done\n"
            "held() {\n"
            "  list_steps; step_of \"$job\"; held=${step:+step $step}\n"
-           "  if [ -n \"$dir\" ]; then srun_of \"$dir\"; [ -n \"$srun\" ] && held=\"${held:+$held, }srun "
+           "  if [ -n \"$dir\" ]; then srun_of \"$dir\" \"$job\"; [ -n \"$srun\" ] && held=\"${held:+$held, "
+           "}srun "
            "$srun\"; fi\n"
            "}\n"
            "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
@@ -189,6 +195,8 @@ std::string stop_step_script() {
            "  b=${f%.labels}\n"
            "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
            "done\n"
+           // Its pid could be another process's one day.
+           "[ -z \"$dir\" ] || rm -f \"$dir/srun.pid\"\n"
            "echo \"$said\"\n";
 }
 
