@@ -20,10 +20,19 @@ std::string final_state_case() {
     return std::string("''|") + kFinalStates;
 }
 
-// Lists the units of node "$2": one key=value block each (parse_state_blocks), from its .labels and
-// the newest job of its job's name (the highest id: squeue keeps ended jobs for MinJobAge). One squeue
-// for every job on the node; a failing squeue fails the inspect, so no unit looks stopped because
-// slurmctld did not answer.
+// What every inspect prints of a unit whose labels are "$f" (files "$base.*"), once the caller has set
+// $state, $scheduler and $now: one key=value block (parse_state_blocks), then the labels.
+constexpr const char* kPrintUnit =
+    "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\nstarted=%s\\n"
+    "scheduler=%s\\n' \"${base##*/}\" \"$state\" \"$(cat \"$base.pid\" 2>/dev/null)\" "
+    "\"$(cat \"$base.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$base.exit\" 2>/dev/null)\" "
+    "\"$(cat \"$base.started\" 2>/dev/null)\" \"$scheduler\"\n"
+    "  cat \"$f\"\n"
+    "  echo\n";
+
+// Lists the units of node "$2", from their .labels and the newest job of their job's name (the
+// highest id: squeue keeps ended jobs for MinJobAge). One squeue for every job on the node; a failing
+// squeue fails the inspect, so no unit looks stopped because slurmctld did not answer.
 std::string inspect_script() {
     return std::string(
                "root=$1 node=$2\n"
@@ -51,57 +60,8 @@ std::string inspect_script() {
            final_state_case() +
            ") ;; *) state=running ;; esac\n"
            "  scheduler=\"job $id $st ($why)\"\n"
-           "  [ \"$id\" = 0 ] && scheduler=\"no job $j in squeue\"\n"
-           "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\nstarted=%s\\n"
-           "scheduler=%s\\n' \"${base##*/}\" \"$state\" \"$(cat \"$base.pid\" 2>/dev/null)\" "
-           "\"$(cat \"$base.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$base.exit\" 2>/dev/null)\" "
-           "\"$(cat \"$base.started\" 2>/dev/null)\" \"$scheduler\"\n"
-           "  cat \"$f\"\n"
-           "  echo\n"
-           "done\n";
-}
-
-// Stops job "$2": SIGTERM to its steps' processes (the ranks; not --full: the batch script's srun
-// would take SIGTERM as "kill the step" and SIGKILL the ranks at once), up to the grace for it to leave the
-// states that hold nodes, SLURM's cancel, up to "$4" seconds more; exit 70 naming the job if SLURM still
-// holds it. Then the ranks' files go (their env files hold secrets), all but the logs and job.out.
-std::string stop_script() {
-    return std::string(
-               "root=$1 job=$2 grace=$3 kill_wait=$4\n"
-               "held() {\n"
-               "  out=$(squeue --noheader --states=all --name=\"$job\" --format='%i %T' 2>&1) || "
-               "{ echo \"pdctl: squeue failed: $out\" >&2; exit 1; }\n"
-               "  held=\n"
-               "  while read -r id st; do case $st in ") +
-           final_state_case() +
-           ") ;; *) held=\"${held:+$held, }job $id $st\" ;; esac; done <<EOF\n"
-           "$out\n"
-           "EOF\n"
-           "}\n"
-           "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
-           "i=$((i + 1)); done; }\n"
-           "held\n"
-           "if [ -z \"$held\" ]; then\n"
-           "  said=\"$job was not running\"\n"
-           "else\n"
-           "  said=\"stopped $job ($held)\"\n"
-           // A pending job takes no signal: the cancel below ends it.
-           "  scancel --signal=TERM --name=\"$job\" 2>/dev/null\n"
-           "  wait_gone \"$grace\"\n"
-           "  if [ -n \"$held\" ]; then scancel --name=\"$job\" || exit 1; wait_gone \"$kill_wait\"; fi\n"
-           "  if [ -n \"$held\" ]; then\n"
-           "    echo \"pdctl: SLURM still holds $held after SIGTERM, ${grace}s, scancel and ${kill_wait}s "
-           "more\" "
-           ">&2\n"
-           "    exit 70\n"
-           "  fi\n"
-           "fi\n"
-           "for f in \"$root\"/*/*.labels; do\n"
-           "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" || continue\n"
-           "  b=${f%.labels}\n"
-           "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
-           "done\n"
-           "echo \"$said\"\n";
+           "  [ \"$id\" = 0 ] && scheduler=\"no job $j in squeue\"\n" +
+           kPrintUnit + "done\n";
 }
 
 // Step mode (`nodes: from-allocation`): the groups are steps of allocation "$alloc", found by step
@@ -130,6 +90,7 @@ constexpr const char* kStepFunctions =
     // $srun: the live srun of group "$2", whose files are in directory "$1", if any.
     "srun_of() { srun=$(cat \"$1/srun.pid\" 2>/dev/null) && alive \"$srun\" \"$2\" || srun=; }\n";
 
+// Lists the units of node "$2" in step mode, as inspect_script does for jobs.
 std::string inspect_steps_script() {
     return std::string("root=$1 node=$2 alloc=$3\n") + kStepFunctions +
            "now=$(date +%s) listed=\n"
@@ -140,64 +101,92 @@ std::string inspect_steps_script() {
            "  j=$(sed -n 's/^pdctl\\.job=//p' \"$f\")\n"
            "  step_of \"$j\"\n"
            "  srun_of \"${f%/*}\" \"$j\"\n"
-           "  state=exited scheduler=\"no step $j in allocation $alloc\"\n"
-           "  if [ -n \"$step\" ]; then scheduler=\"step $step RUNNING\"\n"
-           "  elif [ -n \"$srun\" ]; then scheduler=\"step $j of allocation $alloc PENDING (srun "
-           "launching)\"\n"
+           "  state=running scheduler=\"step $step RUNNING\"\n"
+           "  if [ -z \"$step\" ] && [ -n \"$srun\" ]; then\n"
+           "    scheduler=\"step $j of allocation $alloc PENDING (srun launching)\"\n"
+           "  elif [ -z \"$step\" ]; then\n"
+           "    state=exited scheduler=\"no step $j in allocation $alloc\"\n"
            "  fi\n"
-           "  [ -f \"$base.exit\" ] || [ \"$scheduler\" = \"no step $j in allocation $alloc\" ] || "
-           "state=running\n"
-           "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\nstarted=%s\\n"
-           "scheduler=%s\\n' \"${base##*/}\" \"$state\" \"$(cat \"$base.pid\" 2>/dev/null)\" "
-           "\"$(cat \"$base.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$base.exit\" 2>/dev/null)\" "
-           "\"$(cat \"$base.started\" 2>/dev/null)\" \"$scheduler\"\n"
-           "  cat \"$f\"\n"
-           "  echo\n"
-           "done\n";
+           "  [ -f \"$base.exit\" ] && state=exited\n" +
+           kPrintUnit + "done\n";
 }
 
-// Stops step "$2" as stop_script stops a job: SIGTERM to its tasks, the grace, scancel of the step
-// and its srun, up to "$4" seconds more, exit 70 if it is still there; then the ranks' files.
+// The stop of a group "$job" once its script has defined `held` (sets $held: what SLURM still holds of
+// it, empty when nothing), `terminate` (SIGTERM to its ranks), `cancel` (SLURM's own end) and `forget`
+// (files only a live group needs): the terminate, up to the grace for it to go, the cancel, up to
+// $kill_wait seconds more; exit 70 naming what SLURM still holds. Then the ranks' files go (their env
+// files hold secrets), all but the logs and job.out.
+constexpr const char* kStopFlow =
+    "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
+    "i=$((i + 1)); done; }\n"
+    "held\n"
+    "if [ -z \"$held\" ]; then\n"
+    "  said=\"$job was not running\"\n"
+    "else\n"
+    "  said=\"stopped $job ($held)\"\n"
+    "  terminate\n"
+    "  wait_gone \"$grace\"\n"
+    "  if [ -n \"$held\" ]; then cancel || exit 1; wait_gone \"$kill_wait\"; fi\n"
+    "  if [ -n \"$held\" ]; then\n"
+    "    echo \"pdctl: SLURM still holds $held after SIGTERM, ${grace}s, scancel and ${kill_wait}s more\" "
+    ">&2\n"
+    "    exit 70\n"
+    "  fi\n"
+    "fi\n"
+    "for f in \"$root\"/*/*.labels; do\n"
+    "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" || continue\n"
+    "  b=${f%.labels}\n"
+    "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
+    "done\n"
+    "forget\n"
+    "echo \"$said\"\n";
+
+// Stops job "$2": SIGTERM to its steps' processes (the ranks; not --full: the batch script's srun
+// would take SIGTERM as "kill the step" and SIGKILL the ranks at once), then the flow above. A job
+// holds nodes in every state but the final ones; a pending job takes no signal: the cancel ends it.
+std::string stop_script() {
+    return std::string(
+               "root=$1 job=$2 grace=$3 kill_wait=$4\n"
+               "held() {\n"
+               "  out=$(squeue --noheader --states=all --name=\"$job\" --format='%i %T' 2>&1) || "
+               "{ echo \"pdctl: squeue failed: $out\" >&2; exit 1; }\n"
+               "  held=\n"
+               "  while read -r id st; do case $st in ") +
+           final_state_case() +
+           ") ;; *) held=\"${held:+$held, }job $id $st\" ;; esac; done <<EOF\n"
+           "$out\n"
+           "EOF\n"
+           "}\n"
+           "terminate() { scancel --signal=TERM --name=\"$job\" 2>/dev/null; }\n"
+           "cancel() { scancel --name=\"$job\"; }\n"
+           "forget() { :; }\n" +
+           kStopFlow;
+}
+
+// Stops step "$2" of allocation "$5" with the same flow: the step while squeue lists it, and its srun
+// while it runs. The allocation stays: it is the operator's.
 std::string stop_step_script() {
     return std::string("root=$1 job=$2 grace=$3 kill_wait=$4 alloc=$5\n") + kStepFunctions +
            "dir=\n"
-           "for f in \"$root\"/*/*.labels; do [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" && "
-           "dir=${f%/*}; "
+           "for f in \"$root\"/*/*.labels; do\n"
+           "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" && dir=${f%/*}\n"
            "done\n"
            "held() {\n"
-           "  list_steps; step_of \"$job\"; held=${step:+step $step}\n"
-           "  if [ -n \"$dir\" ]; then srun_of \"$dir\" \"$job\"; [ -n \"$srun\" ] && held=\"${held:+$held, "
-           "}srun "
-           "$srun\"; fi\n"
+           "  list_steps\n"
+           "  step_of \"$job\"\n"
+           "  held=${step:+step $step}\n"
+           "  [ -z \"$dir\" ] || srun_of \"$dir\" \"$job\"\n"
+           "  [ -z \"$srun\" ] || held=\"${held:+$held, }srun $srun\"\n"
            "}\n"
-           "wait_gone() { i=0; while held; [ -n \"$held\" ] && [ \"$i\" -lt \"$(($1 * 5))\" ]; do sleep 0.2; "
-           "i=$((i + 1)); done; }\n"
-           "held\n"
-           "if [ -z \"$held\" ]; then\n"
-           "  said=\"$job was not running\"\n"
-           "else\n"
-           "  said=\"stopped $job ($held)\"\n"
-           "  [ -n \"$step\" ] && scancel --signal=TERM \"$step\" 2>/dev/null\n"
-           "  wait_gone \"$grace\"\n"
-           "  if [ -n \"$held\" ]; then\n"
-           "    [ -n \"$step\" ] && { scancel \"$step\" || exit 1; }\n"
-           "    [ -n \"$srun\" ] && kill -TERM \"$srun\" 2>/dev/null\n"
-           "    wait_gone \"$kill_wait\"\n"
-           "  fi\n"
-           "  if [ -n \"$held\" ]; then\n"
-           "    echo \"pdctl: SLURM still holds $held after SIGTERM, ${grace}s, scancel and ${kill_wait}s "
-           "more\" >&2\n"
-           "    exit 70\n"
-           "  fi\n"
-           "fi\n"
-           "for f in \"$root\"/*/*.labels; do\n"
-           "  [ -f \"$f\" ] && grep -qxF \"pdctl.job=$job\" \"$f\" || continue\n"
-           "  b=${f%.labels}\n"
-           "  rm -f \"$b.env\" \"$b.pid\" \"$b.started\" \"$b.exit\" \"$f\"\n"
-           "done\n"
+           "terminate() { [ -z \"$step\" ] || scancel --signal=TERM \"$step\" 2>/dev/null; }\n"
+           "cancel() {\n"
+           "  [ -z \"$step\" ] || scancel \"$step\" || return 1\n"
+           "  [ -z \"$srun\" ] || kill -TERM \"$srun\" 2>/dev/null\n"
+           "  return 0\n"
+           "}\n"
            // Its pid could be another process's one day.
-           "[ -z \"$dir\" ] || rm -f \"$dir/srun.pid\"\n"
-           "echo \"$said\"\n";
+           "forget() { [ -z \"$dir\" ] || rm -f \"$dir/srun.pid\"; }\n" +
+           kStopFlow;
 }
 
 // A rank's log under any group's directory (unit names are unique in a cluster): the header
