@@ -22,7 +22,7 @@ std::string volume_name(const std::string& path, const std::vector<HostMount>& t
         if (next != '-' || name.back() != '-') name += next;
     }
     while (name.back() == '-') name.pop_back();
-    name = name.substr(0, 55);
+    if (name.size() > 55) name.resize(55);
     std::string unique = name;
     for (int n = 2; std::any_of(taken.begin(), taken.end(), [&](const auto& m) { return m.name == unique; });
          ++n)
@@ -128,7 +128,7 @@ PodSettings pod_settings(const plan::Stage& stage) {
         std::string value;
         if (const auto eq = option.find('='); option.rfind("--", 0) == 0 && eq != std::string::npos) {
             value = option.substr(eq + 1);
-            option = option.substr(0, eq);
+            option.resize(eq);
         } else if (kValueOptions.count(option) && i + 1 < options.size()) {
             value = options[++i];
         }
