@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/golden.hpp"
 #include "pdctl/config/diagnostics.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
@@ -24,21 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string k8s_slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 void expect_k8s_golden(const fs::path& golden, const std::string& actual) {
-    if (std::getenv("PDCTL_UPDATE_GOLDEN")) {
-        std::ofstream(golden) << actual;
-        return;
-    }
-    ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run with PDCTL_UPDATE_GOLDEN=1";
-    EXPECT_EQ(k8s_slurp(golden), actual) << "manifests changed: " << golden
-                                         << " (PDCTL_UPDATE_GOLDEN=1 rewrites it if the change is intended)";
+    pdctl::testing::expect_golden(golden, actual, "manifests");
 }
 
 config::Cluster kimi3_cluster() {

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "../support/golden.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
@@ -20,21 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using pdctl::testing::read_text_file;
 
 void expect_golden(const fs::path& golden, const std::string& actual) {
-    if (std::getenv("PDCTL_UPDATE_GOLDEN")) {
-        std::ofstream(golden) << actual;
-        return;
-    }
-    ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run with PDCTL_UPDATE_GOLDEN=1";
-    EXPECT_EQ(read_file(golden), actual)
-        << "plan changed: " << golden << " (PDCTL_UPDATE_GOLDEN=1 rewrites it if the change is intended)";
+    pdctl::testing::expect_golden(golden, actual, "plan");
 }
 
 class PlanGolden : public ::testing::TestWithParam<std::string> {};
@@ -122,7 +112,7 @@ TEST(PlanGroups, TwoPrefillGroupsMatchTheGoldenFiles) {
     fs::current_path(source);
     std::map<std::string, std::string> files;
     for (const auto& entry : fs::directory_iterator("profiles/local"))
-        files["profiles/local/" + entry.path().filename().string()] = read_file(entry.path());
+        files["profiles/local/" + entry.path().filename().string()] = read_text_file(entry.path());
     auto& yaml = files["profiles/local/pdctl.yaml"];
     const std::string prefill = "    mode: prefill\n    nodes: [n1, n2, n3, n4]\n";
     ASSERT_NE(yaml.find(prefill), std::string::npos);
