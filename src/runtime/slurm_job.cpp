@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/shell_quote.hpp"
 #include "pdctl/util/strings.hpp"
