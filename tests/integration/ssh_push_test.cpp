@@ -1,5 +1,5 @@
-// `pdctl push` over real SSH/SFTP to the 8 hosts of the SSH test cluster (tests/cluster/up.sh): a 1 GiB
-// file and a small script to every host, every copy checked with the host's own sha256sum, a second push
+// `pdctl push` over real SSH/SFTP to the 8 hosts of the SSH test cluster (tests/cluster/up.sh): a 64 MiB
+// wheel (many SFTP writes) and a small script to every host, every copy checked with the host's own sha256sum, a second push
 // that sends nothing, a changed copy on one host sent again alone, and the failures an operator meets
 // (a directory in the way, a host that refuses SSH). Every host has its own /root, so the files land
 // there. Only the cluster's own addresses (10.77.0.0/24) are contacted.
@@ -18,8 +18,13 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kRemoteDir = "/root/pdctl-push-test";
-// A push of 1 GiB to 8 hosts hashes and encrypts on both ends of this machine's cores: 1-2 min.
-constexpr std::chrono::minutes kGibPushBound{10};
+// Correctness, not speed: 64 MiB is hundreds of SFTP writes per host, enough for every path of the
+// transfer and its verification, at a few seconds of CPU. The speed of a 1 GiB push to 8 hosts is
+// measured by bench/run's push scenario (docs/benchmarks.md): a suite that hashed and encrypted 8 GiB
+// on both ends of this machine's 2 cores took them from the timing-sensitive tests beside it for
+// about 3 min (issue 27).
+constexpr std::size_t kWheelBytes = std::size_t(64) << 20;
+constexpr std::chrono::minutes kPushBound{2};
 
 class SshPushTest : public SshPdctlTest {
   protected:
@@ -62,17 +67,15 @@ class SshPushTest : public SshPdctlTest {
         return path;
     }
 
-    // What the operator's own sha256sum says, independent of pdctl's hashing. sha256sum needs about 3 s
-    // of CPU per GiB here; the suite runs beside other tests and under load (tests/stress), where this
-    // process may get a few percent of a core, so it gets 5 minutes (the 20 s of other local commands
-    // timed 1 GiB out under stress-ng). The test's own bound is 10 minutes.
+    // What the operator's own sha256sum says, independent of pdctl's hashing: a fraction of a second of
+    // CPU for 64 MiB, bounded generously for a loaded machine (tests/stress).
     static std::string local_sha256(const std::filesystem::path& path) {
-        return local({"sha256sum", path.string()}, {}, std::chrono::minutes(5)).out.substr(0, 64);
+        return local({"sha256sum", path.string()}, {}, std::chrono::minutes(1)).out.substr(0, 64);
     }
 };
 
-TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing) {
-    const auto big = make_file("mooncake-0.3.12.post1.whl", std::size_t(1) << 30);
+TEST_F(SshPushTest, AWheelToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing) {
+    const auto big = make_file("mooncake-0.3.12.post1.whl", kWheelBytes);
     const auto script = temp / "patch_k3_sm120.py";
     spit(script, "print('patched sm120')\n");
     const auto config =
@@ -83,16 +86,16 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
     const auto big_sha = local_sha256(big);
     const auto script_size = std::filesystem::file_size(script);
 
-    const auto first = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
+    const auto first = pdctl(config, {"--json", "push"}, "home", kPushBound);
     ASSERT_EQ(first.exit_code, 0) << first.dump();
     const auto end = first.events("push_end");
     ASSERT_EQ(end.size(), 1u) << first.dump();
-    EXPECT_EQ(end[0]["bytes_sent"], 8 * ((std::uint64_t(1) << 30) + script_size));
+    EXPECT_EQ(end[0]["bytes_sent"], 8 * (kWheelBytes + script_size));
     EXPECT_EQ(end[0]["nodes_complete"], 8);
     const auto nodes = first.events("push_node");
     ASSERT_EQ(nodes.size(), 8u);
     for (const auto& node : nodes) EXPECT_EQ(node["in_place"], 2) << node.dump();
-    std::cout << "[ measured ] push of 1 GiB + 1 script to 8 hosts: " << first.ms << " ms\n";
+    std::cout << "[ measured ] push of 64 MiB + 1 script to 8 hosts: " << first.ms << " ms\n";
 
     // Each host's own sha256sum and stat agree; no temporary file is left anywhere.
     const auto checks =
@@ -105,11 +108,11 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
         EXPECT_EQ(checks[i].out, big_sha + "\n755\n") << cluster.hosts[i].name;
     }
 
-    const auto second = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
+    const auto second = pdctl(config, {"--json", "push"}, "home", kPushBound);
     ASSERT_EQ(second.exit_code, 0) << second.dump();
     EXPECT_EQ(second.events("push_end").at(0)["bytes_sent"], 0);
     for (const auto& file : second.events("push_file")) EXPECT_EQ(file["status"], "identical") << file.dump();
-    std::cout << "[ measured ] second push (all identical, sha256 of 1 GiB on 8 hosts): " << second.ms
+    std::cout << "[ measured ] second push (all identical, sha256 of 64 MiB on 8 hosts): " << second.ms
               << " ms\n";
 
     // One host's copy changed by hand: only that copy travels again.
@@ -121,9 +124,9 @@ TEST_F(SshPushTest, OneGibToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
                                         {},
                                         std::chrono::seconds(30)})
                     .ok());
-    const auto third = pdctl(config, {"--json", "push"}, "home", kGibPushBound);
+    const auto third = pdctl(config, {"--json", "push"}, "home", kPushBound);
     ASSERT_EQ(third.exit_code, 0) << third.dump();
-    EXPECT_EQ(third.events("push_end").at(0)["bytes_sent"], std::uint64_t(1) << 30);
+    EXPECT_EQ(third.events("push_end").at(0)["bytes_sent"], kWheelBytes);
     for (const auto& file : third.events("push_file")) {
         const bool changed =
             file["node"] == "n3" && file["dest"].get<std::string>().find(".whl") != std::string::npos;
