@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pdctl/config/state_paths.hpp"
+#include "pdctl/exec/command.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
 #include "pdctl/state/journal_writer.hpp"
@@ -53,8 +54,8 @@ JournalText read_journal(const Context& context) {
     }
     const auto source = state::journal_location(context.cluster);
     if (!answer.ok())
-        throw Failure(ExitCode::kInternal, fmt::format("cannot read the journal {}: {}", source,
-                                                       answer.timed_out ? "timed out" : answer.err));
+        throw Failure(ExitCode::kInternal,
+                      fmt::format("cannot read the journal {}: {}", source, exec::failure_reason(answer)));
     return {answer.out, source, ExitCode::kOk};
 }
 

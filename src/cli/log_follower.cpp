@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pdctl/engine/clock.hpp"
+#include "pdctl/exec/command.hpp"
 #include "pdctl/report/logs_view.hpp"
 
 namespace pdctl::cli {
@@ -40,10 +41,7 @@ void report_trouble(Followed& followed, const std::string& trouble) {
 std::string trouble_of(const exec::CommandResult& answer) {
     if (!answer.transport_error.empty()) return "unreachable: " + answer.transport_error;
     if (answer.timed_out) return "reading the log timed out";
-    if (answer.exit_code != 0) {
-        const std::string err = answer.err.substr(0, answer.err.find('\n'));
-        return err.empty() ? fmt::format("reading the log failed (exit {})", answer.exit_code) : err;
-    }
+    if (!answer.ok()) return "reading the log failed: " + exec::failure_reason(answer);
     return "";
 }
 

@@ -113,8 +113,10 @@ std::optional<NodeFacts> node_answer(const NodeNeeds& needs, const NodeProbe& pr
     if (probe.timed_out)
         problem = "the probe did not finish in time";
     else if (probe.exit_code != 0)
-        problem = fmt::format("the probe exited with {}: {}", probe.exit_code,
-                              std::string(detail::trim(probe.err.substr(0, 300))));
+        problem = probe.err.find_first_not_of(" \t\r\n") == std::string::npos
+                      ? fmt::format("the probe exited with {} and printed no error", probe.exit_code)
+                      : fmt::format("the probe exited with {}: {}", probe.exit_code,
+                                    std::string(detail::trim(probe.err.substr(0, 300))));
     auto parsed = parse_probe_output(probe.out);
     if (problem.empty() && !parsed.error.empty()) problem = parsed.error;
     if (!problem.empty()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pdctl/exec/command.hpp"
 #include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -35,9 +36,7 @@ PreflightResult run_slurm_preflight(const plan::Plan& plan, exec::Executor& exec
     const auto answer = executor.run(*here, runtime::slurm_node_query(nodes));
     if (!answer.ok()) {
         result.findings.push_back(slurm_finding(
-            "",
-            "sinfo failed (" + (answer.timed_out ? std::string("timed out") : util::first_line(answer.err)) +
-                "): the nodes' SLURM states are unknown",
+            "", "sinfo failed (" + exec::failure_reason(answer) + "): the nodes' SLURM states are unknown",
             "check that slurmctld answers from this machine (`sinfo`), or start with --skip-preflight"));
         return result;
     }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "pdctl/config/state_paths.hpp"
+#include "pdctl/exec/command.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::engine {
@@ -44,7 +45,8 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
                 return;
             }
             if (!answer.ok()) {
-                result.inspect_error = answer.timed_out ? "inspect timed out" : answer.err;
+                // Never empty: an empty error would read as a node with no units.
+                result.inspect_error = "inspect " + exec::failure_reason(answer);
                 continue;
             }
             for (auto& unit : rt->parse_inspect(answer.out)) {

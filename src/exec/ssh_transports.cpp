@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "child_process.hpp"
+#include "pdctl/exec/command.hpp"
 #include "pdctl/exec/known_hosts.hpp"
 #include "pdctl/exec/ssh_config.hpp"
 #include "pdctl/exec/ssh_target.hpp"
@@ -72,8 +73,7 @@ TransportFacts gather_transport_facts(const config::Node& node, const SshOptions
     spec.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     const auto answer = detail::run_child(spec);
     if (!answer.ok()) {
-        facts.ssh_g_error =
-            answer.timed_out ? "no answer in 10 s" : util::first_line(answer.err + answer.transport_error);
+        facts.ssh_g_error = answer.timed_out ? "no answer in 10 s" : failure_reason(answer);
         return facts;
     }
     facts.openssh = parse_ssh_g(answer.out);

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <random>
 
+#include "pdctl/exec/command.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::push {
@@ -26,14 +27,6 @@ std::string random_suffix() {
 std::string trimmed(std::string text) {
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text;
-}
-
-// "exit 1: mkdir: cannot create directory '/data': Permission denied"
-std::string describe_failure(const exec::CommandResult& result) {
-    if (!result.transport_error.empty()) return result.transport_error;
-    if (result.timed_out) return "timed out";
-    const auto err = trimmed(result.err);
-    return err.empty() ? "exit code " + std::to_string(result.exit_code) : err;
 }
 
 class NodeWorker {
@@ -84,7 +77,7 @@ class NodeWorker {
         const auto remote = probed.ok() ? parse_probe(probed.out, dests.size()) : std::nullopt;
         if (!remote) {
             fail_rest(all, 0, FileOutcome::Status::Failed,
-                      "cannot inspect the files: " + describe_failure(probed));
+                      "cannot inspect the files: " + exec::failure_reason(probed));
             return;
         }
 
@@ -110,7 +103,7 @@ class NodeWorker {
         if (!made.ok()) {
             outcome_.unreachable = !made.transport_error.empty();
             fail_rest(to_send, 0, FileOutcome::Status::Failed,
-                      "cannot create the parent directories: " + describe_failure(made));
+                      "cannot create the parent directories: " + exec::failure_reason(made));
             return;
         }
         for (std::size_t k = 0; k < to_send.size(); ++k) {
@@ -139,7 +132,8 @@ class NodeWorker {
             settle(index, FileOutcome::Status::ModeFixed);
         } else {
             outcome_.unreachable = !changed.transport_error.empty();
-            settle(index, FileOutcome::Status::Failed, "cannot set the mode: " + describe_failure(changed));
+            settle(index, FileOutcome::Status::Failed,
+                   "cannot set the mode: " + exec::failure_reason(changed));
         }
     }
 
@@ -175,7 +169,7 @@ class NodeWorker {
                        " (the upload was corrupted; the temporary file was removed)");
         } else {
             settle(index, FileOutcome::Status::Failed,
-                   "cannot verify and rename " + temp + ": " + describe_failure(verified));
+                   "cannot verify and rename " + temp + ": " + exec::failure_reason(verified));
         }
         return false;
     }

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "pdctl/config/state_paths.hpp"
+#include "pdctl/exec/command.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
 
@@ -52,10 +53,8 @@ void write_journal(exec::Executor& executor, const config::Cluster& cluster, con
     const auto answer =
         executor.run(coordinator, state::journal::append_command(cluster_dir(cluster), lines));
     if (!answer.ok()) {
-        const std::string why = !answer.transport_error.empty() ? answer.transport_error
-                                : answer.timed_out              ? "timed out"
-                                                                : answer.err;
-        spdlog::warn("journal: cannot append this run to {}: {}", journal_location(cluster), why);
+        spdlog::warn("journal: cannot append this run to {}: {}", journal_location(cluster),
+                     exec::failure_reason(answer));
     }
     append_locally(cluster.name, lines);
 }

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "pdctl/exec/command.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::state::lock {
@@ -95,11 +96,8 @@ void require_ran(const exec::CommandResult& result, const char* what) {
     if (!result.transport_error.empty())
         throw Failure(ExitCode::kUnreachable, fmt::format("cannot {}: {}", what, result.transport_error));
     if (result.timed_out) throw Failure(ExitCode::kInternal, fmt::format("cannot {}: timed out", what));
-    if (result.exit_code != 0) {
-        const auto& detail = result.err.empty() ? result.out : result.err;
-        throw Failure(ExitCode::kInternal, fmt::format("cannot {} (exit {}): {}", what, result.exit_code,
-                                                       split_answer(detail).first));
-    }
+    if (result.exit_code != 0)
+        throw Failure(ExitCode::kInternal, fmt::format("cannot {}: {}", what, exec::failure_reason(result)));
 }
 
 Observed observed_from(const std::string& word, const std::string& rest, const char* what) {

@@ -70,7 +70,7 @@ TEST_F(SshAuthTest, EncryptedEcdsaKeyNeedsItsPassphrase) {
     options.passphrase = passphrase();
     SshExecutor executor(options);
     const auto result = whoami(executor, node_with_key(4, cluster.ecdsa_key));
-    EXPECT_TRUE(result.ok()) << result.transport_error;
+    EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
     EXPECT_EQ(result.out, "root\n");
 }
 
@@ -90,7 +90,7 @@ TEST_F(SshAuthTest, AgentKeysAreUsed) {
     auto node = cluster.node(5);
     node.ssh.identity.clear();  // no key file: only the agent can log in
     const auto result = whoami(executor, node);
-    EXPECT_TRUE(result.ok()) << result.transport_error;
+    EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
 }
 
 TEST_F(SshAuthTest, DefaultKeysAreTriedWhenNoneIsNamed) {
@@ -106,7 +106,7 @@ TEST_F(SshAuthTest, DefaultKeysAreTriedWhenNoneIsNamed) {
     options.default_identities = {(temp / "id_missing").string(), cluster.key};
     SshExecutor executor(options);
     const auto result = whoami(executor, node);
-    EXPECT_TRUE(result.ok()) << result.transport_error;
+    EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
 }
 
 }  // namespace

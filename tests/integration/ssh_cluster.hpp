@@ -205,7 +205,7 @@ class SshClusterTest : public ::testing::Test {
         exec::LocalExecutor executor;
         exec::Command command{argv, stdin_data, timeout};
         auto result = executor.run(config::Node{}, command);
-        EXPECT_TRUE(result.ok()) << argv[0] << " failed: " << result.err << result.transport_error;
+        EXPECT_TRUE(result.ok()) << argv[0] << " failed: " << exec::failure_reason(result);
         return result;
     }
     // A command inside host i's network namespace (nft rules).

@@ -49,7 +49,7 @@ TEST_F(SshConfigTest, AliasResolvesThroughHostNamePortAndIdentityFile) {
     const auto result =
         executor.run(alias_node("gpu6", "gpu-6"),
                      Command{{"sh", "-c", "hostname; echo $SSH_CONNECTION"}, {}, std::chrono::seconds(10)});
-    ASSERT_TRUE(result.ok()) << result.transport_error;
+    ASSERT_TRUE(result.ok()) << exec::failure_reason(result);
     EXPECT_EQ(result.out.substr(0, 5), "pdt6\n");
     EXPECT_NE(result.out.find("10.77.0.6 2222"), std::string::npos) << result.out;
 

@@ -105,7 +105,7 @@ TEST_F(SshExecutorTest, StdinRoundTripsBinaryData) {
 
     // A command that does not read its stdin still finishes.
     const auto ignored = executor.run(cluster.node(3), Command{{"true"}, data, std::chrono::seconds(30)});
-    EXPECT_TRUE(ignored.ok()) << ignored.transport_error;
+    EXPECT_TRUE(ignored.ok()) << exec::failure_reason(ignored);
 }
 
 TEST_F(SshExecutorTest, ReportsExitCodeStderrAndSignal) {
@@ -183,7 +183,7 @@ TEST_F(SshExecutorTest, CommandPastItsDeadlineTimesOutWithoutHanging) {
     EXPECT_LT(ms, 2000);
     // The node stays usable: the abandoned command's connection was dropped, a new one is opened.
     const auto after = executor.run(cluster.node(7), sh("echo still here"));
-    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
     EXPECT_EQ(after.out, "still here\n");
     EXPECT_EQ(executor.connections_opened(), 2u);
 }

@@ -118,7 +118,7 @@ TEST_F(SshFailureTest, ConnectionLostMidCommandIsReportedThenReplaced) {
     EXPECT_NE(killed.transport_error.find("pdt5 (10.77.0.5:22): connection lost"), std::string::npos)
         << killed.transport_error << " exit " << killed.exit_code;
     const auto after = executor.run(cluster.node(5), probe());
-    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
     EXPECT_EQ(executor.connections_opened(), 2u);
 }
 
@@ -180,7 +180,7 @@ TEST_F(SshFailureTest, ACommandGivenUpOnAtALostLinkIsNeverDeliveredLater) {
     SshExecutor fresh(cluster.options());
     const auto check = fresh.run(
         cluster.node(6), Command{{"sh", "-c", "test ! -e \"$0\"", marker}, {}, std::chrono::seconds(10)});
-    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << check.transport_error;
+    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << exec::failure_reason(check);
     fresh.run(cluster.node(6), Command{{"rm", "-f", marker}, {}, std::chrono::seconds(10)});
 }
 
@@ -220,7 +220,7 @@ TEST_F(SshFailureTest, ACommandWhoseRequestIsLostAfterItsChannelOpenedIsNeverDel
     SshExecutor fresh(cluster.options());
     const auto check = fresh.run(
         cluster.node(7), Command{{"sh", "-c", "test ! -e \"$0\"", marker}, {}, std::chrono::seconds(10)});
-    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << check.transport_error;
+    EXPECT_TRUE(check.ok()) << "the command given up on ran on the host: " << exec::failure_reason(check);
     fresh.run(cluster.node(7), Command{{"rm", "-f", marker}, {}, std::chrono::seconds(10)});
 }
 

@@ -46,7 +46,7 @@ TEST_F(SshHostKeyTest, AcceptNewRecordsTheKeyLikeOpenSsh) {
     {
         SshExecutor executor(options);
         const auto result = hostname(executor, 2);
-        ASSERT_TRUE(result.ok()) << result.transport_error;
+        ASSERT_TRUE(result.ok()) << exec::failure_reason(result);
         EXPECT_EQ(result.out, "pdt2\n");
     }
     // The ed25519 key is preferred and recorded, in OpenSSH's format; OpenSSH's own tools read it.
@@ -60,7 +60,7 @@ TEST_F(SshHostKeyTest, AcceptNewRecordsTheKeyLikeOpenSsh) {
     options.accept_new_host_keys = false;
     SshExecutor strict(options);
     const auto again = hostname(strict, 2);
-    EXPECT_TRUE(again.ok()) << again.transport_error;
+    EXPECT_TRUE(again.ok()) << exec::failure_reason(again);
 }
 
 TEST_F(SshHostKeyTest, ChangedKeyIsAlwaysRefusedWithBothFingerprints) {
@@ -91,7 +91,7 @@ TEST_F(SshHostKeyTest, HashedEntriesMatch) {
     SshExecutor executor(options);
     for (int i : {1, 4, 8}) {
         const auto result = hostname(executor, i);
-        EXPECT_TRUE(result.ok()) << result.transport_error;
+        EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
     }
 }
 
@@ -101,7 +101,7 @@ TEST_F(SshHostKeyTest, PortEntriesMatchOnlyTheirPort) {
     spit(options.known_hosts, "[10.77.0.4]:2222 " + key_of(host(4).host_key_pub) + "\n");
     SshExecutor executor(options);
     const auto on_2222 = hostname(executor, 4, 2222);
-    EXPECT_TRUE(on_2222.ok()) << on_2222.transport_error;
+    EXPECT_TRUE(on_2222.ok()) << exec::failure_reason(on_2222);
     const auto on_22 = hostname(executor, 4, 22);
     EXPECT_NE(on_22.transport_error.find("unknown host key"), std::string::npos) << on_22.transport_error;
 }
@@ -115,7 +115,7 @@ TEST_F(SshHostKeyTest, HostKeyTypeFollowsKnownHosts) {
     spit(options.known_hosts, "10.77.0.5 " + key_of(ecdsa_pub) + "\n");
     SshExecutor executor(options);
     const auto result = hostname(executor, 5);
-    EXPECT_TRUE(result.ok()) << result.transport_error;
+    EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
 }
 
 TEST_F(SshHostKeyTest, RecordedKeyTypeTheHostLacksIsRefused) {

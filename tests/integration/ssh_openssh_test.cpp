@@ -102,7 +102,7 @@ TEST_F(SshOpenSshTest, CommandsRunOverOneMasterPerNodeWithBothStreamsAndExitCode
     Command with_stdin = command({"sh", "-c", "cat; printf '|%s|' \"$1\"", "sh", "it's a \"quoted\" $arg"});
     with_stdin.stdin_data = std::string("binary\0data\n", 12);
     const auto echoed = executor.run(cluster.node(3), with_stdin);
-    EXPECT_TRUE(echoed.ok()) << echoed.err << echoed.transport_error;
+    EXPECT_TRUE(echoed.ok()) << echoed.err << exec::failure_reason(echoed);
     EXPECT_EQ(echoed.out, std::string("binary\0data\n", 12) + "|it's a \"quoted\" $arg|");
 }
 
@@ -114,7 +114,7 @@ TEST_F(SshOpenSshTest, ACommandPastItsDeadlineTimesOutAndTheNodeStaysUsable) {
     EXPECT_TRUE(slow.timed_out);
     EXPECT_LT(elapsed_ms(t0), 10000);
     const auto after = executor.run(cluster.node(4), command({"echo", "still here"}));
-    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
     EXPECT_EQ(after.out, "still here\n");
     EXPECT_EQ(executor.connections_opened(), 1u);
 }
@@ -338,7 +338,7 @@ TEST_F(SshOpenSshTest, TheMuxSessionsCarryBigStreamsSignalsAndALostMaster) {
     EXPECT_NE(lost.transport_error.find("connection lost"), std::string::npos) << lost.transport_error;
     EXPECT_EQ(lost.exit_code, -1);
     const auto after = executor.run(cluster.node(1), command({"hostname"}));
-    EXPECT_TRUE(after.ok()) << after.transport_error;
+    EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
     EXPECT_EQ(after.out, host(1).name + "\n");
     EXPECT_EQ(executor.connections_opened(), 2u);
     executor.run(cluster.node(1), command({"rm", "-f", marker}));

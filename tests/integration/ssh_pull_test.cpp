@@ -61,7 +61,7 @@ class SshPullTest : public SshPdctlTest {
         // Host 1 (where podman works, in its own namespaces) pushes the image it already holds.
         const auto pushed =
             on_host(1, {"podman", "push", "--quiet", "--tls-verify=false", local_image, image});
-        ASSERT_TRUE(pushed.ok()) << "podman push: " << pushed.err << pushed.transport_error;
+        ASSERT_TRUE(pushed.ok()) << "podman push: " << pushed.err << exec::failure_reason(pushed);
         const auto id = on_host(1, {"podman", "image", "inspect", "--format", "{{.Id}}", local_image});
         ASSERT_TRUE(id.ok()) << id.err;
         expected_id = id.out.substr(0, id.out.find('\n'));
@@ -176,7 +176,8 @@ TEST_F(SshPullTest, FirstPullReachesEveryHostWithOneImageIdAndASecondFindsItPres
     // Each host's own podman agrees, independently of pdctl.
     const auto ids = on_every_host("podman image inspect --format '{{.Id}}' " + image);
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        ASSERT_TRUE(ids[i].ok()) << cluster.hosts[i].name << ": " << ids[i].err << ids[i].transport_error;
+        ASSERT_TRUE(ids[i].ok()) << cluster.hosts[i].name << ": " << ids[i].err
+                                 << exec::failure_reason(ids[i]);
         EXPECT_EQ(ids[i].out, expected_id + "\n") << cluster.hosts[i].name;
     }
 

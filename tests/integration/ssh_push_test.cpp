@@ -1,8 +1,8 @@
 // `pdctl push` over real SSH/SFTP to the 8 hosts of the SSH test cluster (tests/cluster/up.sh): a 64 MiB
-// wheel (many SFTP writes) and a small script to every host, every copy checked with the host's own sha256sum, a second push
-// that sends nothing, a changed copy on one host sent again alone, and the failures an operator meets
-// (a directory in the way, a host that refuses SSH). Every host has its own /root, so the files land
-// there. Only the cluster's own addresses (10.77.0.0/24) are contacted.
+// wheel (many SFTP writes) and a small script to every host, every copy checked with the host's own
+// sha256sum, a second push that sends nothing, a changed copy on one host sent again alone, and the
+// failures an operator meets (a directory in the way, a host that refuses SSH). Every host has its own /root,
+// so the files land there. Only the cluster's own addresses (10.77.0.0/24) are contacted.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -103,8 +103,7 @@ TEST_F(SshPushTest, AWheelToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
                       " && sha256sum data/flashkda_deploy/wheels/mooncake-0.3.12.post1.whl | "
                       "cut -c1-64 && stat -c %a tmp/patch_k3_sm120.py && find . -name '*.pdctl-tmp-*'");
     for (std::size_t i = 0; i < checks.size(); ++i) {
-        ASSERT_TRUE(checks[i].ok()) << cluster.hosts[i].name << ": " << checks[i].err
-                                    << checks[i].transport_error;
+        ASSERT_TRUE(checks[i].ok()) << cluster.hosts[i].name << ": " << exec::failure_reason(checks[i]);
         EXPECT_EQ(checks[i].out, big_sha + "\n755\n") << cluster.hosts[i].name;
     }
 

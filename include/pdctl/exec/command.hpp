@@ -35,4 +35,26 @@ struct CommandResult {
     bool ok() const { return transport_error.empty() && !timed_out && exit_code == 0; }
 };
 
+// Why a command did not succeed, in words, and never empty: an error that carries no reason cannot be
+// acted on, wherever it shows. "unreachable: <transport error>"; "timed out", "killed by SIGKILL" or
+// "exit 3", each followed by the first non-blank line of its stderr (else of its stdout) when there
+// is one. A command that succeeded reads "exit 0".
+inline std::string failure_reason(const CommandResult& result) {
+    if (!result.transport_error.empty()) return "unreachable: " + result.transport_error;
+    std::string reason = result.timed_out         ? std::string("timed out")
+                         : !result.signal.empty() ? "killed by " + result.signal
+                                                  : "exit " + std::to_string(result.exit_code);
+    for (const std::string* text : {&result.err, &result.out}) {
+        for (std::size_t begin = 0; begin < text->size();) {
+            auto end = text->find('\n', begin);
+            if (end == std::string::npos) end = text->size();
+            const auto line = std::string_view(*text).substr(begin, end - begin);
+            if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+                return reason + ": " + std::string(line);
+            begin = end + 1;
+        }
+    }
+    return reason;
+}
+
 }  // namespace pdctl::exec

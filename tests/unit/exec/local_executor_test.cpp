@@ -34,7 +34,7 @@ TEST(LocalExecutor, ACommandThatClosesItsStdinEarlyDoesNotKillTheCallerWithSigpi
     command.argv = {"sh", "-c", "exec 0<&-; head -c 8388608 /dev/zero"};
     command.stdin_data = std::string(1 << 20, 'x');
     const auto result = executor.run(config::Node{"local", "127.0.0.1", {}, {}, {}}, command);
-    EXPECT_TRUE(result.ok()) << result.err << result.transport_error;
+    EXPECT_TRUE(result.ok()) << exec::failure_reason(result);
     EXPECT_EQ(result.out.size(), 8388608U);
     sigset_t pending;
     ::sigpending(&pending);
