@@ -203,6 +203,16 @@ TEST_F(EngineTest, StartRefusesANodeThatCannotListItsUnits) {
         << reporter.summary.message;
 }
 
+TEST_F(EngineTest, AListingThatFailsWithoutAWordIsStillAFailureNotANodeWithoutUnits) {
+    // Its stderr is empty: the failure must still count, and say what it was (issue 27).
+    nodes.inspect_silent_failures["n4"] = 1;
+    EXPECT_EQ(make_engine().start(), ExitCode::kUnreachable);
+    EXPECT_EQ(nodes.count("start "), 0u);
+    EXPECT_NE(reporter.summary.message.find("n4 (10.0.0.4) did not list its units: inspect exit 1"),
+              std::string::npos)
+        << reporter.summary.message;
+}
+
 TEST_F(EngineTest, StopRunsInReverseOrderAndIsIdempotent) {
     ASSERT_EQ(make_engine().start(), ExitCode::kOk);
     nodes.events.clear();

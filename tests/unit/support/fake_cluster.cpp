@@ -80,6 +80,12 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
             result.timed_out = true;
             return result;
         }
+        if (auto silent = inspect_silent_failures.find(node.name);
+            silent != inspect_silent_failures.end() && silent->second > 0) {
+            --silent->second;
+            result.exit_code = 1;
+            return result;
+        }
         for (const auto& [name, deployed] : deployed_) {
             if (deployed.unit->node != node.name) continue;
             const bool dead = crashed(deployed);

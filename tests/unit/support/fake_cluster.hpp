@@ -37,6 +37,8 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     std::set<std::string> unreachable_nodes;
     // Nodes whose next N inspect commands time out (a node too slow to list its units in time).
     std::map<std::string, int> inspect_timeouts;
+    // Nodes whose next N inspect commands exit 1 and print nothing (a tool that dies without a word).
+    std::map<std::string, int> inspect_silent_failures;
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
 
