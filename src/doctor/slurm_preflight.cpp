@@ -4,7 +4,6 @@
 
 #include "pdctl/exec/command.hpp"
 #include "pdctl/runtime/slurm_job.hpp"
-#include "pdctl/util/strings.hpp"
 
 namespace pdctl::doctor {
 namespace {
