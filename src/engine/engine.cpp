@@ -292,6 +292,17 @@ std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& sta
         if (!*dead_since) *dead_since = clock_.now();
         if (clock_.now() - **dead_since < kBlindVerdictGrace) return std::nullopt;
     }
+    // Nor is a round one instant: each node answers its own inspect, so a node listed early can show
+    // the rank that failed still running while a node listed later shows a rank its group already
+    // stopped (srun's --kill-on-bad-exit, "Rank 2 scheduler is dead": it ended without an error of its
+    // own). Such a verdict waits one round, which sees whatever ended before it.
+    const bool cause_in_sight = std::any_of(dead.begin(), dead.end(), [&](const StageResult& result) {
+        return runtime::log_shows_own_failure(result.failure.log_tail, stage.kind);
+    });
+    if (!cause_in_sight && dead.size() < stage.units.size() && dead_since && !*dead_since) {
+        *dead_since = clock_.now();
+        return std::nullopt;
+    }
     // One rank failing takes its group down within seconds ("Rank 2 scheduler is dead" on rank 0,
     // a lost NCCL connection on the others). When a check finds several dead (a slow round on a busy
     // node can see the whole group gone), the cause is the one that ended first, by the times its

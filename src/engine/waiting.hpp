@@ -28,7 +28,7 @@ struct WaitingStage {
     TimePoint next_probe;
     TimePoint next_progress;
     std::string last_answer;              // of the gate probe, reported when it changes
-    std::optional<TimePoint> dead_since;  // a unit seen dead while another could not be listed
+    std::optional<TimePoint> dead_since;  // a dead unit's verdict held back (Engine::check_liveness)
     ProgressWatch progress;
 };
 

@@ -134,8 +134,9 @@ class Engine {
     // kOk: the gate passed; anything else: the stage failed.
     std::optional<StageResult> poll_gate(WaitingStage& waiting);
     // Returns a failure if a unit of the stage is not running.
-    // `dead_since`: when this stage's wait first saw a dead unit while another unit of the group could
-    // not be listed (its verdict then waits a little for a full picture; engine.cpp).
+    // `dead_since`: when this stage's wait first held a verdict back: a dead unit seen while another
+    // unit of the group could not be listed, or one that ended without an error of its own while others
+    // looked alive (the verdict then waits for a fuller picture; engine.cpp).
     std::optional<StageResult> check_liveness(const plan::Stage& stage,
                                               std::optional<TimePoint>* dead_since = nullptr);
     // Stops the stages' units (each stage's units in parallel, stages in the given order) and returns

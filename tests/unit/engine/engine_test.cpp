@@ -92,6 +92,45 @@ TEST_F(EngineTest, WhenSeveralRanksAreFoundDeadTheOneThatEndedFirstIsNamed) {
     EXPECT_EQ(reporter.failure.rank, 2);
 }
 
+// Seen under SLURM with ASan (tests/slurm/allocation_test.sh, step 4): rank 2 crashes, srun's
+// --kill-on-bad-exit stops rank 0 (SIGTERM: it records exit 0), and one round lists n1 after that stop
+// but n3 just before the crash. Rank 0, ended without an error of its own while rank 2 still looks
+// alive, is a consequence until the next round: that round sees rank 2's crash, which is named.
+TEST_F(EngineTest, ARankStoppedWithoutAnErrorIsNotNamedWhileTheRoundSawItsCauseStillRunning) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    // Liveness rounds come every 500 ms of fake time: the round at 6.5 s after prefill's start lists n1
+    // with rank 0 just ended and n3 as it was at 6.1 s, rank 2 still running; the next one sees both.
+    nodes.behaviour["pd-demo-prefill-0"].crash_after = 6500ms;
+    nodes.behaviour["pd-demo-prefill-0"].exit_code = "0";
+    nodes.behaviour["pd-demo-prefill-0"].log = {
+        {0s, "[2026-11-29 08:15:10 TP0] Load weight begin. avail mem=78.21 GB"}};
+    nodes.behaviour["pd-demo-prefill-2"].crash_after = 6400ms;
+    nodes.behaviour["pd-demo-prefill-2"].log = {
+        {0s, "[2026-11-29 08:15:10 TP16] Load weight begin. avail mem=78.21 GB"},
+        {6s, "[2026-11-29 08:15:16 TP16] Scheduler hit an exception: pdsim injected crash at weights"}};
+    nodes.inspect_lag["n3"] = 400ms;  // less than a round: n3 answered first, before the crash
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+    EXPECT_EQ(reporter.failure.node, "n3");
+    EXPECT_EQ(reporter.failure.rank, 2);
+    EXPECT_NE(reporter.failure.reason.find("exited (code 1)"), std::string::npos) << reporter.failure.reason;
+}
+
+// Without a cause in sight, the stopped rank is named on the next round: the wait is one round.
+TEST_F(EngineTest, ARankThatEndsWithoutAnErrorIsNamedOneRoundLater) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    nodes.behaviour["pd-demo-prefill-1"].crash_after = 3s;
+    nodes.behaviour["pd-demo-prefill-1"].exit_code = "137";
+    nodes.behaviour["pd-demo-prefill-1"].log = {
+        {0s, "[2026-11-29 08:15:10 TP8] Load weight begin. avail mem=78.21 GB"}};
+    const auto began = clock.now();
+    EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
+    EXPECT_EQ(reporter.failure.node, "n2");
+    EXPECT_NE(reporter.failure.reason.find("exited (code 137)"), std::string::npos)
+        << reporter.failure.reason;
+    // The master became ready after 5 s of fake time; prefill started then and rank 1 ended 3 s later.
+    EXPECT_LE(clock.now() - (began + 5s + 3s), 2s) << "held for one round, not for a grace";
+}
+
 TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
     nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
     nodes.behaviour["pd-demo-prefill-1"].crash_after = 3s;

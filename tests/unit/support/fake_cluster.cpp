@@ -27,10 +27,10 @@ const plan::Unit* FakeCluster::find_unit(const std::string& name) const {
     return nullptr;
 }
 
-bool FakeCluster::crashed(const Deployed& deployed) const {
+bool FakeCluster::crashed_at(const Deployed& deployed, engine::TimePoint when) const {
     auto it = behaviour.find(deployed.unit->name);
     if (it == behaviour.end() || it->second.crash_after.count() < 0) return false;
-    return clock_.now() >= deployed.started + it->second.crash_after;
+    return when >= deployed.started + it->second.crash_after;
 }
 
 void FakeCluster::preload_running(const plan::Unit& unit, const std::string& fingerprint) {
@@ -86,17 +86,19 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
             result.exit_code = 1;
             return result;
         }
+        const auto lag = inspect_lag.count(node.name) ? inspect_lag.at(node.name) : engine::Duration{0};
         for (const auto& [name, deployed] : deployed_) {
             if (deployed.unit->node != node.name) continue;
-            const bool dead = crashed(deployed);
+            const bool dead = crashed_at(deployed, clock_.now() - lag);
             // Units start at 1000 on the nodes' clock; one that crashed ended crash_after later.
             const auto ended =
                 dead ? 1000 + std::chrono::duration_cast<std::chrono::seconds>(behaviour.at(name).crash_after)
                                   .count()
                      : 0;
-            result.out += fmt::format(
-                "unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\nfinished={}\n", name,
-                dead ? "exited" : "running", dead ? "1" : "", dead ? std::to_string(ended) : "");
+            result.out +=
+                fmt::format("unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\nfinished={}\n",
+                            name, dead ? "exited" : "running", dead ? behaviour.at(name).exit_code : "",
+                            dead ? std::to_string(ended) : "");
             result.out += fmt::format("pdctl.role={}\npdctl.node={}\npdctl.config={}\n\n",
                                       deployed.unit->role, deployed.unit->node, deployed.fingerprint);
         }

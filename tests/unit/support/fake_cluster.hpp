@@ -20,6 +20,7 @@ namespace pdctl::testing {
 struct FakeUnitBehaviour {
     engine::Duration ready_after{std::chrono::seconds(5)};  // gate passes this long after start
     engine::Duration crash_after{-1};                       // < 0: never crashes
+    std::string exit_code{"1"};                             // what its crash records (0: it was stopped)
     // Prefill rank 0: its bootstrap server answers /health this long after start (before ready_after,
     // as the real one starts before the weights load).
     engine::Duration bootstrap_after{std::chrono::seconds(1)};
@@ -39,6 +40,9 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     std::map<std::string, int> inspect_timeouts;
     // Nodes whose next N inspect commands exit 1 and print nothing (a tool that dies without a word).
     std::map<std::string, int> inspect_silent_failures;
+    // Nodes whose listing shows their units as they were this long ago: a round of inspects is not one
+    // instant (each node answers its own command), so one node's look can predate another's.
+    std::map<std::string, engine::Duration> inspect_lag;
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
 
@@ -66,7 +70,8 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
         std::string fingerprint;
         engine::TimePoint started;
     };
-    bool crashed(const Deployed& deployed) const;
+    bool crashed(const Deployed& deployed) const { return crashed_at(deployed, clock_.now()); }
+    bool crashed_at(const Deployed& deployed, engine::TimePoint when) const;
     const plan::Unit* find_unit(const std::string& name) const;
     // Answers a probe of some stage's bootstrap /health; false when `url` is not one.
     bool probe_bootstrap(const std::string& url, health::ProbeResult& result);
