@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include "pdctl/config/embedded_profile.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
+#include "pdctl/config/secret_flags.hpp"
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/exec/ssh_transports.hpp"
 #include "pdctl/plan/builder.hpp"
@@ -45,27 +45,6 @@ config::Cluster load_cluster(const GlobalOptions& options) {
     return config::load_cluster(config::kEmbeddedConfigPath, memory);
 }
 
-namespace {
-
-// Flags whose value is a credential, whatever the env says: `args: [--api-key, sk-...]` is shown in
-// plans, status and the journal as [REDACTED]. (The server still gets it on its command line: the
-// environment is the place for secrets, which `pdctl doctor --static` can not enforce for every server.)
-constexpr std::array<std::string_view, 4> kSecretFlags = {"--api-key", "--admin-api-key", "--hf-token",
-                                                          "--token"};
-
-void add_secret_flag_values(const std::vector<std::string>& argv, util::Redactor& redactor) {
-    for (std::size_t i = 0; i < argv.size(); ++i) {
-        for (const auto flag : kSecretFlags) {
-            const std::string_view word = argv[i];
-            if (word == flag && i + 1 < argv.size()) redactor.add_secret(argv[i + 1]);
-            if (word.size() > flag.size() && word.substr(0, flag.size()) == flag && word[flag.size()] == '=')
-                redactor.add_secret(std::string(word.substr(flag.size() + 1)));
-        }
-    }
-}
-
-}  // namespace
-
 Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb) {
     Context context;
     context.cluster = load_cluster(options);
@@ -80,7 +59,9 @@ Context load_context(const GlobalOptions& options, Purpose purpose, const std::s
             if (var.secret) context.redactor.add_secret(var.value);
     context.plan = plan::build_plan(context.cluster);
     for (const auto& stage : context.plan.stages)
-        for (const auto& unit : stage.units) add_secret_flag_values(unit.program.argv, context.redactor);
+        for (const auto& unit : stage.units)
+            for (const auto& value : config::secret_flag_values(unit.program.argv))
+                context.redactor.add_secret(value);
     // Never used by the local executor, but an error or debug line may still quote the environment.
     if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
         context.redactor.add_secret(passphrase);

@@ -6,6 +6,7 @@
 
 #include "pdctl/config/detail/slurm_loader.hpp"
 #include "pdctl/config/mooncake_version.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::config::detail {
 
@@ -225,9 +226,7 @@ void read_kind_specific(const MapReader& m, Role& role) {
 // smg-project) run SMG, sgl-model-gateway's run the Rust router, and anything else (the seed's
 // lmsysorg/sglang) the MiniLB the seed deployment uses.
 RouterImpl router_implied_by(const Role& role, std::string& reason) {
-    std::string image = role.container.image;
-    std::transform(image.begin(), image.end(), image.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
+    const std::string image = util::lower(role.container.image);
     const std::string name = image.substr(0, image.find(':'));
     if (role.runtime == RuntimeKind::Docker && !name.empty()) {
         if (name.find("smg") != std::string::npos) {

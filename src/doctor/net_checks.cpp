@@ -8,8 +8,8 @@
 
 #include <map>
 
-#include "../lint/socket_ifname.hpp"
 #include "checks.hpp"
+#include "pdctl/lint/socket_ifname.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor::detail {
@@ -25,7 +25,7 @@ struct Selected {
 std::map<std::string, Selected> selections(const NodeInput& input) {
     std::map<std::string, Selected> out;
     for (const auto& need : input.needs.ifnames) {
-        const auto spec = lint::detail::parse_interface_spec(need.key, need.value);
+        const auto spec = lint::parse_interface_spec(need.key, need.value);
         if (spec.exclude) continue;
         for (const auto& item : spec.items) {
             auto& selected = out[item.name];

@@ -3,7 +3,6 @@
 
 #include <filesystem>
 
-#include "../lint/rule_support.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/argv.hpp"
 #include "pdctl/push/push_plan.hpp"
@@ -17,7 +16,7 @@ std::vector<std::pair<std::string, std::string>> unit_env(const plan::Stage& sta
     std::vector<std::pair<std::string, std::string>> env;
     for (const auto& entry : unit.program.env) env.emplace_back(entry.key, entry.value);
     if (stage.runtime.kind == config::RuntimeKind::Docker)
-        for (auto& pair : lint::detail::container_env(stage.runtime.options)) env.push_back(std::move(pair));
+        for (auto& pair : lint::container_env(stage.runtime.options)) env.push_back(std::move(pair));
     return env;
 }
 

@@ -3,9 +3,9 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
+
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::exec {
 namespace {
@@ -54,10 +54,7 @@ std::string expand_tokens(const std::string& text, const Tokens& tokens) {
 }
 
 bool is_none(const std::string& value) {
-    std::string lowered = value;
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return lowered == "none";
+    return util::lower(value) == "none";
 }
 
 }  // namespace

@@ -5,15 +5,11 @@
 #include <cctype>
 #include <string_view>
 
+#include "pdctl/config/secret_flags.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 
 namespace pdctl::exporter::detail {
 namespace {
-
-// Flags whose value is a credential (the same list pdctl's redactor uses, cli/context.cpp): their
-// value goes to the Secret, the argv gets a reference to it.
-constexpr std::array<std::string_view, 4> kK8sSecretFlags = {"--api-key", "--admin-api-key", "--hf-token",
-                                                             "--token"};
 
 std::string reference(const std::string& var) {
     return "$(" + var + ")";
@@ -64,7 +60,7 @@ std::vector<std::string> template_words(const plan::Stage& stage, const plan::Un
             continue;
         }
         bool secret = false;
-        for (const auto flag : kK8sSecretFlags) {
+        for (const auto flag : config::kSecretFlags) {  // the value goes to the Secret
             const std::string env = secret_flag_env(flag);
             const std::string key(flag.substr(2));
             if (previous == flag) {

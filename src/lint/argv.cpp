@@ -78,4 +78,24 @@ std::vector<std::vector<std::string>> flag_occurrences(const std::vector<std::st
     return occurrences;
 }
 
+std::vector<std::pair<std::string, std::string>> container_env(const std::vector<std::string>& options) {
+    std::vector<std::pair<std::string, std::string>> env;
+    const auto add = [&](const std::string& assignment) {
+        const auto equals = assignment.find('=');
+        if (equals != std::string::npos)
+            env.emplace_back(assignment.substr(0, equals), assignment.substr(equals + 1));
+    };
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const auto& word = options[i];
+        if ((word == "-e" || word == "--env") && i + 1 < options.size()) {
+            add(options[++i]);
+        } else if (word.rfind("--env=", 0) == 0) {
+            add(word.substr(6));
+        } else if (word.rfind("-e", 0) == 0 && word.size() > 2 && word[2] != '-') {
+            add(word.substr(2));
+        }
+    }
+    return env;
+}
+
 }  // namespace pdctl::lint

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <regex>
 
+#include "pdctl/lint/argv.hpp"
+#include "pdctl/util/strings.hpp"
 #include "rule_support.hpp"
 
 namespace pdctl::lint {
@@ -20,9 +22,7 @@ std::string trimmed_lower(std::string text) {
     const auto not_space = [](unsigned char c) { return !std::isspace(c); };
     text.erase(text.begin(), std::find_if(text.begin(), text.end(), not_space));
     text.erase(std::find_if(text.rbegin(), text.rend(), not_space).base(), text.end());
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
+    return util::lower(text);
 }
 
 // The value is a comma list of key:value options; `expandable_segments:False` is the one harmless
@@ -63,7 +63,7 @@ void check_expandable_segments(const RuleInput& input, FindingSink& sink) {
                 .location = var.where;
         }
         if (role.runtime == config::RuntimeKind::Docker) {
-            for (const auto& [key, value] : detail::container_env(role.container.options)) {
+            for (const auto& [key, value] : container_env(role.container.options)) {
                 if (!is_alloc_conf_key(key) || !enables_expandable_segments(value)) continue;
                 sink.add(Severity::Error, role.name,
                          role.name + " passes `-e " + key + "=" + value +

@@ -2,7 +2,7 @@
 // the ranks must reach each other (NCCL/Gloo rendezvous, Mooncake's transfer hostname, the bootstrap
 // server, the router's worker URLs) over the compute network; an address meant for SSH in --host,
 // --dist-init-addr, a router URL or an env value sends that traffic to the management network, or
-// to nowhere when the networks are not routed (pd-stack-facts §9.2, sglang #21704). It also flags
+// to nowhere when the networks are not routed (sglang PR #21704). It also flags
 // SGLANG_HOST_IP given once for a multi-node group: every rank would advertise the same node's IP.
 
 #include <algorithm>

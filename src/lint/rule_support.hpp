@@ -28,8 +28,6 @@ bool uses_mooncake(const RuleInput& input, const config::Role& role);
 const config::EnvVar* find_env(const config::Role& role, std::string_view key);
 // What a message may show of an env value: the value, or [REDACTED] for a secret.
 std::string shown(const config::EnvVar& var);
-// KEY=VALUE pairs given as `docker run -e/--env` options.
-std::vector<std::pair<std::string, std::string>> container_env(const std::vector<std::string>& options);
 
 // Where BOOTSTRAP and EXTRA_ARGS come from: the model keeps no line for them, so the profile file
 // when the role has exactly one, else the role in the cluster file.

@@ -1,8 +1,8 @@
-#include "socket_ifname.hpp"
+#include "pdctl/lint/socket_ifname.hpp"
 
 #include <algorithm>
 
-namespace pdctl::lint::detail {
+namespace pdctl::lint {
 
 InterfaceSpec parse_interface_spec(const std::string& key, const std::string& value) {
     const bool nccl = key == "NCCL_SOCKET_IFNAME";
@@ -33,4 +33,4 @@ std::string single_interface(const std::string& key, const std::string& value) {
     return spec.items.front().name;
 }
 
-}  // namespace pdctl::lint::detail
+}  // namespace pdctl::lint

@@ -5,15 +5,15 @@
 
 #include <algorithm>
 
+#include "pdctl/lint/socket_ifname.hpp"
 #include "rule_support.hpp"
-#include "socket_ifname.hpp"
 
 namespace pdctl::lint {
 namespace {
 
 // How an interface spec reaches a management NIC, as the subject of "... is the management
 // network": "bond0", or "the prefix `bond` also matches bond0, which"; "" when it does not.
-std::string reaches(const detail::InterfaceSpec& spec, const std::string& management) {
+std::string reaches(const InterfaceSpec& spec, const std::string& management) {
     if (spec.exclude) return {};  // an exclusion list never names what it selects
     for (const auto& item : spec.items) {
         if (item.name == management) return management;
@@ -29,10 +29,10 @@ std::string reaches(const detail::InterfaceSpec& spec, const std::string& manage
 void check_socket_ifname_management(const RuleInput& input, FindingSink& sink) {
     for (const auto& role : input.cluster.roles) {
         if (role.kind != config::RoleKind::Sglang) continue;
-        for (const char* key : detail::kSocketIfnameKeys) {
+        for (const char* key : kSocketIfnameKeys) {
             const auto* var = detail::find_env(role, key);
             if (!var) continue;
-            const auto spec = detail::parse_interface_spec(var->key, var->value);
+            const auto spec = parse_interface_spec(var->key, var->value);
             for (const auto& management : input.options.management_interfaces) {
                 const auto how = reaches(spec, management);
                 if (how.empty()) continue;

@@ -2,8 +2,8 @@
 // decode node to the same compute network ("pin NCCL/Gloo to the same NIC on all nodes", Kimi-K3
 // cookbook). Two different values are almost always a profile copied from another cluster.
 
+#include "pdctl/lint/socket_ifname.hpp"
 #include "rule_support.hpp"
-#include "socket_ifname.hpp"
 
 namespace pdctl::lint {
 namespace {
@@ -14,8 +14,8 @@ void check_within_role(const config::Role& role, FindingSink& sink) {
     const auto* nccl = detail::find_env(role, "NCCL_SOCKET_IFNAME");
     const auto* gloo = detail::find_env(role, "GLOO_SOCKET_IFNAME");
     if (!nccl || !gloo) return;
-    const auto nccl_nic = detail::single_interface(nccl->key, nccl->value);
-    const auto gloo_nic = detail::single_interface(gloo->key, gloo->value);
+    const auto nccl_nic = single_interface(nccl->key, nccl->value);
+    const auto gloo_nic = single_interface(gloo->key, gloo->value);
     if (nccl_nic.empty() || gloo_nic.empty() || nccl_nic == gloo_nic) return;
     sink.add(Severity::Error, role.name,
              role.name + " sets NCCL_SOCKET_IFNAME=" + detail::shown(*nccl) + " but GLOO_SOCKET_IFNAME=" +
@@ -52,7 +52,7 @@ void check_across_roles(const RuleInput& input, const char* key, FindingSink& si
 void check_socket_ifname_mismatch(const RuleInput& input, FindingSink& sink) {
     for (const auto& role : input.cluster.roles)
         if (role.kind == config::RoleKind::Sglang) check_within_role(role, sink);
-    for (const char* key : detail::kSocketIfnameKeys) check_across_roles(input, key, sink);
+    for (const char* key : kSocketIfnameKeys) check_across_roles(input, key, sink);
 }
 
 }  // namespace pdctl::lint

@@ -5,17 +5,18 @@
 
 #include <algorithm>
 
+#include "pdctl/lint/argv.hpp"
+#include "pdctl/lint/socket_ifname.hpp"
 #include "rule_support.hpp"
-#include "socket_ifname.hpp"
 
 namespace pdctl::lint {
 
 void check_socket_ifname_missing(const RuleInput& input, FindingSink& sink) {
     for (const auto& role : input.cluster.roles) {
         if (role.kind != config::RoleKind::Sglang || role.nodes.size() < 2) continue;
-        const auto options_env = detail::container_env(role.container.options);
+        const auto options_env = container_env(role.container.options);
         std::vector<std::string> missing;
-        for (const char* key : detail::kSocketIfnameKeys) {
+        for (const char* key : kSocketIfnameKeys) {
             const bool in_options = role.runtime == config::RuntimeKind::Docker &&
                                     std::any_of(options_env.begin(), options_env.end(),
                                                 [&](const auto& pair) { return pair.first == key; });

@@ -1,5 +1,5 @@
 // PD016: the prefill and decode groups a router pairs must agree on TP size, or carry the staging
-// buffer SGLang needs for heterogeneous TP (SGLANG_DISAGG_STAGING_BUFFER, pd-stack-facts §6). A
+// buffer SGLang needs for heterogeneous TP (SGLANG_DISAGG_STAGING_BUFFER, sglang #15674). A
 // mismatch is refused only when the first KV transfer happens, so the client sees a hang, not an
 // error (llm-d #2433). With several groups per role, and several roles per mode, this is the check
 // that every pairing the router can make is one SGLang can serve.

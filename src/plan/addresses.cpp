@@ -4,7 +4,7 @@ namespace pdctl::plan {
 
 std::string routable_address(const config::Role& role, const config::Node& node) {
     // 0.0.0.0 / :: bind every interface; peers must then use the node's own address on the network
-    // the ranks talk over (pd-stack-facts §9.2: never the management address when there are two).
+    // the ranks talk over (sglang PR #21704: never the management address when there are two).
     if (role.host.empty() || role.host == "0.0.0.0" || role.host == "::" || role.host == "[::]")
         return node.compute();
     return role.host;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "pdctl/config/names.hpp"
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/plan/role_kinds.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
@@ -183,7 +184,7 @@ Plan build_plan(const config::Cluster& cluster) {
         for (std::size_t rank = 0; rank < role->nodes.size(); ++rank) {
             const auto* node = cluster.find_node(role->nodes[rank]);
             Unit unit;
-            unit.name = fmt::format("pd-{}-{}-{}", cluster.name, role->name, rank);
+            unit.name = config::unit_name(cluster.name, role->name, static_cast<int>(rank));
             unit.cluster = cluster.name;
             unit.role = role->name;
             unit.node = node->name;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "pdctl/config/names.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/shell_quote.hpp"
@@ -80,7 +81,7 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
                         const std::string& fingerprint, SlurmPlacement placement) {
     SlurmJob job;
     const std::string cluster = units.empty() ? std::string() : units.front().cluster;
-    job.name = fmt::format("pd-{}-{}", cluster, group);
+    job.name = config::deployment_name(cluster, group);
     job.comment = fmt::format("pdctl cluster={} config={}", cluster, fingerprint);
     job.dir = output_dir + "/" + group;
     for (const auto& unit : units) job.nodes.push_back(unit.node);

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "log_patterns.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::runtime {
 namespace {
@@ -103,13 +104,6 @@ int current_year() {
     return static_cast<int>(year_month_day{floor<days>(system_clock::now())}.year());
 }
 
-std::string lower_case(const std::string& text) {
-    std::string lower = text;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
-}
-
 // Every phase's names, in enum order (checked below): one table for ids, labels and short labels.
 struct PhaseNames {
     Phase phase;
@@ -196,7 +190,7 @@ Classification classify(const std::vector<std::string>& lines, config::RoleKind 
         result.last_line = line;
         const auto time = parse_log_time(line, glog_year);
         if (time) result.newest = time;
-        const std::string lower = lower_case(line);
+        const std::string lower = util::lower(line);
         for (std::size_t i = 0; i < warnings.size(); ++i) {
             if (lower.find(warnings[i].needle) == std::string::npos) continue;
             if (!search(line, warning_regexes[i])) continue;

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "../integration/pdctl_harness.hpp"
-#include "../integration/pdctl_process.hpp"
+#include "integration/pdctl_harness.hpp"
+#include "integration/pdctl_process.hpp"
 
 namespace pdctl::testing::faults {
 

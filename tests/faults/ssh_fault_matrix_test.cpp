@@ -10,8 +10,8 @@
 
 #include <cerrno>
 
-#include "../integration/ssh_cluster.hpp"
 #include "fault_matrix.hpp"
+#include "integration/ssh_cluster.hpp"
 
 namespace pdctl::testing::faults {
 namespace {

@@ -83,7 +83,8 @@ inline std::filesystem::path ssh_cluster_env_path() {
     return std::filesystem::path(dir && *dir ? dir : "/tmp/pdctl-test-cluster") / "cluster.env";
 }
 
-inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
+// The KEY=VALUE lines of the cluster's env file (up.sh and podman-image.sh write them).
+inline std::map<std::string, std::string> read_cluster_env(const std::filesystem::path& env_file) {
     std::map<std::string, std::string> env;
     std::istringstream in(slurp(env_file));
     std::string line;
@@ -92,6 +93,11 @@ inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
         if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
         env[line.substr(0, eq)] = line.substr(eq + 1);
     }
+    return env;
+}
+
+inline SshTestCluster load_ssh_cluster(const std::filesystem::path& env_file) {
+    auto env = read_cluster_env(env_file);
     SshTestCluster cluster;
     cluster.dir = env["PDT_DIR"];
     cluster.key = env["PDT_KEY"];

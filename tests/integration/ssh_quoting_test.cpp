@@ -9,13 +9,13 @@
 #include <set>
 #include <thread>
 
-#include "../unit/support/hostile_strings.hpp"
 #include "pdctl/plan/plan.hpp"
 #include "pdctl/push/pusher.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/util/sha256.hpp"
 #include "pdctl/util/shell_quote.hpp"
 #include "ssh_cluster.hpp"
+#include "unit/support/hostile_strings.hpp"
 
 namespace pdctl::testing {
 namespace {

@@ -20,24 +20,12 @@ namespace {
 
 using nlohmann::json;
 
-std::map<std::string, std::string> read_env_file(const std::filesystem::path& path) {
-    std::map<std::string, std::string> env;
-    std::istringstream in(slurp(path));
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto eq = line.find('=');
-        if (!line.empty() && line[0] != '#' && eq != std::string::npos)
-            env[line.substr(0, eq)] = line.substr(eq + 1);
-    }
-    return env;
-}
-
 class SshScenarioTest : public SshPdctlTest {
   protected:
     void SetUp() override {
         SshPdctlTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
-        const auto env = read_env_file(ssh_cluster_env_path());
+        const auto env = read_cluster_env(ssh_cluster_env_path());
         image = env.count("PDT_IMAGE") ? env.at("PDT_IMAGE") : "";
         if (image.empty()) {
             const char* ci = std::getenv("CI");

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The SLURM test cluster of the slurm-labelled tests: 8 nodes pds1..pds8 on 10.66.0.0/24 (the names and
-# addresses tests/profiles/slurm uses), built by up.sh, removed by down.sh (both from
-# shared/design/slurm-cluster, owned here).
+# addresses tests/profiles/slurm uses), built by up.sh, removed by down.sh (docs/slurm.md, "Measured on the real test cluster").
 #   tests/slurm/cluster.sh up|down
 # Exit 77 (CTest: skipped) without root or without the SLURM packages; in CI (CI set) that is a failure.
 set -euo pipefail

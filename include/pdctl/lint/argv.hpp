@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pdctl::lint {
@@ -27,5 +28,8 @@ bool flag_set(const std::vector<std::string>& argv, FlagNames names);
 // Every occurrence of a repeatable flag (argparse action="append", nargs="+"), each with the words
 // that follow it up to the next option: the router's `--prefill URL [PORT]` and `--decode URL`.
 std::vector<std::vector<std::string>> flag_occurrences(const std::vector<std::string>& argv, FlagNames names);
+
+// KEY=VALUE pairs given as `docker run -e/--env` options, in order.
+std::vector<std::pair<std::string, std::string>> container_env(const std::vector<std::string>& options);
 
 }  // namespace pdctl::lint

@@ -2,7 +2,7 @@
 // A Reporter decorator (tee) for the verbs that change the cluster: every event goes on to the
 // operator's reporter unchanged and is also recorded as one journal line. finish() adds the run's
 // outcome and returns the whole record, which the CLI appends to the coordinator's journal
-// (engine/journal.hpp) and to a local copy. Every string is redacted before it is recorded.
+// (state/journal.hpp) and to a local copy. Every string is redacted before it is recorded.
 
 #include <chrono>
 #include <mutex>

@@ -1,7 +1,7 @@
 #pragma once
 // The deploy lock: one directory, <state_dir>/<cluster>/lock on the coordinator node, created with an
 // atomic `mkdir` by the operator who wins, with a `holder` file inside saying who, where and why.
-// Pure: command builders and parsers. The CLI runs the commands and decides (cli/deploy_lock.cpp).
+// Pure: command builders and parsers. The CLI runs the commands and decides (state/deploy_lock.cpp).
 
 #include <string>
 

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "../support/doctor_doc.hpp"
 #include "doctor_test_util.hpp"
+#include "unit/support/doctor_doc.hpp"
 
 namespace pdctl::doctor::testing {
 namespace {

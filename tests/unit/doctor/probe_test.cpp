@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "../support/script_sandbox.hpp"
 #include "doctor_test_util.hpp"
 #include "pdctl/doctor/facts.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::doctor::testing {
 namespace {

@@ -3,11 +3,11 @@
 // fake cluster: no sleeps, no processes.
 #include <gtest/gtest.h>
 
-#include "../support/fake_cluster.hpp"
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/fake_cluster.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::engine {
 namespace {

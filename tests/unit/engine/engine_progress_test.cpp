@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "../support/fake_cluster.hpp"
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/engine/progress_watch.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/fake_cluster.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::engine {
 namespace {

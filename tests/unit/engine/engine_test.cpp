@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "../support/fake_cluster.hpp"
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/fake_cluster.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::engine {
 namespace {

@@ -6,11 +6,11 @@
 #include <mutex>
 #include <set>
 
-#include "../support/fake_cluster.hpp"
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/fake_cluster.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::engine {
 namespace {

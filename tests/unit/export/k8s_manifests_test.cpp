@@ -12,13 +12,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "../support/golden.hpp"
 #include "pdctl/config/diagnostics.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "unit/support/golden.hpp"
 
 namespace pdctl::exporter {
 namespace {

@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "../support/doctor_doc.hpp"
 #include "pdctl/lint/rules.hpp"
+#include "unit/support/doctor_doc.hpp"
 
 namespace pdctl::lint {
 namespace {

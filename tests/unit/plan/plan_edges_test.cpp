@@ -1,9 +1,9 @@
 // Each stage's dependency edges and the gate each one waits for, as `pdctl plan` shows them.
 #include <gtest/gtest.h>
 
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/plan_view.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::plan {
 namespace {

@@ -10,11 +10,11 @@
 #include <map>
 #include <sstream>
 
-#include "../support/golden.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/plan_view.hpp"
+#include "unit/support/golden.hpp"
 
 namespace pdctl::plan {
 namespace {

@@ -4,8 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "../support/sample_cluster.hpp"
 #include "pdctl/util/shell_quote.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::pull {
 namespace {

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "../support/script_sandbox.hpp"
 #include "pdctl/util/sha256.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::push {
 namespace {

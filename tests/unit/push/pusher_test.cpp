@@ -9,8 +9,8 @@
 #include <map>
 #include <set>
 
-#include "../support/script_sandbox.hpp"
 #include "pdctl/util/sha256.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::push {
 namespace {

@@ -6,12 +6,12 @@
 
 #include <sstream>
 
-#include "../support/fake_cluster.hpp"
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/state/journal.hpp"
+#include "unit/support/fake_cluster.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::report {
 namespace {

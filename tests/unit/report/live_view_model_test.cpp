@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::report {
 using engine::Duration;

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "../support/recording_reporter.hpp"
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/recording_reporter.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::report {
 namespace {

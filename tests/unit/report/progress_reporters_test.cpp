@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/durations.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::report {
 using engine::UnitProgress;

@@ -6,7 +6,7 @@
 
 #include <ctime>
 
-#include "../support/script_sandbox.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::runtime {
 namespace {

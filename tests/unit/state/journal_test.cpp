@@ -6,7 +6,7 @@
 
 #include <regex>
 
-#include "../support/script_sandbox.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::state::journal {
 namespace {

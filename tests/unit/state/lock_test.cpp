@@ -7,9 +7,9 @@
 #include <atomic>
 #include <thread>
 
-#include "../support/script_sandbox.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "unit/support/script_sandbox.hpp"
 
 namespace pdctl::state::lock {
 namespace {

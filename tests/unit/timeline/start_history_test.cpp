@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "../support/sample_cluster.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::timeline {
 namespace {

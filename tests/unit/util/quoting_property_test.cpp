@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "../support/hostile_strings.hpp"
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/util/shell_quote.hpp"
+#include "unit/support/hostile_strings.hpp"
 
 namespace pdctl::util {
 namespace {

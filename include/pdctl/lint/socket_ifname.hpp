@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace pdctl::lint::detail {
+namespace pdctl::lint {
 
 inline constexpr std::array<const char*, 2> kSocketIfnameKeys = {"NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"};
 
@@ -25,4 +25,4 @@ InterfaceSpec parse_interface_spec(const std::string& key, const std::string& va
 // The one interface a value names, when it names exactly one ("bond1", "=bond1"); "" otherwise.
 std::string single_interface(const std::string& key, const std::string& value);
 
-}  // namespace pdctl::lint::detail
+}  // namespace pdctl::lint
