@@ -1,5 +1,5 @@
-// pdctl doctor: the static rules of lint/ over the loaded config and plan, then (unless --static) the
-// live checks of doctor/ on every node. The same static rules gate start/restart: doctor_gate.cpp.
+// pdctl doctor [--static] (ops/doctor.hpp), with --junit. The same static rules gate start/restart:
+// doctor_gate.cpp.
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "engine_verb.hpp"
-#include "pdctl/doctor/live_checks.hpp"
-#include "pdctl/lint/rules.hpp"
+#include "pdctl/ops/doctor.hpp"
 #include "pdctl/report/doctor_report_view.hpp"
+#include "pdctl/report/transport_view.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -21,36 +21,18 @@ struct DoctorOptions {
     std::string junit;
 };
 
-// docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
-// anyway), then an unreachable node, then an error found on a node.
-ExitCode doctor_exit_code(const lint::Report& report, int static_errors) {
-    if (static_errors > 0) return ExitCode::kUsage;
-    if (report.live && report.live->unreachable > 0) return ExitCode::kUnreachable;
-    if (report.errors() > 0) return ExitCode::kNodeCheckFailed;
-    return ExitCode::kOk;
-}
-
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
     check_junit_path(options.junit);
     const auto began = std::chrono::steady_clock::now();
     const auto timestamp = report::junit_timestamp_now();
     auto context =
         load_context(global, options.static_only ? Purpose::kPlanOnly : Purpose::kOnNodes, "doctor");
-    auto report = lint::run_static_rules(context.cluster, context.plan);
-    const int static_errors = report.errors();
-    if (!options.static_only) {
-        const auto started = std::chrono::steady_clock::now();
-        auto live = doctor::run_live_checks(context.cluster, context.plan, *context.executor);
-        const auto elapsed = std::chrono::steady_clock::now() - started;
-        for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
-        report.live =
-            lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
-                              std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
-    }
+    const auto answer = ops::run_doctor(context, options.static_only);
+    const auto& report = answer.report;
     // Checks never put secret values in findings; the redactor is the second line of defence.
     // How each node is reached comes first: an unreachable node's finding reads differently over
     // OpenSSH (a jump host, a certificate) than over libssh2.
-    const auto transports = transport_choices(context);
+    const auto transports = ops::transport_choices(context);
     std::string text;
     if (global.json) {
         auto doc = report::doctor_report_json(report);
@@ -68,7 +50,7 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
                          report, nodes, timestamp,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
                      context.redactor);
-    return doctor_exit_code(report, static_errors);
+    return ops::doctor_exit_code(answer);
 }
 
 }  // namespace

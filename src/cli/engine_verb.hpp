@@ -1,12 +1,12 @@
 #pragma once
-// start, stop, restart: the verbs the engine runs. Each loads the config, has the static doctor rules
-// gate start and restart, and runs its engine call under the deploy lock with every event journaled.
+// start, stop, restart: their shared flags, and the step from flags to the use case (ops/engine_run.hpp):
+// the static doctor rules gate start and restart, --junit records the run.
 
 #include <functional>
 #include <string>
 
 #include "context.hpp"
-#include "pdctl/engine/engine.hpp"
+#include "pdctl/ops/engine_run.hpp"
 #include "pdctl/plan/scope.hpp"
 #include "pdctl/report/junit.hpp"
 #include "pdctl/timeline/start_history.hpp"
@@ -55,7 +55,8 @@ void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
 // --gpu-release-timeout, the same for stop and restart.
 void add_gpu_release_flag(CLI::App& command, StartOptions& options);
 
-ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, const std::string& verb,
-                         const std::function<ExitCode(engine::Engine&)>& action);
+// The verb's use case (ops/engine_run.hpp), after the static doctor rules allowed it, with --junit's
+// report written whatever its end.
+ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& options, ops::EngineVerb verb);
 
 }  // namespace pdctl::cli

@@ -4,60 +4,16 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <string_view>
 
 #include "pdctl/config/duration.hpp"
-#include "pdctl/plan/exec_targets.hpp"
+#include "pdctl/ops/exec.hpp"
 #include "pdctl/report/exec_view.hpp"
-#include "pdctl/util/parallel.hpp"
-#include "pdctl/util/redactor.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
-
-// `--stream`: each complete line as it arrives, prefixed with its node ("n3: ..."), as pdsh prints
-// them; stdout lines on stdout, stderr lines on stderr. A line is printed whole or not at all, so the
-// nodes' lines interleave but never mix.
-class LinePrinter {
-  public:
-    LinePrinter(std::mutex& mutex, const util::Redactor& redactor, std::string label)
-        : mutex_(mutex), redactor_(redactor), label_(std::move(label)) {}
-
-    void feed(bool error_stream, std::string_view chunk) {
-        auto& pending = error_stream ? err_ : out_;
-        pending.append(chunk);
-        std::size_t newline = 0;
-        while ((newline = pending.find('\n')) != std::string::npos) {
-            print(error_stream, pending.substr(0, newline));
-            pending.erase(0, newline + 1);
-        }
-    }
-    // The command ended: a last line without its newline.
-    void finish() {
-        if (!out_.empty()) print(false, out_);
-        if (!err_.empty()) print(true, err_);
-        out_.clear();
-        err_.clear();
-    }
-
-  private:
-    void print(bool error_stream, const std::string& line) {
-        std::lock_guard lock(mutex_);
-        fmt::print(error_stream ? stderr : stdout, "{}: {}\n", label_, redactor_.redact(line));
-        std::fflush(error_stream ? stderr : stdout);
-    }
-
-    std::mutex& mutex_;
-    const util::Redactor& redactor_;
-    std::string label_;
-    std::string out_, err_;
-};
 
 struct ExecOptions {
     plan::ExecSelection selection;
@@ -77,25 +33,9 @@ ExitCode exec_command(const GlobalOptions& global, ExecOptions options) {
         throw Failure(ExitCode::kUsage, "--stream prints lines as they come; --json one document at the end",
                       "pick one of --stream and --json");
     auto context = load_context(global, Purpose::kOnNodes, "exec");
-    auto targets = plan::exec_targets(context.plan, options.selection, options.argv, *timeout);
-    std::mutex print_mutex;
-    std::vector<std::unique_ptr<LinePrinter>> printers;
-    if (options.stream) {
-        for (auto& target : targets) {
-            printers.push_back(std::make_unique<LinePrinter>(print_mutex, context.redactor, target.label));
-            auto* printer = printers.back().get();
-            target.command.on_output = [printer](bool error_stream, std::string_view chunk) {
-                printer->feed(error_stream, chunk);
-            };
-        }
-    }
-    std::vector<report::ExecAnswer> answers(targets.size());
-    util::for_each_parallel(targets.size(), util::kEngineFanout, [&](std::size_t i) {
-        const auto& target = targets[i];
-        const auto* node = context.cluster.find_node(target.node);
-        answers[i] = {target.label, target.node, target.unit, context.executor->run(*node, target.command)};
-        if (options.stream) printers[i]->finish();
-    });
+    report::ExecLinePrinter printer(context.redactor);
+    const auto answers = ops::run_exec(context, {options.selection, options.argv, *timeout},
+                                       options.stream ? &printer : nullptr);
     if (options.stream) {
         // The lines are out already; what is left is how each node ended (and who could not be reached).
         for (const auto& answer : answers)
@@ -103,12 +43,12 @@ ExitCode exec_command(const GlobalOptions& global, ExecOptions options) {
                 fmt::print(stderr, "{}: {}\n", answer.label,
                            context.redactor.redact(answer.result.transport_error));
         fmt::print("{}", report::render_exec_outcomes(answers));
-        return report::exec_exit_code(answers);
+        return ops::exec_exit_code(answers);
     }
     const auto text = global.json ? report::exec_to_json(answers).dump(2) : report::render_exec_text(answers);
     fmt::print("{}", context.redactor.redact(text));
     if (global.json) fmt::print("\n");
-    return report::exec_exit_code(answers);
+    return ops::exec_exit_code(answers);
 }
 
 }  // namespace

@@ -4,9 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "journal_source.hpp"
+#include "pdctl/ops/journal_queries.hpp"
 #include "pdctl/report/history_view.hpp"
-#include "pdctl/state/journal.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -19,19 +18,14 @@ struct HistoryOptions {
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options) {
     if (options.limit < 0) throw Failure(ExitCode::kUsage, "--limit takes 0 (every run) or more");
     auto context = load_context(global);
-    const auto journal = read_journal(context);
-    const ExitCode code = journal.code;
-    const std::string& source = journal.source;
-    const std::string& text = journal.text;
-
-    auto runs = state::journal::parse_history(text);
-    const std::size_t limit = options.limit == 0 ? runs.size() : static_cast<std::size_t>(options.limit);
-    runs = state::journal::newest(std::move(runs), limit);
+    const auto past = ops::read_past_runs(context, static_cast<std::size_t>(options.limit));
+    const auto& runs = past.runs;
+    const std::string& source = past.source;
     const std::string output =
         global.json ? report::history_to_json(runs, context.cluster.name, source).dump(2) + "\n"
                     : report::render_history_text(runs, source);
     fmt::print("{}", context.redactor.redact(output));
-    return code;
+    return past.code;
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 #include <optional>
 
 #include "engine_verb.hpp"
-#include "journal_source.hpp"
+#include "pdctl/ops/journal_queries.hpp"
 #include "pdctl/plan/rolling.hpp"
 #include "pdctl/report/plan_view.hpp"
 #include "pdctl/report/rolling_view.hpp"
+#include "pdctl/report/transport_view.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -30,7 +31,7 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
         throw Failure(ExitCode::kUsage, "plan takes start, stop or restart, not '" + options.verb + "'");
     auto context = load_context(global, Purpose::kPlanOnly);
     // How each node is reached is decided before anything connects, so the plan can show it.
-    const auto transports = transport_choices(context);
+    const auto transports = ops::transport_choices(context);
     if (options.rolling && options.verb != "restart")
         throw Failure(ExitCode::kUsage,
                       "--rolling goes with `plan restart`, not `plan " + options.verb + "`");
@@ -39,10 +40,9 @@ ExitCode plan_command(const GlobalOptions& global, const PlanOptions& options) {
     // node (start reads the coordinator's, which also holds other operators' runs).
     std::string journal_note;
     if (options.verb != "stop") {
-        const auto journal = read_local_journal(context.cluster);
-        apply_deadline_flags(scoped.plan, timeline::start_history(timeline::read_timelines(journal.text)),
-                             options.deadline_policy, options.deadline_floor);
-        journal_note = "deadlines learned from " + journal.source;
+        const auto learned = ops::local_start_history(context.cluster);
+        apply_deadline_flags(scoped.plan, learned.history, options.deadline_policy, options.deadline_floor);
+        journal_note = "deadlines learned from " + learned.source;
     }
     std::optional<plan::RollingPlan> rolling;
     if (options.rolling)

@@ -34,8 +34,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
         ->default_str("30s")
         ->needs(rolling);
     verbs.add(command, [options](const GlobalOptions& global) {
-        return run_engine_verb(global, *options, "restart",
-                               [](engine::Engine& engine) { return engine.restart(); });
+        return run_engine_verb(global, *options, ops::EngineVerb::kRestart);
     });
 }
 

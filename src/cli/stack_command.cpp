@@ -6,50 +6,22 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "pdctl/config/state_paths.hpp"
+#include "pdctl/ops/stack.hpp"
 #include "pdctl/plan/scope.hpp"
 #include "pdctl/report/stack_view.hpp"
-#include "pdctl/runtime/runtime.hpp"
-#include "pdctl/util/parallel.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
-struct StackTarget {
-    const plan::Stage* stage;
-    const plan::Unit* unit;
-    exec::Command command;
-};
-
 ExitCode stack_command(const GlobalOptions& global, const plan::Scope& scope) {
     auto context = load_context(global, Purpose::kOnNodes, "stack");
-    const auto scoped = plan::scope_plan(context.plan, scope, "stack");
-    std::vector<StackTarget> targets;
-    for (const auto& stage : scoped.plan.stages) {
-        if (stage.kind != config::RoleKind::Sglang) continue;
-        for (const auto& unit : stage.units) {
-            const auto node_runtime = runtime::make_runtime(
-                stage.runtime,
-                config::node_state_dir(stage.runtime.state_dir, scoped.plan.cluster, unit.node));
-            targets.push_back({&stage, &unit, node_runtime->python_stack(unit.name, stage.py_spy)});
-        }
-    }
-    if (targets.empty())
-        throw Failure(ExitCode::kUsage, "no sglang role in the selection: `pdctl stack` dumps SGLang ranks",
-                      "pick one with --role or --group");
-    std::vector<report::RankDump> dumps(targets.size());
-    util::for_each_parallel(targets.size(), util::kEngineFanout, [&](std::size_t i) {
-        const auto& target = targets[i];
-        const auto* node = context.cluster.find_node(target.unit->node);
-        dumps[i] = {target.stage->role, target.unit->rank, target.unit->node,
-                    context.executor->run(*node, target.command)};
-    });
+    const auto dumps = ops::dump_stacks(context, scope);
     const auto text =
         global.json ? report::stack_to_json(dumps).dump(2) + "\n" : report::render_stack_text(dumps);
     fmt::print("{}", context.redactor.redact(text));
-    return report::stack_exit_code(dumps);
+    return ops::stack_exit_code(dumps);
 }
 
 }  // namespace

@@ -19,8 +19,7 @@ void add_start_verb(CLI::App& app, Verbs& verbs) {
     add_junit_flag(*command, options->junit);
     add_scope_flags(*command, options->scope);
     verbs.add(command, [options](const GlobalOptions& global) {
-        return run_engine_verb(global, *options, "start",
-                               [](engine::Engine& engine) { return engine.start(); });
+        return run_engine_verb(global, *options, ops::EngineVerb::kStart);
     });
 }
 

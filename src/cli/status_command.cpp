@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "pdctl/engine/status.hpp"
+#include "pdctl/ops/status.hpp"
 #include "pdctl/report/status_view.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
@@ -14,10 +14,7 @@ namespace {
 
 ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope, bool metrics) {
     auto context = load_context(global);
-    auto& executor = *context.executor;
-    health::RealHttpProber prober;
-    const auto scoped = plan::scope_plan(context.plan, scope, "status");
-    const auto status = engine::collect_status(scoped.plan, executor, prober, !scope.empty(), metrics);
+    const auto status = ops::read_status(context, scope, metrics);
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");

@@ -15,8 +15,7 @@ void add_stop_verb(CLI::App& app, Verbs& verbs) {
     add_gpu_release_flag(*command, *options);
     add_scope_flags(*command, options->scope);
     verbs.add(command, [options](const GlobalOptions& global) {
-        return run_engine_verb(global, *options, "stop",
-                               [](engine::Engine& engine) { return engine.stop(); });
+        return run_engine_verb(global, *options, ops::EngineVerb::kStop);
     });
 }
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <memory>
 
-#include "journal_source.hpp"
+#include "pdctl/ops/journal_queries.hpp"
 #include "pdctl/report/timeline_svg.hpp"
 #include "pdctl/report/timeline_view.hpp"
 #include "pdctl/timeline/run_timeline.hpp"
@@ -67,8 +67,8 @@ ExitCode timeline_command(const GlobalOptions& global, const TimelineOptions& op
     if (options.width < 0 || (options.width > 0 && options.width < 40))
         throw Failure(ExitCode::kUsage, "--width takes 40 columns or more");
     auto context = load_context(global);
-    const auto journal = read_journal(context);
-    const auto runs = timeline::read_timelines(journal.text);
+    const auto journal = ops::read_past_timelines(context);
+    const auto& runs = journal.runs;
     std::vector<timeline::RunTimeline> shown{pick(runs, options.run, journal.source)};
     if (!options.vs.empty()) shown.push_back(pick(runs, options.vs, journal.source));
 

@@ -1,6 +1,6 @@
 // executor: slurm. A group is one SLURM job (runtime/slurm_job.hpp): start writes its files and submits
 // it once for all its ranks, and stop ends it once. Both run on the submitting machine, which the
-// executor is (cli/context.cpp); the node passed along is only the one messages name. Everything after
+// executor is (ops/deployment.cpp); the node passed along is only the one messages name. Everything after
 // the submission — liveness, gates, progress, a failed rank's tail — is the engine's common path over
 // the SLURM runtime's view (runtime/slurm_runtime.hpp).
 

@@ -88,16 +88,38 @@ nlohmann::json exec_to_json(const std::vector<ExecAnswer>& answers) {
              {"stdout", r.out},
              {"stderr", r.err}});
     }
-    return {{"ok", exec_exit_code(answers) == ExitCode::kOk}, {"nodes", nodes}};
+    return {{"ok", ops::exec_exit_code(answers) == ExitCode::kOk}, {"nodes", nodes}};
 }
 
-ExitCode exec_exit_code(const std::vector<ExecAnswer>& answers) {
-    bool failed = false;
-    for (const auto& answer : answers) {
-        if (!answer.result.transport_error.empty()) return ExitCode::kUnreachable;
-        failed = failed || !answer.result.ok();
+void ExecLinePrinter::begin(const std::vector<std::string>& labels) {
+    pending_.clear();
+    for (const auto& label : labels) pending_.push_back({label, {}, {}});
+}
+
+void ExecLinePrinter::output(std::size_t target, bool error_stream, std::string_view chunk) {
+    // Each target's output comes from its own thread: its buffers are its own.
+    auto& target_pending = pending_[target];
+    auto& pending = error_stream ? target_pending.err : target_pending.out;
+    pending.append(chunk);
+    std::size_t newline = 0;
+    while ((newline = pending.find('\n')) != std::string::npos) {
+        print(target_pending.label, error_stream, pending.substr(0, newline));
+        pending.erase(0, newline + 1);
     }
-    return failed ? ExitCode::kCommandFailed : ExitCode::kOk;
+}
+
+void ExecLinePrinter::ended(std::size_t target) {
+    auto& pending = pending_[target];
+    if (!pending.out.empty()) print(pending.label, false, pending.out);
+    if (!pending.err.empty()) print(pending.label, true, pending.err);
+    pending.out.clear();
+    pending.err.clear();
+}
+
+void ExecLinePrinter::print(const std::string& label, bool error_stream, const std::string& line) {
+    std::lock_guard lock(mutex_);
+    fmt::print(error_stream ? stderr : stdout, "{}: {}\n", label, redactor_.redact(line));
+    std::fflush(error_stream ? stderr : stdout);
 }
 
 }  // namespace pdctl::report

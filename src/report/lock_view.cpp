@@ -89,18 +89,6 @@ std::string lock_released_own_message(const LockView& lock, long long now_epoch)
                        state::lock::describe_holder(lock.observed.holder, now_epoch));
 }
 
-std::string lock_broken_message(const LockView& lock, long long now_epoch) {
-    const bool held = lock.observed.state == State::kHeld;
-    const std::string whose =
-        held ? state::lock::describe_holder(lock.observed.holder, now_epoch) : "nobody (it named no holder)";
-    std::string message = fmt::format("broke the deploy lock held by {} at {}", whose, lock.where);
-    if (lock.liveness == Liveness::kAlive)
-        message += fmt::format("; warning: its pdctl (pid {}) is still running", lock.observed.holder.pid);
-    else if (lock.liveness == Liveness::kUnknown && held)
-        message += fmt::format("; its run on {} may still be going", lock.observed.holder.host);
-    return message;
-}
-
 json lock_release_to_json(const LockView& lock, const std::string& message, bool released, bool broken,
                           long long now_epoch) {
     return {{"cluster", lock.cluster},

@@ -20,4 +20,29 @@ std::string log_unreachable_line(const std::string& node, const std::string& tra
     return fmt::format("{}: unreachable: {}", node, transport_error);
 }
 
+void LogPrinter::begin(const std::vector<ops::LogTarget>& targets) {
+    targets_ = targets;
+    prefixes_.assign(targets.size(), "");
+    if (targets.size() > 1)
+        for (std::size_t i = 0; i < targets.size(); ++i)
+            prefixes_[i] = log_line_prefix(targets[i].unit->node, targets[i].unit->rank);
+}
+
+void LogPrinter::line(std::size_t target, const std::string& text) {
+    fmt::print("{}{}\n", prefixes_[target], redactor_.redact(text));
+}
+
+void LogPrinter::unreachable(std::size_t target, const std::string& transport_error) {
+    fmt::print(stderr, "{}\n", log_unreachable_line(targets_[target].unit->node, transport_error));
+}
+
+void LogPrinter::trouble(std::size_t target, const std::string& trouble) {
+    const auto& unit = *targets_[target].unit;
+    fmt::print(stderr, "{}\n", log_trouble_line(unit.node, unit.name, trouble));
+}
+
+void LogPrinter::restarted(std::size_t target) {
+    fmt::print("{}\n", log_restarted_line(prefixes_[target]));
+}
+
 }  // namespace pdctl::report

@@ -186,4 +186,8 @@ void PullPrinter::end(const pull::PullResult& result) {
     for (const auto& line : pull_summary_lines(result)) emit(line);
 }
 
+std::string PullPrinter::summary(const pull::PullResult& result) const {
+    return pull_summary_lines(result).front();
+}
+
 }  // namespace pdctl::report

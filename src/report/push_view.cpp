@@ -121,4 +121,8 @@ void PushPrinter::end(const push::PushResult& result) {
     }
 }
 
+std::string PushPrinter::summary(const push::PushResult& result) const {
+    return fmt::format("{} sent to {} nodes", format_bytes(result.bytes_sent()), result.nodes.size());
+}
+
 }  // namespace pdctl::report

@@ -19,12 +19,6 @@ json check_to_json(const SmokeCheck& check) {
 
 }  // namespace
 
-bool all_passed(const std::vector<SmokeCheck>& checks) {
-    for (const auto& check : checks)
-        if (!check.error.empty()) return false;
-    return true;
-}
-
 std::string render_smoke_check_line(const SmokeCheck& check) {
     if (check.name == "health_generate") {
         return check.error.empty()
@@ -40,7 +34,7 @@ std::string render_smoke_check_line(const SmokeCheck& check) {
 }
 
 json smoke_to_json(const std::vector<SmokeCheck>& checks) {
-    json document = {{"ok", all_passed(checks)}, {"checks", json::array()}};
+    json document = {{"ok", ops::all_passed(checks)}, {"checks", json::array()}};
     for (const auto& check : checks) document["checks"].push_back(check_to_json(check));
     if (checks.empty()) return document;
     const auto& request = checks.back();

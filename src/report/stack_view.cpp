@@ -168,14 +168,4 @@ json stack_to_json(const std::vector<RankDump>& dumps) {
     return json{{"stages", stages}};
 }
 
-ExitCode stack_exit_code(const std::vector<RankDump>& dumps) {
-    bool unreachable = false, failed = false;
-    for (const auto& dump : dumps) {
-        unreachable = unreachable || !dump.result.transport_error.empty();
-        failed = failed || !dump.ok();
-    }
-    if (unreachable) return ExitCode::kUnreachable;
-    return failed ? ExitCode::kCommandFailed : ExitCode::kOk;
-}
-
 }  // namespace pdctl::report

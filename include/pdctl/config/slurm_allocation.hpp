@@ -2,7 +2,7 @@
 // `nodes: from-allocation` (executor: slurm): the nodes are those of the SLURM allocation pdctl runs in
 // (salloc, or an sbatch job's batch script), and each role group is a step of that allocation instead
 // of a job of its own (docs/slurm.md). The parsing here is pure; reading the environment and asking
-// scontrol for the nodes' addresses is the CLI's (cli/slurm_allocation_reader.cpp).
+// scontrol for the nodes' addresses is the use-case layer's (ops/slurm_allocation_reader.cpp).
 
 #include <functional>
 #include <string>

@@ -22,6 +22,12 @@ struct TransportChoice {
     bool automatic = false;
 };
 
+// One node's transport, as `plan` and `doctor` show it.
+struct NodeTransport {
+    std::string node;
+    TransportChoice choice;
+};
+
 struct PresentKey {
     std::string path;
     KeyKind kind = KeyKind::Other;

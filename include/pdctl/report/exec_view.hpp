@@ -2,21 +2,19 @@
 // `pdctl exec`'s output: identical output folded under the nodes that printed it (as `dshbak -c` and
 // `clush -b` do), then each exit code with its nodes; or one JSON object per node.
 
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "pdctl/exec/command.hpp"
+#include "pdctl/ops/exec.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/redactor.hpp"
 
 namespace pdctl::report {
 
-struct ExecAnswer {
-    std::string label;  // the node (or node:unit) the output is named by
-    std::string node;
-    std::string unit;  // "" on the host
-    exec::CommandResult result;
-};
+using ops::ExecAnswer;
 
 struct OutputGroup {
     std::vector<std::string> labels;  // in the answers' order
@@ -33,7 +31,27 @@ std::string render_exec_text(const std::vector<ExecAnswer>& answers);
 std::string render_exec_outcomes(const std::vector<ExecAnswer>& answers);
 nlohmann::json exec_to_json(const std::vector<ExecAnswer>& answers);
 
-// 0 when every node ran the command with exit 0; 3 when a node could not be reached; otherwise 13.
-ExitCode exec_exit_code(const std::vector<ExecAnswer>& answers);
+// `exec --stream`: each complete line as it arrives, prefixed with its node ("n3: ..."), as pdsh prints
+// them; stdout lines on stdout, stderr lines on stderr. A line is printed whole or not at all, so the
+// nodes' lines interleave but never mix.
+class ExecLinePrinter : public ops::ExecStream {
+  public:
+    explicit ExecLinePrinter(const util::Redactor& redactor) : redactor_(redactor) {}
+    void begin(const std::vector<std::string>& labels) override;
+    void output(std::size_t target, bool error_stream, std::string_view chunk) override;
+    // The command ended: a last line without its newline.
+    void ended(std::size_t target) override;
+
+  private:
+    struct Pending {
+        std::string label;
+        std::string out, err;
+    };
+    void print(const std::string& label, bool error_stream, const std::string& line);
+
+    const util::Redactor& redactor_;
+    std::mutex mutex_;  // one line at a time
+    std::vector<Pending> pending_;
+};
 
 }  // namespace pdctl::report

@@ -5,18 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "pdctl/state/lock.hpp"
+#include "pdctl/ops/lock.hpp"
 
 namespace pdctl::report {
 
-struct LockView {
-    std::string cluster;
-    std::string coordinator;  // the node that keeps the lock
-    std::string path;         // the lock directory on it
-    std::string where;        // "n1:/var/lib/pdctl/demo/lock", as the messages name it
-    state::lock::Observed observed;
-    state::lock::Liveness liveness = state::lock::Liveness::kUnknown;
-};
+using ops::LockView;
 
 std::string render_lock_status_text(const LockView& lock, long long now_epoch);
 nlohmann::json lock_status_to_json(const LockView& lock, long long now_epoch);
@@ -24,8 +17,6 @@ nlohmann::json lock_status_to_json(const LockView& lock, long long now_epoch);
 // What `lock release` did, in one line: printed as it is, or the "message" of the JSON document.
 std::string lock_already_free_message(const LockView& lock);
 std::string lock_released_own_message(const LockView& lock, long long now_epoch);
-// Also the journal's record of who broke whose lock.
-std::string lock_broken_message(const LockView& lock, long long now_epoch);
 nlohmann::json lock_release_to_json(const LockView& lock, const std::string& message, bool released,
                                     bool broken, long long now_epoch);
 

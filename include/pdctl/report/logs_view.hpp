@@ -2,7 +2,12 @@
 // `pdctl logs`: the words around the units' own log lines. The lines themselves are printed as the
 // node gives them (redacted); with several units each line says whose it is.
 
+#include <cstdio>
 #include <string>
+#include <vector>
+
+#include "pdctl/ops/logs.hpp"
+#include "pdctl/util/redactor.hpp"
 
 namespace pdctl::report {
 
@@ -17,5 +22,22 @@ std::string log_restarted_line(const std::string& prefix);
 // (an empty trouble).
 std::string log_trouble_line(const std::string& node, const std::string& unit, const std::string& trouble);
 std::string log_unreachable_line(const std::string& node, const std::string& transport_error);
+
+// The lines on stdout (redacted, prefixed when several units are shown), the troubles on stderr.
+class LogPrinter : public ops::LogSink {
+  public:
+    explicit LogPrinter(const util::Redactor& redactor) : redactor_(redactor) {}
+    void begin(const std::vector<ops::LogTarget>& targets) override;
+    void line(std::size_t target, const std::string& text) override;
+    void unreachable(std::size_t target, const std::string& transport_error) override;
+    void trouble(std::size_t target, const std::string& trouble) override;
+    void restarted(std::size_t target) override;
+    void flush() override { std::fflush(stdout); }
+
+  private:
+    const util::Redactor& redactor_;
+    std::vector<ops::LogTarget> targets_;
+    std::vector<std::string> prefixes_;
+};
 
 }  // namespace pdctl::report

@@ -7,22 +7,24 @@
 #include <cstdio>
 #include <string>
 
+#include "pdctl/ops/pull.hpp"
 #include "pdctl/pull/puller.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::report {
 
-class PullPrinter : public pull::PullObserver {
+class PullPrinter : public ops::PullView {
   public:
     PullPrinter(std::FILE* out, bool as_json, const util::Redactor& redactor)
         : out_(out), json_(as_json), redactor_(redactor) {}
 
-    void begin(const std::vector<pull::NodeImages>& plan);
+    void begin(const std::vector<pull::NodeImages>& plan) override;
     void image_done(const std::string& node, const pull::ImageOutcome& image, std::size_t done,
                     std::size_t total) override;
     void node_done(const pull::NodeOutcome& outcome) override;
     void still_pulling(const std::string& node, const pull::ImageRef& image, pull::Duration elapsed) override;
-    void end(const pull::PullResult& result);
+    void end(const pull::PullResult& result) override;
+    std::string summary(const pull::PullResult& result) const override;
 
   private:
     void emit(const std::string& line);

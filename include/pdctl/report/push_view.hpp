@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "pdctl/ops/push.hpp"
 #include "pdctl/push/pusher.hpp"
 #include "pdctl/util/redactor.hpp"
 
@@ -14,16 +15,17 @@ namespace pdctl::report {
 // "0 B", "12.0 KiB", "1.0 GiB"
 std::string format_bytes(std::uint64_t bytes);
 
-class PushPrinter : public push::PushObserver {
+class PushPrinter : public ops::PushView {
   public:
     PushPrinter(std::FILE* out, bool as_json, const util::Redactor& redactor)
         : out_(out), json_(as_json), redactor_(redactor) {}
 
-    void begin(std::size_t files, std::size_t nodes, std::uint64_t bytes_at_most);
+    void begin(std::size_t files, std::size_t nodes, std::uint64_t bytes_at_most) override;
     void file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,
                    std::size_t total) override;
     void node_done(const push::NodeOutcome& outcome) override;
-    void end(const push::PushResult& result);
+    void end(const push::PushResult& result) override;
+    std::string summary(const push::PushResult& result) const override;
 
   private:
     void emit(const std::string& line);

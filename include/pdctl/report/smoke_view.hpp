@@ -6,23 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/ops/smoke.hpp"
 #include "pdctl/report/junit.hpp"
 
 namespace pdctl::report {
 
-// One request smoke made, and what came back.
-struct SmokeCheck {
-    std::string name;  // health_generate | generate
-    std::string role;
-    std::string node;
-    std::string url;
-    int status = 0;
-    long long latency_ms = 0;
-    std::string text;   // generate only
-    std::string error;  // empty = passed
-};
-
-bool all_passed(const std::vector<SmokeCheck>& checks);
+using ops::SmokeCheck;
 
 std::string render_smoke_check_line(const SmokeCheck& check);
 // {"ok", "checks": [...]}, and the last check (the /generate through the router) at the top level too,

@@ -8,20 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "pdctl/exec/command.hpp"
+#include "pdctl/ops/stack.hpp"
 #include "pdctl/runtime/py_spy_dump.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::report {
 
-struct RankDump {
-    std::string stage;  // the group's stage name
-    int rank = 0;
-    std::string node;
-    exec::CommandResult result;  // of the py-spy dump
-
-    bool ok() const { return result.ok(); }
-};
+using ops::RankDump;
 
 struct StackFold {
     std::vector<std::string> places;  // runtime::top_places
@@ -37,8 +30,5 @@ std::vector<std::string> odd_ones_out(const std::vector<StackFold>& folds);
 
 std::string render_stack_text(const std::vector<RankDump>& dumps);
 nlohmann::json stack_to_json(const std::vector<RankDump>& dumps);
-
-// 0 when every rank was dumped; 3 when a node could not be reached; otherwise 13.
-ExitCode stack_exit_code(const std::vector<RankDump>& dumps);
 
 }  // namespace pdctl::report

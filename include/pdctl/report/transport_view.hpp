@@ -10,10 +10,7 @@
 
 namespace pdctl::report {
 
-struct NodeTransport {
-    std::string node;
-    exec::TransportChoice choice;
-};
+using exec::NodeTransport;
 
 // Nodes in config order; a run of consecutive nodes with the same transport and reason is one line
 // ("n5–n8  openssh  ProxyJump root@[10.77.0.250] ...").

@@ -1,7 +1,7 @@
 #pragma once
 // The journal: what every start/stop/restart did, as JSON Lines in <state_dir>/<cluster>/journal.jsonl
 // on the coordinator node (one line per event, each carrying its run id), and the history read back
-// from it. Pure: command builders and parsers; the recording is report::JournalingReporter.
+// from it. Pure: command builders and parsers; the recording is ops::JournalingReporter.
 
 #include <chrono>
 #include <optional>

@@ -30,12 +30,12 @@ TEST(ExecView, IdenticalOutputIsFoldedUnderItsNodesBiggestGroupFirst) {
               "── n2 (1) ──\n"
               "no GPU\n"
               "exit 0: n1, n3–n4 · exit 1: n2 · unreachable (connection refused): n5\n");
-    EXPECT_EQ(exec_exit_code(answers), ExitCode::kUnreachable);
+    EXPECT_EQ(ops::exec_exit_code(answers), ExitCode::kUnreachable);
 }
 
 TEST(ExecView, ExitCodesAndJson) {
-    EXPECT_EQ(exec_exit_code({answer("n1", 0, "")}), ExitCode::kOk);
-    EXPECT_EQ(exec_exit_code({answer("n1", 0, ""), answer("n2", 3, "")}), ExitCode::kCommandFailed);
+    EXPECT_EQ(ops::exec_exit_code({answer("n1", 0, "")}), ExitCode::kOk);
+    EXPECT_EQ(ops::exec_exit_code({answer("n1", 0, ""), answer("n2", 3, "")}), ExitCode::kCommandFailed);
     EXPECT_EQ(render_exec_text({answer("n1", 0, "")}), "── n1 (1) ──\n(no output)\nexit 0: n1\n");
     const auto doc = exec_to_json({answer("n1", 2, "out", "err"), unreachable("n2")});
     EXPECT_EQ(doc["ok"], false);

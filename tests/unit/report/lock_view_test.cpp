@@ -76,12 +76,12 @@ TEST(LockView, ReleaseMessages) {
     const std::string broke =
         "broke the deploy lock held by alice@jump1 (pid 4242, start, since "
         "2027-01-15T08:00:00Z, 3m12s ago) at n1:/var/lib/pdctl/demo/lock";
-    EXPECT_EQ(lock_broken_message(lock_in(State::kHeld, Liveness::kDead), kNow), broke);
-    EXPECT_EQ(lock_broken_message(lock_in(State::kHeld, Liveness::kAlive), kNow),
+    EXPECT_EQ(ops::lock_broken_message(lock_in(State::kHeld, Liveness::kDead), kNow), broke);
+    EXPECT_EQ(ops::lock_broken_message(lock_in(State::kHeld, Liveness::kAlive), kNow),
               broke + "; warning: its pdctl (pid 4242) is still running");
-    EXPECT_EQ(lock_broken_message(lock_in(State::kHeld, Liveness::kUnknown), kNow),
+    EXPECT_EQ(ops::lock_broken_message(lock_in(State::kHeld, Liveness::kUnknown), kNow),
               broke + "; its run on jump1 may still be going");
-    EXPECT_EQ(lock_broken_message(lock_in(State::kIncomplete), kNow),
+    EXPECT_EQ(ops::lock_broken_message(lock_in(State::kIncomplete), kNow),
               "broke the deploy lock held by nobody (it named no holder) at n1:/var/lib/pdctl/demo/lock");
 }
 

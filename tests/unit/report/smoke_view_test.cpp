@@ -48,8 +48,8 @@ TEST(SmokeView, JsonListsTheChecksAndRepeatsTheGenerateAtTheTop) {
     EXPECT_EQ(failed["ok"], false);
     EXPECT_EQ(failed["error"], "no answer: Read");
     EXPECT_EQ(failed["checks"][0]["error"], "HTTP 503: loading");
-    EXPECT_FALSE(all_passed({health_generate(), generate("no answer: Read")}));
-    EXPECT_TRUE(all_passed({health_generate(), generate()}));
+    EXPECT_FALSE(ops::all_passed({health_generate(), generate("no answer: Read")}));
+    EXPECT_TRUE(ops::all_passed({health_generate(), generate()}));
 }
 
 }  // namespace

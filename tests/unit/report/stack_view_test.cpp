@@ -63,7 +63,7 @@ TEST(StackView, TheOddRankIsNamedWithWhatTellsItApart) {
     EXPECT_EQ(text.rfind("prefill: 4 of 4 ranks dumped\n  rank 2 on n3 is in", 0), 0u) << text;
     EXPECT_NE(text.find("── ranks 0,1,3 (n1, n2, n4) ──\nProcess 10:"), std::string::npos) << text;
     EXPECT_NE(text.find("── rank 2 (n3) ──\nProcess 12:"), std::string::npos) << text;
-    EXPECT_EQ(stack_exit_code(dumps), ExitCode::kOk);
+    EXPECT_EQ(ops::stack_exit_code(dumps), ExitCode::kOk);
     const auto doc = stack_to_json(dumps);
     EXPECT_EQ(doc["stages"][0]["groups"][1]["ranks"], nlohmann::json::array({2}));
 }
@@ -88,7 +88,7 @@ TEST(StackView, AFailedDumpSaysWhyAndWhatToAdd) {
     EXPECT_NE(text.find("rank 1 on n2: no stack: exit 1: Permission Denied"), std::string::npos) << text;
     EXPECT_NE(text.find("--cap-add SYS_PTRACE"), std::string::npos) << text;
     EXPECT_NE(text.find("pip install py-spy"), std::string::npos) << text;
-    EXPECT_EQ(stack_exit_code(dumps), ExitCode::kCommandFailed);
+    EXPECT_EQ(ops::stack_exit_code(dumps), ExitCode::kCommandFailed);
 }
 
 }  // namespace

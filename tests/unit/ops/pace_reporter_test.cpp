@@ -1,6 +1,6 @@
-// The pace warning while a start runs (report/pace_reporter.hpp), including for a phase that began
+// The pace warning while a start runs (ops/pace_reporter.hpp), including for a phase that began
 // and ended between two progress polls.
-#include "pdctl/report/pace_reporter.hpp"
+#include "pdctl/ops/pace_reporter.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "unit/support/recording_reporter.hpp"
 #include "unit/support/sample_cluster.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 namespace {
 
 using namespace std::chrono_literals;
@@ -86,4 +86,4 @@ TEST_F(PaceReporterTest, APhaseWithinItsRecordAndWaitingPhasesAreNotWarnedAbout)
 }
 
 }  // namespace
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

@@ -6,7 +6,7 @@
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/timeline/start_history.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 
 class PaceReporter : public engine::Reporter {
   public:
@@ -43,4 +43,4 @@ class PaceReporter : public engine::Reporter {
     timeline::PaceJudge judge_;
 };
 
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

@@ -1,4 +1,4 @@
-#include "journal_source.hpp"
+#include "pdctl/ops/journal_source.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -11,9 +11,8 @@
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
 #include "pdctl/state/journal_writer.hpp"
-#include "verbs.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::ops {
 namespace {
 
 // Enough for thousands of runs; older ones stay in the file, out of these views.
@@ -37,26 +36,26 @@ JournalText read_local_journal(const config::Cluster& cluster) {
     return journal;
 }
 
-JournalText read_journal(const Context& context) {
-    const auto& coordinator = state::coordinator_node(context.cluster);
-    const auto answer = context.executor->run(
+JournalText read_journal(const Deployment& deployment) {
+    const auto& coordinator = state::coordinator_node(deployment.cluster);
+    const auto answer = deployment.executor->run(
         coordinator,
         state::journal::read_command(
-            config::cluster_state_dir(context.cluster.state_dir, context.cluster.name), kReadBytes));
+            config::cluster_state_dir(deployment.cluster.state_dir, deployment.cluster.name), kReadBytes));
     if (!answer.transport_error.empty()) {
         // The coordinator is gone: this machine's own runs are better than nothing, and exit 3 says so.
-        auto journal = read_local_journal(context.cluster);
+        auto journal = read_local_journal(deployment.cluster);
         spdlog::warn("{} ({}), the coordinator, is unreachable: {}; showing this machine's copy {}",
                      coordinator.name, coordinator.address, answer.transport_error, journal.source);
         journal.source += " (this machine's runs only)";
         journal.code = ExitCode::kUnreachable;
         return journal;
     }
-    const auto source = state::journal_location(context.cluster);
+    const auto source = state::journal_location(deployment.cluster);
     if (!answer.ok())
         throw Failure(ExitCode::kInternal,
                       fmt::format("cannot read the journal {}: {}", source, exec::failure_reason(answer)));
     return {answer.out, source, ExitCode::kOk};
 }
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::ops

@@ -13,7 +13,7 @@
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/util/redactor.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 
 // Who runs what; written on the record's first line.
 struct JournalRun {
@@ -81,4 +81,4 @@ class JournalingReporter : public engine::Reporter {
 // Replaces every secret in every string of `value` (keys included), in place.
 void redact_json(nlohmann::json& value, const util::Redactor& redactor);
 
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

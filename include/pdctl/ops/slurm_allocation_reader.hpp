@@ -4,10 +4,10 @@
 
 #include "pdctl/config/slurm_allocation.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::ops {
 
 // Throws std::runtime_error with the reason (not inside an allocation, scontrol failed, a node
 // without an address); the loader reports it at the config's `nodes:` line.
 config::SlurmAllocation read_slurm_allocation();
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::ops

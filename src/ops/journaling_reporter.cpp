@@ -1,11 +1,11 @@
-#include "pdctl/report/journaling_reporter.hpp"
+#include "pdctl/ops/journaling_reporter.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "pdctl/runtime/startup_phase.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 using engine::Duration;
 using engine::Reporter;
 using engine::RunSummary;
@@ -203,4 +203,4 @@ std::string JournalingReporter::finish(ExitCode code, const std::string& message
     return lines_;
 }
 
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

@@ -1,4 +1,4 @@
-#include "slurm_allocation_reader.hpp"
+#include "pdctl/ops/slurm_allocation_reader.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/util/strings.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::ops {
 namespace {
 
 std::string environment(const char* name) {
@@ -74,4 +74,4 @@ config::SlurmAllocation read_slurm_allocation() {
     return allocation;
 }
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::ops

@@ -1,8 +1,8 @@
-#include "pdctl/report/pace_reporter.hpp"
+#include "pdctl/ops/pace_reporter.hpp"
 
 #include "pdctl/runtime/startup_phase.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 
 void PaceReporter::unit_progress(const plan::Stage& stage, const plan::Unit& unit,
                                  const engine::UnitProgress& progress) {
@@ -22,4 +22,4 @@ void PaceReporter::unit_progress(const plan::Stage& stage, const plan::Unit& uni
     if (auto slow = judge_.stage(stage, progress.stage_elapsed.count())) inner_.note(*slow);
 }
 
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

@@ -1,5 +1,5 @@
 // The journaling tee: the real engine on the fake cluster, every event forwarded, the record parsed back.
-#include "pdctl/report/journaling_reporter.hpp"
+#include "pdctl/ops/journaling_reporter.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include "unit/support/recording_reporter.hpp"
 #include "unit/support/sample_cluster.hpp"
 
-namespace pdctl::report {
+namespace pdctl::ops {
 namespace {
 
 using namespace std::chrono_literals;
@@ -149,9 +149,9 @@ TEST(RedactJson, ReplacesSecretsInValuesAndKeysAtAnyDepth) {
 }
 
 }  // namespace
-}  // namespace pdctl::report
+}  // namespace pdctl::ops
 
-namespace pdctl::report {
+namespace pdctl::ops {
 namespace {
 
 TEST(JournalingReporterTimeline, RecordsEachPhaseEnteredWithItsDateAndTheStagesFingerprint) {
@@ -195,4 +195,4 @@ TEST(JournalingReporterTimeline, RecordsEachPhaseEnteredWithItsDateAndTheStagesF
 }
 
 }  // namespace
-}  // namespace pdctl::report
+}  // namespace pdctl::ops

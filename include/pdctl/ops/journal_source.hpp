@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "context.hpp"
+#include "pdctl/ops/deployment.hpp"
 #include "pdctl/util/exit_code.hpp"
 
-namespace pdctl::cli {
+namespace pdctl::ops {
 
 struct JournalText {
     std::string text;    // JSON Lines, the newest part of the journal
@@ -16,9 +16,9 @@ struct JournalText {
 };
 
 // Throws Failure (internal) when the coordinator answered but the journal could not be read.
-JournalText read_journal(const Context& context);
+JournalText read_journal(const Deployment& deployment);
 
 // This machine's copy only (plan: it touches no node).
 JournalText read_local_journal(const config::Cluster& cluster);
 
-}  // namespace pdctl::cli
+}  // namespace pdctl::ops

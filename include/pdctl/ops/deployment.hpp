@@ -1,0 +1,51 @@
+#pragma once
+// What every use case works on: the validated config, its plan, the redactor that knows its secrets,
+// and the executor that reaches its nodes, chosen once from the config.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pdctl/config/model.hpp"
+#include "pdctl/exec/executor.hpp"
+#include "pdctl/exec/ssh_transports.hpp"
+#include "pdctl/exec/transport_choice.hpp"
+#include "pdctl/plan/plan.hpp"
+#include "pdctl/util/redactor.hpp"
+
+namespace pdctl::ops {
+
+struct Deployment {
+    config::Cluster cluster;
+    plan::Plan plan;
+    util::Redactor redactor;
+    std::unique_ptr<exec::Executor> executor;  // always set: local or SSH, as the config says
+    exec::SshTransports* ssh_transports =
+        nullptr;  // the executor, with `executor: ssh`: which transport each node gets
+};
+
+// The config alone, validated: `path` (the -c flag), else $PDCTL_CONFIG, else ./pdctl.yaml, else the
+// embedded profile. Throws config::ConfigError, or Failure (usage) for a file that cannot be read.
+config::Cluster load_cluster(const std::string& path);
+
+// What a verb will do with the deployment: only read the config and the plan (`plan`, `doctor --static`),
+// drive the deployment (start, stop, status, logs, ...: under SLURM through the scheduler, from this
+// machine), or run its own commands on the nodes (exec, push, pull, stack, the live doctor), which
+// pdctl does not reach under `executor: slurm`.
+enum class Purpose { kPlanOnly, kDrive, kOnNodes };
+
+struct OpenOptions {
+    bool accept_new_host_keys = false;  // SSH: trust and record unknown host keys (OpenSSH accept-new)
+    Purpose purpose = Purpose::kDrive;
+    std::string verb;  // named when the purpose is refused
+};
+
+// Builds the plan, learns the secrets, picks the executor. kOnNodes refuses `executor: slurm` (exit 2),
+// naming the verb.
+Deployment open_deployment(config::Cluster cluster, const OpenOptions& options);
+
+// With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for
+// the nodes on `auto`, in parallel); empty for the local executor.
+std::vector<exec::NodeTransport> transport_choices(const Deployment& deployment);
+
+}  // namespace pdctl::ops

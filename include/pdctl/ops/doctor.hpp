@@ -1,0 +1,22 @@
+#pragma once
+// `pdctl doctor`: the static rules of lint/ over the config and plan, then (unless static only) the
+// live checks of doctor/ on every node, in one report.
+
+#include "pdctl/lint/rules.hpp"
+#include "pdctl/ops/deployment.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::ops {
+
+struct DoctorAnswer {
+    lint::Report report;
+    int static_errors = 0;  // the config's own errors, before any node was asked
+};
+
+DoctorAnswer run_doctor(const Deployment& deployment, bool static_only);
+
+// docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
+// anyway), then an unreachable node, then an error found on a node.
+ExitCode doctor_exit_code(const DoctorAnswer& answer);
+
+}  // namespace pdctl::ops

@@ -1,0 +1,45 @@
+#pragma once
+// start, stop and restart (also --rolling): the use case behind the verbs that change the cluster. It
+// scopes the plan, learns gate deadlines from past starts, wires the preflight and the GPU release wait
+// to the nodes, and runs the engine under the deploy lock with every event journaled (mutating_run).
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "pdctl/engine/engine.hpp"
+#include "pdctl/engine/reporter.hpp"
+#include "pdctl/ops/deployment.hpp"
+#include "pdctl/plan/scope.hpp"
+#include "pdctl/timeline/start_history.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::ops {
+
+enum class EngineVerb { kStart, kStop, kRestart };
+// "start", "stop", "restart": the verb as the journal, the lock and the messages name it.
+std::string to_string(EngineVerb verb);
+
+// What start, stop and restart are asked, their flags' values already read.
+struct EngineRequest {
+    EngineVerb verb = EngineVerb::kStart;
+    plan::Scope scope;  // --role / --group
+    bool keep_on_failure = false;
+    bool skip_preflight = false;
+    engine::Duration gpu_release_timeout = std::chrono::seconds(60);  // stop, restart
+    // restart only: one group at a time, through the router (plan/rolling.hpp)
+    bool rolling = false;
+    bool allow_router_restart = false;
+    engine::Duration drain_grace = std::chrono::seconds(30);
+    // start, restart: gate deadlines from past starts (timeline/start_history.hpp)
+    timeline::DeadlinePolicy deadline_policy = timeline::DeadlinePolicy::kLearned;
+    plan::Duration deadline_floor = std::chrono::minutes(1);
+    // Sees the engine's own events, before the run's reporters do (`start --junit`'s recorder).
+    engine::Reporter* recorder = nullptr;
+};
+
+// Runs the request; `screen` shows the progress. Throws Failure for what ends the run outside the
+// engine (the lock is held elsewhere, a usage error of the scope).
+ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen);
+
+}  // namespace pdctl::ops

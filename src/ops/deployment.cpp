@@ -1,0 +1,85 @@
+#include "pdctl/ops/deployment.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "pdctl/config/embedded_profile.hpp"
+#include "pdctl/config/file_source.hpp"
+#include "pdctl/config/loader.hpp"
+#include "pdctl/config/secret_flags.hpp"
+#include "pdctl/exec/local_executor.hpp"
+#include "pdctl/ops/slurm_allocation_reader.hpp"
+#include "pdctl/plan/builder.hpp"
+#include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/parallel.hpp"
+
+namespace pdctl::ops {
+
+config::Cluster load_cluster(const std::string& config_path) {
+    std::string path = config_path;
+    if (path.empty()) {
+        if (const char* env = std::getenv("PDCTL_CONFIG"); env && *env) path = env;
+    }
+    if (path.empty() && std::filesystem::exists("pdctl.yaml")) path = "pdctl.yaml";
+    if (!path.empty()) {
+        config::DiskFileSource disk;
+        if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
+        return config::load_cluster(path, disk, read_slurm_allocation);
+    }
+    // No config anywhere: the simulated local cluster that ships inside the binary.
+    spdlog::info("no -c, PDCTL_CONFIG or ./pdctl.yaml: using the embedded local profile (profiles/local)");
+    std::map<std::string, std::string> files;
+    const std::string dir = std::string(config::kEmbeddedConfigPath)
+                                .substr(0, std::string(config::kEmbeddedConfigPath).rfind('/'));
+    for (const auto& [name, content] : config::embedded_local_profile()) files[dir + "/" + name] = content;
+    config::MemoryFileSource memory(std::move(files));
+    return config::load_cluster(config::kEmbeddedConfigPath, memory);
+}
+
+Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) {
+    Deployment deployment;
+    deployment.cluster = std::move(cluster);
+    if (deployment.cluster.executor == config::ExecutorKind::Slurm && options.purpose == Purpose::kOnNodes)
+        throw Failure(ExitCode::kUsage,
+                      deployment.cluster.config_path + ": executor: slurm: `pdctl " + options.verb +
+                          "` runs commands on the nodes, and under SLURM pdctl does not reach them",
+                      "SLURM runs the ranks (srun); start, stop, status, logs and smoke work from this "
+                      "machine; docs/slurm.md");
+    for (const auto& role : deployment.cluster.roles)
+        for (const auto& var : role.env)
+            if (var.secret) deployment.redactor.add_secret(var.value);
+    deployment.plan = plan::build_plan(deployment.cluster);
+    for (const auto& stage : deployment.plan.stages)
+        for (const auto& unit : stage.units)
+            for (const auto& value : config::secret_flag_values(unit.program.argv))
+                deployment.redactor.add_secret(value);
+    // Never used by the local executor, but an error or debug line may still quote the environment.
+    if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
+        deployment.redactor.add_secret(passphrase);
+    if (deployment.cluster.executor != config::ExecutorKind::Ssh) {
+        // pdsim sits next to pdctl in the build tree, in libexec/pdctl in the install tree.
+        deployment.executor = std::make_unique<exec::LocalExecutor>(exec::local_tools_path());
+    } else {
+        auto ssh = exec::SshOptions::from_environment();
+        ssh.accept_new_host_keys = options.accept_new_host_keys;
+        auto openssh = exec::openssh_options_like(ssh);
+        auto transports = std::make_unique<exec::SshTransports>(std::move(ssh), std::move(openssh));
+        deployment.ssh_transports = transports.get();
+        deployment.executor = std::move(transports);
+    }
+    return deployment;
+}
+
+std::vector<exec::NodeTransport> transport_choices(const Deployment& deployment) {
+    if (!deployment.ssh_transports) return {};
+    const auto& nodes = deployment.cluster.nodes;
+    std::vector<exec::NodeTransport> choices(nodes.size());
+    util::for_each_parallel(nodes.size(), util::kEngineFanout, [&](std::size_t i) {
+        choices[i] = {nodes[i].name, deployment.ssh_transports->choice_for(nodes[i])};
+    });
+    return choices;
+}
+
+}  // namespace pdctl::ops

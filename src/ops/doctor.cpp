@@ -1,0 +1,31 @@
+#include "pdctl/ops/doctor.hpp"
+
+#include <chrono>
+
+#include "pdctl/doctor/live_checks.hpp"
+
+namespace pdctl::ops {
+
+DoctorAnswer run_doctor(const Deployment& deployment, bool static_only) {
+    DoctorAnswer answer{lint::run_static_rules(deployment.cluster, deployment.plan), 0};
+    auto& report = answer.report;
+    answer.static_errors = report.errors();
+    if (static_only) return answer;
+    const auto started = std::chrono::steady_clock::now();
+    auto live = doctor::run_live_checks(deployment.cluster, deployment.plan, *deployment.executor);
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
+    report.live = lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
+                                    std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
+    return answer;
+}
+
+ExitCode doctor_exit_code(const DoctorAnswer& answer) {
+    const auto& report = answer.report;
+    if (answer.static_errors > 0) return ExitCode::kUsage;
+    if (report.live && report.live->unreachable > 0) return ExitCode::kUnreachable;
+    if (report.errors() > 0) return ExitCode::kNodeCheckFailed;
+    return ExitCode::kOk;
+}
+
+}  // namespace pdctl::ops

@@ -1,0 +1,174 @@
+#include "pdctl/ops/engine_run.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+#include "pdctl/doctor/gpu_use.hpp"
+#include "pdctl/doctor/preflight.hpp"
+#include "pdctl/doctor/slurm_preflight.hpp"
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/engine/tee_reporter.hpp"
+#include "pdctl/health/http_prober.hpp"
+#include "pdctl/ops/journal_source.hpp"
+#include "pdctl/ops/mutating_run.hpp"
+#include "pdctl/ops/pace_reporter.hpp"
+#include "pdctl/plan/rolling.hpp"
+#include "pdctl/util/durations.hpp"
+
+namespace pdctl::ops {
+namespace {
+
+// Fault injection for the reliability tests (docs/reliability.md): PDCTL_TEST_SIGKILL_AT=MOMENT:UNIT,
+// MOMENT being before-start or after-start, makes pdctl SIGKILL itself right before UNIT's start
+// command is sent or right after it returned, the two sides of the window in which a unit's program
+// may run without pdctl knowing. Unset (always, outside tests), it does nothing.
+std::function<void(engine::StartMoment, const plan::Unit&)> sigkill_hook_from_environment() {
+    const char* value = std::getenv("PDCTL_TEST_SIGKILL_AT");
+    if (!value || !*value) return {};
+    const std::string spec(value);
+    const auto colon = spec.find(':');
+    const std::string moment = spec.substr(0, colon);
+    const std::string unit = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if ((moment != "before-start" && moment != "after-start") || unit.empty())
+        throw Failure(ExitCode::kUsage,
+                      "PDCTL_TEST_SIGKILL_AT=" + spec + " is not before-start:UNIT or after-start:UNIT");
+    const auto when =
+        moment == "before-start" ? engine::StartMoment::kBeforeCommand : engine::StartMoment::kAfterCommand;
+    return [when, unit](engine::StartMoment now, const plan::Unit& starting) {
+        if (now == when && starting.name == unit) ::kill(::getpid(), SIGKILL);
+    };
+}
+
+// The stages a rolling restart touches, and its router, in plan order.
+plan::Plan rolling_stages(const plan::Plan& whole, const plan::RollingPlan& rolling) {
+    std::set<std::string> named{rolling.router};
+    for (const auto& step : rolling.steps) named.insert(step.stage);
+    plan::Plan part = whole;
+    part.stages.clear();
+    for (const auto& stage : whole.stages)
+        if (named.count(stage.role)) part.stages.push_back(stage);
+    return part;
+}
+
+// The start preflight (docs/doctor.md, "Preflight") over the stages the engine is about to start.
+engine::Preflight preflight(const Deployment& deployment) {
+    return [&deployment](const std::vector<std::string>& roles) {
+        auto& executor = *deployment.executor;
+        const auto result = deployment.cluster.executor == config::ExecutorKind::Slurm
+                                ? doctor::run_slurm_preflight(deployment.plan, executor, roles)
+                                : doctor::run_preflight(deployment.cluster, deployment.plan, executor, roles);
+        engine::PreflightAnswer answer;
+        answer.nodes = result.nodes;
+        for (const auto& finding : result.findings) {
+            const auto text = deployment.redactor.redact(finding.id + " " + finding.message);
+            (finding.severity == lint::Severity::Error ? answer.problems : answer.notes).push_back(text);
+        }
+        return answer;
+    };
+}
+
+// nvidia-smi's compute processes on a node, for the engine's GPU release wait.
+engine::GpuUseQuery gpu_use_query(exec::Executor& executor) {
+    return [&executor](const config::Node& node) {
+        const auto apps = doctor::read_gpu_apps(executor.run(node, doctor::gpu_apps_command()));
+        engine::GpuUse use;
+        use.checked = apps.nvidia_smi;
+        use.error = apps.error;
+        for (const auto& app : apps.apps) use.holders.push_back(doctor::describe(app));
+        return use;
+    };
+}
+
+engine::EngineOptions engine_options(const Deployment& deployment, const EngineRequest& request) {
+    engine::EngineOptions options;
+    options.keep_on_failure = request.keep_on_failure;
+    options.start_hook = sigkill_hook_from_environment();
+    options.gpu_release_timeout = request.gpu_release_timeout;
+    options.drain_grace = request.drain_grace;
+    // Under SLURM the nodes are not reached: a job that has left squeue has released its GRES.
+    if (deployment.cluster.executor != config::ExecutorKind::Slurm)
+        options.gpu_use = gpu_use_query(*deployment.executor);
+    options.preflight_skipped = request.skip_preflight;
+    if (request.verb != EngineVerb::kStop && !request.skip_preflight)
+        options.preflight = preflight(deployment);
+    options.scoped = !request.scope.empty();
+    return options;
+}
+
+ExitCode run_verb(engine::Engine& engine, EngineVerb verb) {
+    switch (verb) {
+        case EngineVerb::kStart:
+            return engine.start();
+        case EngineVerb::kStop:
+            return engine.stop();
+        case EngineVerb::kRestart:
+            return engine.restart();
+    }
+    return ExitCode::kInternal;
+}
+
+}  // namespace
+
+std::string to_string(EngineVerb verb) {
+    switch (verb) {
+        case EngineVerb::kStart:
+            return "start";
+        case EngineVerb::kStop:
+            return "stop";
+        case EngineVerb::kRestart:
+            return "restart";
+    }
+    return "?";
+}
+
+ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen) {
+    const std::string verb = to_string(request.verb);
+    auto& executor = *deployment.executor;
+    health::RealHttpProber prober;
+    engine::RealClock clock;
+    const auto options = engine_options(deployment, request);
+    // A rolling restart acts on the stages its steps name (and its router), with its own engine call.
+    std::optional<plan::RollingPlan> rolling;
+    if (request.rolling)
+        rolling = plan::rolling_plan(deployment.plan, request.scope, request.allow_router_restart);
+    auto scoped = rolling ? plan::ScopedPlan{rolling_stages(deployment.plan, *rolling), {}}
+                          : plan::scope_plan(deployment.plan, request.scope, verb);
+    engine::install_interrupt_handlers();
+    // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
+    return run_mutating_verb(deployment, screen, verb, [&](engine::Reporter& journaled) {
+        for (const auto& why : scoped.closure) journaled.note(why);
+        if (request.verb == EngineVerb::kStop) {
+            engine::Engine engine(scoped.plan, executor, prober, clock, journaled, options);
+            return run_verb(engine, request.verb);
+        }
+        // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
+        // A journal that cannot be read costs the learning, never the start.
+        JournalText journal;
+        try {
+            journal = read_journal(deployment);
+        } catch (const Failure& failure) {
+            spdlog::warn("{}; the configured gate deadlines apply", failure.what());
+        }
+        auto history = timeline::start_history(timeline::read_timelines(journal.text));
+        timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
+        for (const auto& stage : scoped.plan.stages)
+            if (timeline::deadline_learned(stage.gate))
+                journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
+                                           util::format_elapsed(stage.gate.deadline),
+                                           stage.gate.deadline_note));
+        PaceReporter paced(journaled, std::move(history));
+        engine::Reporter* sink = &paced;
+        std::optional<engine::TeeReporter> recorded;
+        if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
+        engine::Engine engine(scoped.plan, executor, prober, clock, *sink, options);
+        return rolling ? engine.rolling_restart(*rolling) : run_verb(engine, request.verb);
+    });
+}
+
+}  // namespace pdctl::ops

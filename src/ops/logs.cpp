@@ -1,0 +1,87 @@
+#include "pdctl/ops/logs.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "log_follow.hpp"
+#include "pdctl/config/state_paths.hpp"
+#include "pdctl/runtime/log_query.hpp"
+#include "pdctl/util/strings.hpp"
+
+namespace pdctl::ops {
+namespace {
+
+constexpr int kDefaultTail = 50;
+
+// The positional ROLE names a `roles:` entry (every group) or one group (prefill-2).
+plan::Scope scope_of(const plan::Plan& plan, const LogsRequest& request) {
+    plan::Scope scope = request.scope;
+    if (!request.role.empty()) {
+        const bool entry = std::any_of(plan.stages.begin(), plan.stages.end(),
+                                       [&](const plan::Stage& s) { return s.config_role == request.role; });
+        (entry || !plan.find_stage(request.role) ? scope.roles : scope.groups).push_back(request.role);
+    }
+    if (scope.empty())
+        throw Failure(ExitCode::kUsage, "which role's logs?",
+                      "name a role: pdctl logs ROLE, or --role ROLE / --group GROUP");
+    return scope;
+}
+
+std::vector<LogTarget> targets_of(const Deployment& deployment, const plan::Plan& scoped,
+                                  const LogsRequest& request) {
+    const auto& cluster = deployment.cluster;
+    std::vector<LogTarget> targets;
+    for (const auto& stage : scoped.stages) {
+        for (const auto& unit : stage.units) {
+            if (!request.node.empty() && unit.node != request.node) continue;
+            if (request.rank >= 0 && unit.rank != request.rank) continue;
+            targets.push_back({&unit, cluster.find_node(unit.node), stage.runtime,
+                               config::node_state_dir(cluster.state_dir, cluster.name, unit.node)});
+        }
+    }
+    if (targets.empty()) {
+        std::vector<std::string> names;
+        for (const auto& stage : scoped.stages) names.push_back(stage.role);
+        throw Failure(ExitCode::kUsage, "no unit of " + util::join(names, ", ") + " matches --node/--rank");
+    }
+    return targets;
+}
+
+}  // namespace
+
+ExitCode show_logs(const Deployment& deployment, const LogsRequest& request, LogSink& sink) {
+    const auto scoped = plan::scope_plan(deployment.plan, scope_of(deployment.plan, request), "logs");
+    runtime::LogRequest read;
+    if (!request.since.empty()) {
+        read.since = runtime::parse_since(request.since);
+        if (!read.since)
+            throw Failure(ExitCode::kUsage, "--since: cannot read '" + request.since + "'",
+                          std::string("use ") + runtime::kSinceForms);
+    }
+    // --since shows every line from then on unless --tail also limits them.
+    read.tail_lines = request.tail >= 0 ? request.tail : (read.since ? -1 : kDefaultTail);
+    const auto targets = targets_of(deployment, scoped.plan, request);
+    sink.begin(targets);
+    if (request.follow) return follow_logs(*deployment.executor, targets, read, request.poll_interval, sink);
+
+    ExitCode code = ExitCode::kOk;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const auto& target = targets[i];
+        const auto command =
+            read.since ? runtime::read_log_command(target.runtime, target.node_dir, target.unit->name, read)
+                       : runtime::make_runtime(target.runtime, target.node_dir)
+                             ->logs(target.unit->name, read.tail_lines);
+        const auto answer = deployment.executor->run(*target.node, command);
+        if (!answer.transport_error.empty()) {
+            sink.unreachable(i, answer.transport_error);
+            code = ExitCode::kUnreachable;
+            continue;
+        }
+        std::istringstream in(answer.out + answer.err);
+        std::string line;
+        while (std::getline(in, line)) sink.line(i, line);
+    }
+    return code;
+}
+
+}  // namespace pdctl::ops

@@ -1,0 +1,95 @@
+#include "pdctl/ops/push.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/engine/silent_reporter.hpp"
+#include "pdctl/lint/finding.hpp"
+#include "pdctl/ops/mutating_run.hpp"
+#include "pdctl/push/push_plan.hpp"
+#include "pdctl/util/sha256.hpp"
+
+namespace pdctl::ops {
+namespace {
+
+// Hashes each distinct source once; a source that cannot be read is a config error at its line.
+std::map<std::string, push::LocalFile> read_sources(const config::Cluster& cluster) {
+    std::map<std::string, push::LocalFile> local;
+    for (std::size_t i = 0; i < cluster.files.size(); ++i) {
+        const auto& file = cluster.files[i];
+        if (local.count(file.source)) continue;
+        std::string why;
+        const auto sha = util::sha256_file_hex(file.source, &why);
+        if (!sha) {
+            const auto where = lint::format_location(file.source_where);
+            throw Failure(ExitCode::kUsage,
+                          fmt::format("{}{}files[{}].source: cannot read {}: {} (nothing was pushed)", where,
+                                      where.empty() ? "" : ": ", i, file.source, why),
+                          "relative sources start at the cluster file's directory");
+        }
+        std::error_code ignored;
+        local[file.source] = {*sha,
+                              static_cast<std::uint64_t>(std::filesystem::file_size(file.source, ignored))};
+    }
+    return local;
+}
+
+std::string journal_line(const std::string& node, const push::FileOutcome& file) {
+    auto line = fmt::format("push {} {} {}", node, file.dest, push::to_string(file.status));
+    if (file.bytes > 0) line += fmt::format(" ({} bytes)", file.bytes);
+    if (!file.error.empty()) line += ": " + file.error;
+    return line;
+}
+
+// Shows and journals each outcome.
+class JournaledPushView : public push::PushObserver {
+  public:
+    JournaledPushView(PushView& view, engine::Reporter& journal) : view_(view), journal_(journal) {}
+    void file_done(const std::string& node, const push::FileOutcome& file, std::size_t done,
+                   std::size_t total) override {
+        view_.file_done(node, file, done, total);
+        journal_.note(journal_line(node, file));
+    }
+    void node_done(const push::NodeOutcome& outcome) override { view_.node_done(outcome); }
+
+  private:
+    PushView& view_;
+    engine::Reporter& journal_;
+};
+
+}  // namespace
+
+ExitCode run_push(const Deployment& deployment, PushView& view) {
+    const auto plan = push::plan_push(deployment.cluster);
+    const auto local = read_sources(deployment.cluster);
+    std::uint64_t at_most = 0;
+    for (const auto& node : plan)
+        for (const auto& file : node.files) at_most += local.at(file.source).size;
+
+    engine::SilentReporter silent;
+    engine::install_interrupt_handlers();
+    return run_mutating_verb(deployment, silent, "push", [&](engine::Reporter& journal) {
+        journal.run_begin("push", deployment.plan);
+        view.begin(deployment.cluster.files.size(), plan.size(), at_most);
+        JournaledPushView observer(view, journal);
+        push::PushOptions options;
+        options.interrupted = [] { return engine::interrupted(); };
+        const auto result = push::run_push(*deployment.executor, plan, local, observer, options);
+        view.end(result);
+        engine::RunSummary summary;
+        summary.verb = "push";
+        summary.elapsed = result.elapsed;
+        summary.code = engine::interrupted()      ? ExitCode::kInterrupted
+                       : result.all_in_place()    ? ExitCode::kOk
+                       : result.any_unreachable() ? ExitCode::kUnreachable
+                                                  : ExitCode::kStageFailed;
+        summary.message = view.summary(result);
+        journal.run_end(summary);
+        return summary.code;
+    });
+}
+
+}  // namespace pdctl::ops

@@ -1,0 +1,96 @@
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "pdctl/health/generate_answer.hpp"
+#include "pdctl/health/http_prober.hpp"
+#include "pdctl/ops/smoke.hpp"
+#include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/parallel.hpp"
+
+namespace pdctl::ops {
+
+bool all_passed(const std::vector<SmokeCheck>& checks) {
+    for (const auto& check : checks)
+        if (!check.error.empty()) return false;
+    return true;
+}
+
+namespace {
+
+long long since_ms(std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
+        .count();
+}
+
+// http://host:port/anything -> http://host:port/<path>
+std::string with_path(const std::string& url, const std::string& path) {
+    const auto slash = url.find('/', std::string("http://").size());
+    return url.substr(0, slash) + path;
+}
+
+SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::string& path) {
+    SmokeCheck check;
+    check.name = name;
+    check.role = stage.role;
+    check.node = stage.gate.node;
+    check.url = with_path(stage.gate.url, path);
+    return check;
+}
+
+SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
+                           std::chrono::seconds timeout) {
+    auto check = make_check("health_generate", stage, "/health_generate");
+    const auto began = std::chrono::steady_clock::now();
+    const auto answer = prober.get(check.url, timeout);
+    check.latency_ms = since_ms(began);
+    check.status = answer.status;
+    if (answer.status == 0)
+        check.error = "no answer: " + answer.error;
+    else if (answer.status != 200)
+        check.error = fmt::format("HTTP {}: {}", answer.status, answer.body.substr(0, 300));
+    return check;
+}
+
+SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const SmokeRequest& request) {
+    auto check = make_check("generate", router, "/generate");
+    health::PostTimeouts timeouts;
+    timeouts.read = std::chrono::seconds(request.timeout_seconds);
+    const auto began = std::chrono::steady_clock::now();
+    const auto answer =
+        prober.post(check.url, health::generate_request(request.prompt, request.max_new_tokens),
+                    "application/json", timeouts);
+    check.latency_ms = since_ms(began);
+    if (!answer.error.empty()) {
+        check.error = "no answer: " + answer.error;
+        return check;
+    }
+    check.status = answer.status;
+    auto generated = health::read_generate_answer(answer.status, answer.body);
+    check.text = std::move(generated.text);
+    check.error = std::move(generated.error);
+    return check;
+}
+
+}  // namespace
+
+std::vector<SmokeCheck> run_smoke(const Deployment& deployment, const SmokeRequest& request) {
+    const plan::Stage* router = nullptr;
+    std::vector<const plan::Stage*> groups;
+    for (const auto& stage : deployment.plan.stages) {
+        if (stage.kind == config::RoleKind::Router) router = &stage;
+        if (stage.kind == config::RoleKind::Sglang) groups.push_back(&stage);
+    }
+    if (!router) throw Failure(ExitCode::kUsage, "the config has no router role to send a request through");
+
+    // Rank 0 of every group at once: a real /health_generate takes a generation's time.
+    health::RealHttpProber prober;
+    std::vector<SmokeCheck> checks(groups.size());
+    util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
+        checks[i] = health_generate(prober, *groups[i], std::chrono::seconds(request.timeout_seconds));
+    });
+    checks.push_back(generate(prober, *router, request));
+    return checks;
+}
+
+}  // namespace pdctl::ops
