@@ -7,7 +7,8 @@ namespace pdctl::ops {
 PastRuns read_past_runs(const Deployment& deployment, std::size_t limit) {
     const auto journal = read_journal(deployment);
     auto runs = state::journal::parse_history(journal.text);
-    runs = state::journal::newest(std::move(runs), limit == 0 ? runs.size() : limit);
+    const std::size_t count = limit == 0 ? runs.size() : limit;  // before `runs` is moved from
+    runs = state::journal::newest(std::move(runs), count);
     return {std::move(runs), journal.source, journal.code};
 }
 

@@ -208,7 +208,10 @@ for i in 0 $(seq 1 "$hosts"); do
   for port in $ports; do
     until grep -q "Server listening on $address port $port" "$PDT_DIR/host$i/sshd.log" 2>/dev/null; do
       pid=$(cat "$PDT_DIR/host$i/sshd.pid")
-      if ! pdt_is_our_sshd "$pid"; then
+      # Alive, not "is our sshd": the pid is our own child, so it cannot be reused, and until the
+      # forked shell has exec'd setsid its command line is still up.sh's (the bastion, started just
+      # before this loop, was once taken for dead that way).
+      if ! pdt_alive "$pid"; then
         pdt_log "sshd of host $i exited:"; cat "$PDT_DIR/host$i/sshd.log" >&2; exit 1
       fi
       if [ $SECONDS -ge $deadline ]; then
