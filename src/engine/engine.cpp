@@ -22,27 +22,20 @@ namespace {
 // How long a dead unit's verdict waits for a round in which every unit of its group was listed.
 constexpr Duration kBlindVerdictGrace{std::chrono::seconds(10)};
 
-// A command's answer in one line of a progress event: its first line, cut at 200 characters.
-std::string answer_line(const std::string& text) {
-    auto line = util::first_line(text);
-    return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
-
 }  // namespace
 
-Engine::Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
+Engine::Engine(const plan::Plan& plan, Backend& backend, health::HttpProber& prober, Clock& clock,
                Reporter& reporter, EngineOptions options)
     : plan_(plan),
-      executor_(executor),
+      backend_(backend),
+      executor_(backend.executor()),
       prober_(prober),
       clock_(clock),
       reporter_(reporter),
       options_(std::move(options)) {}
 
 const config::Node& Engine::node(const std::string& name) const {
-    for (const auto& candidate : plan_.nodes)
-        if (candidate.name == name) return candidate;
-    throw Failure(ExitCode::kInternal, "plan names unknown node " + name);
+    return plan_node(plan_, name);
 }
 
 bool Engine::stage_is_current(const plan::Stage& stage, const Observation& observation) {
@@ -211,38 +204,6 @@ ExitCode Engine::end_failed_start(const StageResult& result, const std::vector<c
     return result.code;
 }
 
-Engine::StageResult Engine::launch_units(const plan::Stage& stage) {
-    if (stage.slurm) return submit_slurm_job(stage);
-    std::mutex mutex;
-    std::optional<StageResult> failed;
-    util::for_each_parallel(stage.units.size(), util::kEngineFanout, [&](std::size_t i) {
-        const auto& unit = stage.units[i];
-        const auto& n = node(unit.node);
-        if (options_.start_hook) options_.start_hook(StartMoment::kBeforeCommand, unit);
-        const auto answer = executor_.run(n, unit.start);
-        if (options_.start_hook) options_.start_hook(StartMoment::kAfterCommand, unit);
-        std::lock_guard lock(mutex);
-        if (answer.ok()) {
-            reporter_.unit_done("start", unit, answer_line(answer.out));
-            return;
-        }
-        if (failed) return;
-        StageResult result;
-        result.code = answer.transport_error.empty() ? ExitCode::kStageFailed : ExitCode::kUnreachable;
-        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
-        if (!answer.transport_error.empty()) {
-            result.failure.reason = "unreachable: " + answer.transport_error;
-        } else if (answer.timed_out) {
-            result.failure.reason = "start command timed out";
-        } else {
-            result.failure.reason = fmt::format("start command failed (exit {}): {}", answer.exit_code,
-                                                answer_line(answer.err.empty() ? answer.out : answer.err));
-        }
-        failed = result;
-    });
-    return failed.value_or(StageResult{});
-}
-
 std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& stage,
                                                           std::optional<TimePoint>* dead_since) {
     std::vector<std::string> nodes;
@@ -372,7 +333,7 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
                 result.failure.reason +=
                     fmt::format("; rank {} on {} {}", rank.unit->rank, rank.unit->node, rank.why);
         }
-        if (const auto job = slurm_state(stage, culprit); !job.empty())
+        if (const auto job = backend_.scheduler_state(plan_, culprit); !job.empty())
             result.failure.reason += "; SLURM: " + job;
         result.failure.log_tail = log_tail(culprit);
         result.failure.hint = runtime::hint_from_log(result.failure.log_tail);

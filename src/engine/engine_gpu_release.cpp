@@ -14,7 +14,8 @@
 namespace pdctl::engine {
 
 std::vector<std::string> Engine::wait_for_gpu_release(const std::vector<std::string>& nodes) {
-    if (!options_.gpu_use || nodes.empty() || options_.gpu_release_timeout <= Duration::zero()) return {};
+    if (!backend_.checks_gpus() || nodes.empty() || options_.gpu_release_timeout <= Duration::zero())
+        return {};
     const auto deadline = clock_.now() + options_.gpu_release_timeout;
     std::vector<std::string> waiting = nodes;
     std::vector<std::string> unchecked;
@@ -22,7 +23,7 @@ std::vector<std::string> Engine::wait_for_gpu_release(const std::vector<std::str
     for (;;) {
         std::vector<GpuUse> answers(waiting.size());
         util::for_each_parallel(waiting.size(), util::kEngineFanout,
-                                [&](std::size_t i) { answers[i] = options_.gpu_use(node(waiting[i])); });
+                                [&](std::size_t i) { answers[i] = backend_.gpu_use(node(waiting[i])); });
         std::vector<std::string> busy;
         std::vector<std::string> held;
         for (std::size_t i = 0; i < waiting.size(); ++i) {

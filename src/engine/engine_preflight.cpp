@@ -27,12 +27,13 @@ std::optional<ExitCode> Engine::run_preflight(const std::vector<bool>& starting,
             "preflight skipped (--skip-preflight): GPUs, ports, images and RDMA devices not checked");
         return std::nullopt;
     }
-    if (!options_.preflight) return std::nullopt;
     std::vector<std::string> roles;
     for (std::size_t i = 0; i < plan_.stages.size(); ++i)
         if (starting[i]) roles.push_back(plan_.stages[i].role);
     const auto asked = clock_.now();
-    const auto answer = options_.preflight(roles);
+    const auto asked_answer = backend_.preflight(roles);
+    if (!asked_answer) return std::nullopt;
+    const auto& answer = *asked_answer;
     // Two decimals: the preflight is a sub-second step whose time bench/ reads from this line.
     const auto took = fmt::format(
         "{:.2f}s", std::chrono::duration_cast<std::chrono::duration<double>>(clock_.now() - asked).count());

@@ -95,7 +95,7 @@ Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
             const auto began = clock_.now();
             started.insert(started.begin(), &stage);
             reporter_.stage_begin("start", stage);
-            auto launched = launch_units(stage);
+            auto launched = backend_.launch(plan_, stage, reporter_, options_.start_hook);
             if (launched.code != ExitCode::kOk) return launched;
             slots[i].state = State::kWaiting;
             slots[i].waiting.emplace(plan_, stage, began, clock_.now(), options_.progress_tail_lines);

@@ -27,56 +27,14 @@ std::vector<std::string> sglang_nodes(const plan::Plan& plan, const std::set<std
 
 }  // namespace
 
-std::optional<Engine::StopFailure> Engine::stop_failure(const exec::CommandResult& answer,
-                                                        const exec::Command& stop, std::string unit,
-                                                        const std::string& node_name) const {
-    if (answer.ok()) return std::nullopt;
-    StopFailure failure{std::move(unit), node_name, !answer.transport_error.empty(), ""};
-    if (failure.unreachable) {
-        failure.what = "unreachable: " + answer.transport_error;
-    } else if (answer.timed_out) {
-        failure.what = fmt::format("the stop command did not finish within {}s",
-                                   std::chrono::duration_cast<std::chrono::seconds>(stop.timeout).count());
-    } else {
-        const auto& text = answer.err.empty() ? answer.out : answer.err;
-        failure.what = util::first_line(text);
-        if (failure.what.rfind("pdctl: ", 0) == 0) failure.what.erase(0, 7);
-        if (failure.what.empty()) failure.what = fmt::format("exit {}", answer.exit_code);
-    }
-    return failure;
-}
-
 std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const plan::Stage*>& stages,
                                                      const std::string& verb,
                                                      const std::set<std::string>& skip) {
-    std::mutex mutex;
     std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
         reporter_.stage_begin(verb, *stage);
-        if (stage->slurm) {
-            auto failed = stop_slurm_job(*stage, verb);
-            failures.insert(failures.end(), failed.begin(), failed.end());
-            continue;
-        }
-        util::for_each_parallel(stage->units.size(), util::kEngineFanout, [&](std::size_t i) {
-            const auto& unit = stage->units[i];
-            if (skip.count(unit.node)) {
-                std::lock_guard lock(mutex);
-                reporter_.unit_done(verb, unit, "skipped: " + unit.node + " is unreachable");
-                return;
-            }
-            const auto answer = executor_.run(node(unit.node), unit.stop);
-            auto failure =
-                stop_failure(answer, unit.stop,
-                             fmt::format("{} rank {} ({})", unit.role, unit.rank, unit.name), unit.node);
-            std::lock_guard lock(mutex);
-            if (!failure) {
-                reporter_.unit_done(verb, unit, util::first_line(answer.out));
-                return;
-            }
-            reporter_.unit_done(verb, unit, "stop failed: " + failure->what);
-            failures.push_back(std::move(*failure));
-        });
+        auto failed = backend_.stop(plan_, *stage, verb, skip, reporter_);
+        failures.insert(failures.end(), failed.begin(), failed.end());
     }
     return failures;
 }

@@ -9,7 +9,6 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/config/secret_flags.hpp"
-#include "pdctl/exec/local_executor.hpp"
 #include "pdctl/ops/slurm_allocation_reader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -41,12 +40,6 @@ config::Cluster load_cluster(const std::string& config_path) {
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) {
     Deployment deployment;
     deployment.cluster = std::move(cluster);
-    if (deployment.cluster.executor == config::ExecutorKind::Slurm && options.purpose == Purpose::kOnNodes)
-        throw Failure(ExitCode::kUsage,
-                      deployment.cluster.config_path + ": executor: slurm: `pdctl " + options.verb +
-                          "` runs commands on the nodes, and under SLURM pdctl does not reach them",
-                      "SLURM runs the ranks (srun); start, stop, status, logs and smoke work from this "
-                      "machine; docs/slurm.md");
     for (const auto& role : deployment.cluster.roles)
         for (const auto& var : role.env)
             if (var.secret) deployment.redactor.add_secret(var.value);
@@ -58,17 +51,14 @@ Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) 
     // Never used by the local executor, but an error or debug line may still quote the environment.
     if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
         deployment.redactor.add_secret(passphrase);
-    if (deployment.cluster.executor != config::ExecutorKind::Ssh) {
-        // pdsim sits next to pdctl in the build tree, in libexec/pdctl in the install tree.
-        deployment.executor = std::make_unique<exec::LocalExecutor>(exec::local_tools_path());
-    } else {
-        auto ssh = exec::SshOptions::from_environment();
-        ssh.accept_new_host_keys = options.accept_new_host_keys;
-        auto openssh = exec::openssh_options_like(ssh);
-        auto transports = std::make_unique<exec::SshTransports>(std::move(ssh), std::move(openssh));
-        deployment.ssh_transports = transports.get();
-        deployment.executor = std::move(transports);
-    }
+    deployment.chosen = backend::make_backend(deployment.cluster, deployment.plan, deployment.redactor,
+                                              {options.accept_new_host_keys});
+    deployment.backend = deployment.chosen.backend.get();
+    deployment.executor = deployment.chosen.executor.get();
+    deployment.ssh_transports = deployment.chosen.ssh_transports;
+    if (options.purpose == Purpose::kOnNodes)
+        if (const auto refused = deployment.backend->refusal(options.verb))
+            throw Failure(ExitCode::kUsage, refused->message, refused->hint);
     return deployment;
 }
 

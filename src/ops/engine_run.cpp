@@ -9,9 +9,6 @@
 #include <optional>
 #include <set>
 
-#include "pdctl/doctor/gpu_use.hpp"
-#include "pdctl/doctor/preflight.hpp"
-#include "pdctl/doctor/slurm_preflight.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/tee_reporter.hpp"
 #include "pdctl/health/http_prober.hpp"
@@ -56,47 +53,15 @@ plan::Plan rolling_stages(const plan::Plan& whole, const plan::RollingPlan& roll
     return part;
 }
 
-// The start preflight (docs/doctor.md, "Preflight") over the stages the engine is about to start.
-engine::Preflight preflight(const Deployment& deployment) {
-    return [&deployment](const std::vector<std::string>& roles) {
-        auto& executor = *deployment.executor;
-        const auto result = deployment.cluster.executor == config::ExecutorKind::Slurm
-                                ? doctor::run_slurm_preflight(deployment.plan, executor, roles)
-                                : doctor::run_preflight(deployment.cluster, deployment.plan, executor, roles);
-        engine::PreflightAnswer answer;
-        answer.nodes = result.nodes;
-        for (const auto& finding : result.findings) {
-            const auto text = deployment.redactor.redact(finding.id + " " + finding.message);
-            (finding.severity == lint::Severity::Error ? answer.problems : answer.notes).push_back(text);
-        }
-        return answer;
-    };
-}
-
-// nvidia-smi's compute processes on a node, for the engine's GPU release wait.
-engine::GpuUseQuery gpu_use_query(exec::Executor& executor) {
-    return [&executor](const config::Node& node) {
-        const auto apps = doctor::read_gpu_apps(executor.run(node, doctor::gpu_apps_command()));
-        engine::GpuUse use;
-        use.checked = apps.nvidia_smi;
-        use.error = apps.error;
-        for (const auto& app : apps.apps) use.holders.push_back(doctor::describe(app));
-        return use;
-    };
-}
-
-engine::EngineOptions engine_options(const Deployment& deployment, const EngineRequest& request) {
+engine::EngineOptions engine_options(const EngineRequest& request) {
     engine::EngineOptions options;
     options.keep_on_failure = request.keep_on_failure;
     options.start_hook = sigkill_hook_from_environment();
     options.gpu_release_timeout = request.gpu_release_timeout;
     options.drain_grace = request.drain_grace;
-    // Under SLURM the nodes are not reached: a job that has left squeue has released its GRES.
-    if (deployment.cluster.executor != config::ExecutorKind::Slurm)
-        options.gpu_use = gpu_use_query(*deployment.executor);
+    // The backend runs the preflight and the GPU release wait, where it can (a SLURM job that has left
+    // squeue has released its GRES).
     options.preflight_skipped = request.skip_preflight;
-    if (request.verb != EngineVerb::kStop && !request.skip_preflight)
-        options.preflight = preflight(deployment);
     options.scoped = !request.scope.empty();
     return options;
 }
@@ -129,10 +94,10 @@ std::string to_string(EngineVerb verb) {
 
 ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen) {
     const std::string verb = to_string(request.verb);
-    auto& executor = *deployment.executor;
+    auto& backend = *deployment.backend;
     health::RealHttpProber prober;
     engine::RealClock clock;
-    const auto options = engine_options(deployment, request);
+    const auto options = engine_options(request);
     // A rolling restart acts on the stages its steps name (and its router), with its own engine call.
     std::optional<plan::RollingPlan> rolling;
     if (request.rolling)
@@ -144,7 +109,7 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
     return run_mutating_verb(deployment, screen, verb, [&](engine::Reporter& journaled) {
         for (const auto& why : scoped.closure) journaled.note(why);
         if (request.verb == EngineVerb::kStop) {
-            engine::Engine engine(scoped.plan, executor, prober, clock, journaled, options);
+            engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
             return run_verb(engine, request.verb);
         }
         // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
@@ -166,7 +131,7 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
         engine::Reporter* sink = &paced;
         std::optional<engine::TeeReporter> recorded;
         if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
-        engine::Engine engine(scoped.plan, executor, prober, clock, *sink, options);
+        engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
         return rolling ? engine.rolling_restart(*rolling) : run_verb(engine, request.verb);
     });
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "pdctl/engine/backend.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/gpu_use.hpp"
 #include "pdctl/engine/observer.hpp"
@@ -22,15 +23,11 @@ namespace pdctl::engine {
 
 struct WaitingStage;  // a launched stage whose readiness gate has not passed yet (src/engine/waiting.hpp)
 
-// The two moments around a unit's start command, for fault injection (EngineOptions::start_hook).
-enum class StartMoment { kBeforeCommand, kAfterCommand };
-
 struct EngineOptions {
     bool keep_on_failure = false;
-    // Called on the unit's thread right before its start command is sent and right after it returned.
     // Only fault injection uses it (PDCTL_TEST_SIGKILL_AT, docs/reliability.md): it lets a test kill
     // pdctl at an exact point instead of at a lucky moment.
-    std::function<void(StartMoment, const plan::Unit&)> start_hook;
+    StartHook start_hook;
     // How often a waiting stage checks that its units are still alive. A crash is reported within
     // this interval plus one inspect round trip.
     Duration liveness_interval{std::chrono::milliseconds(500)};
@@ -43,13 +40,11 @@ struct EngineOptions {
     // A router gate's one-token POST /generate (at most; never past the stage's deadline).
     Duration generate_timeout{std::chrono::seconds(30)};
     // After stop: how long to wait for the nodes of the stopped sglang units to show no GPU compute
-    // process (--gpu-release-timeout; 0 = do not wait), polled every gpu_release_interval. Without a
-    // gpu_use query nothing is checked.
-    GpuUseQuery gpu_use;
-    // Before start launches anything: the preflight over the stages it is about to start (GPUs idle,
-    // ports free, images, RDMA devices). Empty = none; `preflight_skipped` says it was skipped on
-    // purpose (--skip-preflight), which the run then records.
-    Preflight preflight;
+    // process (--gpu-release-timeout; 0 = do not wait), polled every gpu_release_interval, when the
+    // backend can see the GPUs (Backend::checks_gpus).
+    // Before start launches anything, the backend's preflight over the stages it is about to start
+    // (GPUs idle, ports free, images, RDMA devices); `preflight_skipped` says it was skipped on purpose
+    // (--skip-preflight), which the run then records.
     bool preflight_skipped = false;
     Duration gpu_release_timeout{std::chrono::seconds(60)};
     Duration gpu_release_interval{std::chrono::seconds(1)};
@@ -65,7 +60,7 @@ struct EngineOptions {
 
 class Engine {
   public:
-    Engine(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober, Clock& clock,
+    Engine(const plan::Plan& plan, Backend& backend, health::HttpProber& prober, Clock& clock,
            Reporter& reporter, EngineOptions options = {});
 
     // Brings the cluster up. Units of this cluster that the plan no longer names (a group or role
@@ -85,20 +80,8 @@ class Engine {
     ExitCode rolling_restart(const plan::RollingPlan& rolling);
 
   private:
-    struct StageResult {
-        ExitCode code = ExitCode::kOk;
-        StageFailure failure;
-    };
-    // A unit whose stop command did not succeed: it may still run (and hold its GPUs).
-    struct StopFailure {
-        std::string unit;          // "decode rank 1 (pd-local-decode-1)"
-        std::string node;          // "n6"
-        bool unreachable = false;  // the transport failed: nothing is known about the unit
-        std::string what;          // the node's words: what is still running, or why the stop failed
-    };
-    // The failure of one stop command, or nullopt if it succeeded.
-    std::optional<StopFailure> stop_failure(const exec::CommandResult& answer, const exec::Command& stop,
-                                            std::string unit, const std::string& node_name) const;
+    using StageResult = engine::StageResult;
+    using StopFailure = engine::StopFailure;
 
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
     // A scoped start refuses (exit 7) when a stage depends on one outside the plan that is not ready.
@@ -122,14 +105,6 @@ class Engine {
     // removed since they started); `stopped_on` gets their nodes. Returns the stops that failed.
     std::vector<StopFailure> stop_leftovers(const Observation& observation,
                                             std::set<std::string>& stopped_on);
-    StageResult launch_units(const plan::Stage& stage);
-    // executor: slurm (engine_slurm.cpp): the stage's job written and submitted, once for all units;
-    // and stopped, once for all of them (each unit's stop command stops the whole job).
-    StageResult submit_slurm_job(const plan::Stage& stage);
-    std::vector<StopFailure> stop_slurm_job(const plan::Stage& stage, const std::string& verb);
-    // The unit's job as SLURM sees it now ("job 15 PENDING (Resources)"), "" when not under SLURM or
-    // unknown: a gate that timed out names it (the job may never have left the queue).
-    std::string slurm_state(const plan::Stage& stage, const plan::Unit& unit);
     // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
     // kOk: the gate passed; anything else: the stage failed.
     std::optional<StageResult> poll_gate(WaitingStage& waiting);
@@ -161,7 +136,8 @@ class Engine {
     ExitCode end_run(ExitCode code, const std::string& message, TimePoint began);
 
     const plan::Plan& plan_;
-    exec::Executor& executor_;
+    Backend& backend_;
+    exec::Executor& executor_;  // the backend's
     health::HttpProber& prober_;
     Clock& clock_;
     Reporter& reporter_;

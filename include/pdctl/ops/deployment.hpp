@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/backend/make_backend.hpp"
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/exec/ssh_transports.hpp"
@@ -19,7 +20,9 @@ struct Deployment {
     config::Cluster cluster;
     plan::Plan plan;
     util::Redactor redactor;
-    std::unique_ptr<exec::Executor> executor;  // always set: local or SSH, as the config says
+    backend::ChosenBackend chosen;               // owns the executor and the backend
+    backend::ClusterBackend* backend = nullptr;  // always set: ssh, local or slurm, as the config says
+    exec::Executor* executor = nullptr;          // the backend's
     exec::SshTransports* ssh_transports =
         nullptr;  // the executor, with `executor: ssh`: which transport each node gets
 };

@@ -34,7 +34,7 @@ class EngineEdgesTest : public ::testing::Test {
         testing::FakeCluster nodes{plan, clock};
         testing::RecordingReporter reporter;
         explicit Run(config::DependencyGate gate) : plan(plan_with_decode_gate(gate)) {}
-        ExitCode start() { return Engine(plan, nodes, nodes, clock, reporter).start(); }
+        ExitCode start() { return Engine(plan, nodes.backend, nodes, clock, reporter).start(); }
     };
 };
 

@@ -16,8 +16,8 @@ class EnginePreflightTest : public ::testing::Test {
     void SetUp() override { interrupt_signal() = 0; }
 
     EngineOptions with_preflight(std::vector<std::string> problems) {
-        EngineOptions options;
-        options.preflight = [this, problems](const std::vector<std::string>& roles) {
+        backend::NodeChecks checks;
+        checks.preflight = [this, problems](const std::vector<std::string>& roles) {
             asked.push_back(roles);
             started_before_preflight = nodes.count("start ");
             PreflightAnswer answer;
@@ -25,7 +25,8 @@ class EnginePreflightTest : public ::testing::Test {
             answer.nodes = 8;
             return answer;
         };
-        return options;
+        nodes.backend.set_checks(std::move(checks));
+        return {};
     }
     bool noted(const std::string& prefix) const {
         for (const auto& event : reporter.events)
@@ -43,7 +44,7 @@ class EnginePreflightTest : public ::testing::Test {
 
 TEST_F(EnginePreflightTest, AProblemEndsTheStartWithExit10BeforeAnyUnitStarted) {
     const std::string busy = "GPU003 GPUs on n6 are busy: compute processes: pid 432 python3 (19592 MiB)";
-    EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter, with_preflight({busy})).start(),
+    EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, with_preflight({busy})).start(),
               ExitCode::kNodeCheckFailed);
     EXPECT_EQ(nodes.count("start "), 0u);
     EXPECT_EQ(reporter.summary.code, ExitCode::kNodeCheckFailed);
@@ -53,7 +54,7 @@ TEST_F(EnginePreflightTest, AProblemEndsTheStartWithExit10BeforeAnyUnitStarted) 
 }
 
 TEST_F(EnginePreflightTest, ItIsAskedForTheStagesToStartOnlyAndThePassIsRecorded) {
-    ASSERT_EQ(Engine(plan, nodes, nodes, clock, reporter, with_preflight({})).start(), ExitCode::kOk);
+    ASSERT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, with_preflight({})).start(), ExitCode::kOk);
     ASSERT_EQ(asked.size(), 1u);
     EXPECT_EQ(asked[0], (std::vector<std::string>{"mooncake-master", "prefill", "decode", "router"}));
     EXPECT_EQ(started_before_preflight, 0u);
@@ -61,7 +62,7 @@ TEST_F(EnginePreflightTest, ItIsAskedForTheStagesToStartOnlyAndThePassIsRecorded
     // Decode drifted: the preflight looks at decode and the router after it, after they were stopped.
     for (const auto& unit : plan.find_stage("decode")->units) nodes.preload_running(unit, "0123456789ab");
     nodes.events.clear();
-    ASSERT_EQ(Engine(plan, nodes, nodes, clock, reporter, with_preflight({})).start(), ExitCode::kOk);
+    ASSERT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, with_preflight({})).start(), ExitCode::kOk);
     ASSERT_EQ(asked.size(), 2u);
     EXPECT_EQ(asked[1], (std::vector<std::string>{"decode", "router"}));
 }
@@ -69,7 +70,7 @@ TEST_F(EnginePreflightTest, ItIsAskedForTheStagesToStartOnlyAndThePassIsRecorded
 TEST_F(EnginePreflightTest, SkippingItIsRecorded) {
     EngineOptions options;
     options.preflight_skipped = true;
-    ASSERT_EQ(Engine(plan, nodes, nodes, clock, reporter, options).start(), ExitCode::kOk);
+    ASSERT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, options).start(), ExitCode::kOk);
     EXPECT_TRUE(noted("preflight skipped (--skip-preflight)"));
 }
 

@@ -60,7 +60,7 @@ class EngineProgressTest : public ::testing::Test {
     void TearDown() override { interrupt_signal() = 0; }
 
     Engine make_engine(EngineOptions options = {}) {
-        return Engine(plan, nodes, nodes, clock, reporter, options);
+        return Engine(plan, nodes.backend, nodes, clock, reporter, options);
     }
 
     // The phases a unit was reported entering, in order.

@@ -19,7 +19,7 @@ class EngineTest : public ::testing::Test {
     void TearDown() override { interrupt_signal() = 0; }
 
     Engine make_engine(EngineOptions options = {}) {
-        return Engine(plan, nodes, nodes, clock, reporter, options);
+        return Engine(plan, nodes.backend, nodes, clock, reporter, options);
     }
 
     plan::Plan plan = plan::build_plan(testing::sample_cluster());

@@ -25,7 +25,8 @@ class GpuReleaseTest : public ::testing::Test {
     EngineOptions options(Duration timeout = 60s) {
         EngineOptions out;
         out.gpu_release_timeout = timeout;
-        out.gpu_use = [this](const config::Node& node) {
+        backend::NodeChecks checks;
+        checks.gpu_use = [this](const config::Node& node) {
             std::lock_guard lock(mutex);
             asked.push_back(node.name);
             GpuUse use;
@@ -35,12 +36,13 @@ class GpuReleaseTest : public ::testing::Test {
                 use.holders = {"pid 432 python3 19592 MiB"};
             return use;
         };
+        nodes.backend.set_checks(std::move(checks));
         return out;
     }
     ExitCode stop(EngineOptions engine_options) {
-        EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter).start(), ExitCode::kOk);
+        EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter).start(), ExitCode::kOk);
         asked.clear();
-        return Engine(plan, nodes, nodes, clock, reporter, std::move(engine_options)).stop();
+        return Engine(plan, nodes.backend, nodes, clock, reporter, std::move(engine_options)).stop();
     }
 
     plan::Plan plan = plan::build_plan(testing::sample_cluster());
@@ -54,10 +56,10 @@ class GpuReleaseTest : public ::testing::Test {
 };
 
 TEST_F(GpuReleaseTest, StopEndsOnlyOnceEveryGpuIsReleased) {
-    EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter).start(), ExitCode::kOk);
+    EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter).start(), ExitCode::kOk);
     held_until["n2"] = clock.now() + 5s;
     const auto began = clock.now();
-    EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter, options()).stop(), ExitCode::kOk);
+    EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, options()).stop(), ExitCode::kOk);
     EXPECT_GE(clock.now() - began, 5s) << "stop returned while n2's GPUs were still held";
     EXPECT_LT(clock.now() - began, 10s);
     EXPECT_EQ(reporter.summary.message, "stopped");
@@ -97,10 +99,11 @@ TEST_F(GpuReleaseTest, ATimeoutOfZeroDoesNotAsk) {
 }
 
 TEST_F(GpuReleaseTest, RestartDoesNotStartWhileGpusAreHeld) {
-    EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter).start(), ExitCode::kOk);
+    EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter).start(), ExitCode::kOk);
     held_until["n3"] = TimePoint::max();
     nodes.events.clear();
-    EXPECT_EQ(Engine(plan, nodes, nodes, clock, reporter, options(5s)).restart(), ExitCode::kGpusBusy);
+    EXPECT_EQ(Engine(plan, nodes.backend, nodes, clock, reporter, options(5s)).restart(),
+              ExitCode::kGpusBusy);
     EXPECT_EQ(nodes.count("start "), 0u);
 }
 

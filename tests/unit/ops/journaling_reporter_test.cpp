@@ -49,7 +49,7 @@ class JournalingReporterTest : public ::testing::Test {
 
 TEST_F(JournalingReporterTest, ForwardsEveryEventAndRecordsASuccessfulStart) {
     JournalingReporter journal(inner, redactor, run_info("start"));
-    engine::Engine engine(plan, nodes, nodes, clock, journal);
+    engine::Engine engine(plan, nodes.backend, nodes, clock, journal);
     ASSERT_EQ(engine.start(), ExitCode::kOk);
     const std::vector<std::string> expected_inner = inner.events;  // what the operator saw
     EXPECT_EQ(expected_inner.front(), "begin start");
@@ -95,7 +95,7 @@ TEST_F(JournalingReporterTest, AFailedStartNamesTheFailedStageAndNodeAndNeverASe
     nodes.behaviour["pd-demo-prefill-2"].log = {{0s, "HF_TOKEN=hf_secret_value_123 in the log"},
                                                 {6s, "Scheduler hit an exception: boom"}};
     JournalingReporter journal(inner, redactor, run_info("start"));
-    engine::Engine engine(plan, nodes, nodes, clock, journal);
+    engine::Engine engine(plan, nodes.backend, nodes, clock, journal);
     const auto code = engine.start();
     ASSERT_EQ(code, ExitCode::kStageFailed);
     journal.journal_note("also hf_secret_value_123 in a note");
@@ -117,7 +117,7 @@ TEST_F(JournalingReporterTest, AFailedStartNamesTheFailedStageAndNodeAndNeverASe
 
 TEST_F(JournalingReporterTest, RestartIsOneRunAndEventsAfterFinishAreNotRecorded) {
     JournalingReporter journal(inner, redactor, run_info("restart"));
-    engine::Engine engine(plan, nodes, nodes, clock, journal);
+    engine::Engine engine(plan, nodes.backend, nodes, clock, journal);
     ASSERT_EQ(engine.restart(), ExitCode::kOk);
     const std::string record = journal.finish(ExitCode::kOk);
     journal.note("after the end");

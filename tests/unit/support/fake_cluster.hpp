@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/backend/node_backend.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/health/http_prober.hpp"
@@ -45,6 +46,9 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     std::map<std::string, engine::Duration> inspect_lag;
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
+    // These nodes as an engine backend sees them: each unit its own start and stop command, as under
+    // `executor: ssh`; no preflight or GPU query unless a test sets them (set_checks).
+    backend::NodeBackend backend{*this};
 
     // Every executor call and successful probe, in order: "start pd-demo-prefill-0", "stop ...",
     // "inspect n1", "logs ...", "ready prefill", "bootstrap prefill" (its bootstrap server answered).
