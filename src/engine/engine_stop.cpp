@@ -48,9 +48,7 @@ std::vector<Engine::StopFailure> Engine::stop_leftovers(const Observation& obser
     for (const auto& [name, node_state] : observation.nodes) {
         for (const auto& observed : node_state.units) {
             if (planned.count(name + "/" + observed.state.unit)) continue;
-            const auto rt = runtime::make_runtime(
-                observed.runtime, config::node_state_dir(observed.runtime.state_dir, plan_.cluster, name));
-            const auto command = rt->stop(observed.state.unit);
+            const auto command = observed.runtime->stop(observed.state.unit);
             const auto answer = executor_.run(node(name), command);
             auto failure =
                 stop_failure(answer, command, observed.state.unit + " (not in the current config)", name);

@@ -1,8 +1,8 @@
 #include "pdctl/engine/observer.hpp"
 
+#include <algorithm>
 #include <set>
 
-#include "pdctl/config/state_paths.hpp"
 #include "pdctl/exec/command.hpp"
 #include "pdctl/util/parallel.hpp"
 
@@ -17,15 +17,19 @@ const ObservedUnit* Observation::find(const std::string& node, const std::string
 }
 
 Observation observe(const plan::Plan& plan, exec::Executor& executor, const std::vector<std::string>& nodes) {
-    // Which runtimes to ask on each node: a node can host process units and containers at once.
-    std::map<std::string, std::vector<runtime::RuntimeSpec>> runtimes;
+    // Which runtimes to ask on each node: a node can host process units and containers at once. One
+    // unit of each speaks for its runtime there: its inspect command lists them all.
+    std::map<std::string, std::vector<const plan::Unit*>> runtimes;
+    std::map<std::string, std::vector<const runtime::RuntimeSpec*>> specs;
     for (const auto& stage : plan.stages) {
         for (const auto& unit : stage.units) {
-            auto& list = runtimes[unit.node];
-            bool seen = false;
-            for (const auto& spec : list)
-                seen = seen || (spec.kind == stage.runtime.kind && spec.cli == stage.runtime.cli);
-            if (!seen) list.push_back(stage.runtime);
+            auto& seen = specs[unit.node];
+            const bool known = std::any_of(seen.begin(), seen.end(), [&](const runtime::RuntimeSpec* spec) {
+                return spec->kind == stage.runtime.kind && spec->cli == stage.runtime.cli;
+            });
+            if (known) continue;
+            seen.push_back(&stage.runtime);
+            runtimes[unit.node].push_back(&unit);
         }
     }
     std::vector<NodeObservation> results(nodes.size());
@@ -36,10 +40,8 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
         for (const auto& candidate : plan.nodes)
             if (candidate.name == nodes[i]) node = &candidate;
         if (!node) return;
-        for (const auto& spec : runtimes[node->name]) {
-            const auto rt =
-                runtime::make_runtime(spec, config::node_state_dir(spec.state_dir, plan.cluster, node->name));
-            const auto answer = executor.run(*node, rt->inspect(plan.cluster));
+        for (const auto* speaker : runtimes[node->name]) {
+            const auto answer = executor.run(*node, speaker->inspect);
             if (!answer.transport_error.empty()) {
                 result.transport_error = answer.transport_error;
                 return;
@@ -49,11 +51,11 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
                 result.inspect_error = "inspect " + exec::failure_reason(answer);
                 continue;
             }
-            for (auto& unit : rt->parse_inspect(answer.out)) {
+            for (auto& unit : speaker->runtime->parse_inspect(answer.out)) {
                 // Containers are listed by cluster label on every node; keep those that belong here.
                 auto labelled_node = unit.labels.find("pdctl.node");
                 if (labelled_node != unit.labels.end() && labelled_node->second != node->name) continue;
-                result.units.push_back({std::move(unit), spec});
+                result.units.push_back({std::move(unit), speaker->runtime});
             }
         }
     });

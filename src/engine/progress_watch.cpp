@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "pdctl/config/state_paths.hpp"
 #include "pdctl/engine/observer.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/parallel.hpp"
@@ -38,9 +37,7 @@ ProgressWatch::ProgressWatch(const plan::Plan& plan, const plan::Stage& stage, T
     for (const auto& unit : stage.units) {
         // The runtime's own logs command, asked for a longer tail than the plan's failure excerpt:
         // phases are told apart by lines a few dozen back.
-        const auto runtime = runtime::make_runtime(
-            stage.runtime, config::node_state_dir(stage.runtime.state_dir, plan.cluster, unit.node));
-        auto command = runtime->logs(unit.name, tail_lines);
+        auto command = unit.runtime->logs(unit.name, tail_lines);
         command.timeout = std::min(command.timeout, kMaxLogsTimeout);
         commands_.push_back(std::move(command));
     }

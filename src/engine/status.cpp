@@ -96,8 +96,7 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         if (task >= stages.size()) {
             const auto& read = log_reads[task - stages.size()];
             const auto& stage = *stages[read.stage];
-            activity[read.stage][read.unit] =
-                read_log_activity(plan, stage, stage.units[read.unit], executor);
+            activity[read.stage][read.unit] = read_log_activity(plan, stage.units[read.unit], executor);
             return;
         }
         const std::size_t i = task;

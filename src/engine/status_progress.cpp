@@ -2,23 +2,19 @@
 
 #include <algorithm>
 
-#include "pdctl/config/state_paths.hpp"
-
 namespace pdctl::engine {
 
-std::optional<runtime::LogActivity> read_log_activity(const plan::Plan& plan, const plan::Stage& stage,
-                                                      const plan::Unit& unit, exec::Executor& executor) {
+std::optional<runtime::LogActivity> read_log_activity(const plan::Plan& plan, const plan::Unit& unit,
+                                                      exec::Executor& executor) {
     const auto node = std::find_if(plan.nodes.begin(), plan.nodes.end(), [&](const config::Node& candidate) {
         return candidate.name == unit.node;
     });
     if (node == plan.nodes.end()) return std::nullopt;
-    const auto runtime = runtime::make_runtime(
-        stage.runtime, config::node_state_dir(stage.runtime.state_dir, plan.cluster, unit.node));
-    auto command = runtime->log_activity(unit.name, kStatusTailLines);
+    auto command = unit.log_activity;
     command.timeout = std::min(command.timeout, std::chrono::milliseconds(std::chrono::seconds(10)));
     const auto answer = executor.run(*node, command);
     if (!answer.ok()) return std::nullopt;
-    auto activity = runtime->parse_log_activity(answer.out);
+    auto activity = unit.runtime->parse_log_activity(answer.out);
     if (activity.node_now_epoch == 0) return std::nullopt;
     return activity;
 }

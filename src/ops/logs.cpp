@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "log_follow.hpp"
-#include "pdctl/config/state_paths.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -35,8 +34,7 @@ std::vector<LogTarget> targets_of(const Deployment& deployment, const plan::Plan
         for (const auto& unit : stage.units) {
             if (!request.node.empty() && unit.node != request.node) continue;
             if (request.rank >= 0 && unit.rank != request.rank) continue;
-            targets.push_back({&unit, cluster.find_node(unit.node), stage.runtime,
-                               config::node_state_dir(cluster.state_dir, cluster.name, unit.node)});
+            targets.push_back({&unit, cluster.find_node(unit.node), stage.runtime, unit.node_dir});
         }
     }
     if (targets.empty()) {
@@ -69,8 +67,7 @@ ExitCode show_logs(const Deployment& deployment, const LogsRequest& request, Log
         const auto& target = targets[i];
         const auto command =
             read.since ? runtime::read_log_command(target.runtime, target.node_dir, target.unit->name, read)
-                       : runtime::make_runtime(target.runtime, target.node_dir)
-                             ->logs(target.unit->name, read.tail_lines);
+                       : target.unit->runtime->logs(target.unit->name, read.tail_lines);
         const auto answer = deployment.executor->run(*target.node, command);
         if (!answer.transport_error.empty()) {
             sink.unreachable(i, answer.transport_error);

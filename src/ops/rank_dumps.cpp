@@ -1,4 +1,3 @@
-#include "pdctl/config/state_paths.hpp"
 #include "pdctl/ops/stack.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/parallel.hpp"
@@ -31,10 +30,7 @@ std::vector<RankDump> dump_stacks(const Deployment& deployment, const plan::Scop
     for (const auto& stage : scoped.plan.stages) {
         if (stage.kind != config::RoleKind::Sglang) continue;
         for (const auto& unit : stage.units) {
-            const auto node_runtime = runtime::make_runtime(
-                stage.runtime,
-                config::node_state_dir(stage.runtime.state_dir, scoped.plan.cluster, unit.node));
-            targets.push_back({&stage, &unit, node_runtime->python_stack(unit.name, stage.py_spy)});
+            targets.push_back({&stage, &unit, unit.stack});
         }
     }
     if (targets.empty())

@@ -193,14 +193,20 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
             unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
-            const auto runtime = runtime::make_runtime(
-                stage.runtime, config::node_state_dir(cluster.state_dir, cluster.name, node->name));
+            unit.node_dir = config::node_state_dir(cluster.state_dir, cluster.name, node->name);
+            const std::shared_ptr<const runtime::Runtime> runtime =
+                runtime::make_runtime(stage.runtime, unit.node_dir);
             unit.start = runtime->start(unit);  // empty under SLURM: the group's job starts it
             unit.run = cluster.executor == config::ExecutorKind::Slurm ? runtime::launch_argv(unit.program)
                                                                        : runtime::start_payload(unit.start);
             unit.stop = runtime->stop(unit.name);
             unit.stop_description = runtime->describe_stop(unit.name);
             unit.logs = runtime->logs(unit.name, 20);
+            unit.log_activity = runtime->log_activity(unit.name, kActivityTailLines);
+            unit.inspect = runtime->inspect(cluster.name);
+            if (stage.kind == config::RoleKind::Sglang)
+                unit.stack = runtime->python_stack(unit.name, stage.py_spy);
+            unit.runtime = runtime;
             all_fingerprints += unit.fingerprint;
             stage.units.push_back(std::move(unit));
         }

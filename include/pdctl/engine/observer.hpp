@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace pdctl::engine {
 // A unit found on a node, with the runtime that reported it (needed to stop units the plan no longer names).
 struct ObservedUnit {
     runtime::UnitState state;
-    runtime::RuntimeSpec runtime;
+    std::shared_ptr<const runtime::Runtime> runtime;
 };
 
 struct NodeObservation {

@@ -3,12 +3,14 @@
 // behind which gates. `pdctl plan` prints it; the engine executes it; golden tests pin it.
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/runtime.hpp"
 #include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/runtime/unit_spec.hpp"
 
@@ -16,16 +18,27 @@ namespace pdctl::plan {
 
 using Duration = std::chrono::milliseconds;
 
+// How many lines of a unit's log status reads to tell its start-up phase.
+inline constexpr int kActivityTailLines = 300;
+
 // One role instance on one node: its spec (the types runtime/ consumes, runtime/unit_spec.hpp), where it
-// is reached, and the exact commands for it.
+// is reached, and the exact commands for it. Every command pdctl sends about a unit is built here, once,
+// by the plan builder; what takes a parameter only known later (a log read --since, a longer tail) is
+// asked of `runtime`, which the builder made for this unit on its node.
 struct Unit : runtime::UnitSpec {
     std::string address;          // the node's SSH/management address: what messages name
     std::string compute_address;  // where its programs bind and peers reach them (Node::compute())
+    std::string node_dir;         // its state directory on the node (config::node_state_dir)
     exec::Command start;  // exact command, env file content on stdin; empty under SLURM (the job starts it)
     std::vector<std::string> run;  // what the unit runs, word for word (the BOOTSTRAP wrapper included)
     exec::Command stop;
     std::string stop_description;  // one line for plans
     exec::Command logs;            // last lines of the unit's log
+    exec::Command log_activity;    // kActivityTailLines of its log and the node's clock (status)
+    exec::Command inspect;         // lists every unit of the cluster of its runtime on its node
+    exec::Command stack;           // sglang units: py-spy of its program (`pdctl stack`); empty otherwise
+    // Its runtime on its node: the commands with a parameter, and the parsers of every answer.
+    std::shared_ptr<const runtime::Runtime> runtime;
 };
 
 // One HTTP check of a gate, made from the machine running pdctl.
