@@ -2,12 +2,22 @@
 
 #include <algorithm>
 
+#include "pdctl/config/state_paths.hpp"
+
 namespace pdctl::config {
 
 const Node* Cluster::find_node(const std::string& node_name) const {
     const auto it =
         std::find_if(nodes.begin(), nodes.end(), [&](const Node& node) { return node.name == node_name; });
     return it == nodes.end() ? nullptr : &*it;
+}
+
+std::string Cluster::slurm_job_dir() const {
+    return executor == ExecutorKind::Slurm ? slurm_output_dir(slurm.output_dir, state_dir, name) : "";
+}
+
+bool Cluster::nodes_share_this_machine() const {
+    return executor == ExecutorKind::Local;
 }
 
 const Role* Cluster::find_role(const std::string& role_name) const {

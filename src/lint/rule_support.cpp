@@ -50,7 +50,7 @@ int stage_number(const plan::Plan& plan, const std::string& role) {
 }
 
 Severity loopback_severity(const config::Cluster& cluster) {
-    return cluster.executor == config::ExecutorKind::Local ? Severity::Info : Severity::Error;
+    return cluster.nodes_share_this_machine() ? Severity::Info : Severity::Error;
 }
 
 std::string bound_host(const plan::Unit& unit) {

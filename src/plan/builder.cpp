@@ -8,9 +8,7 @@
 #include "pdctl/config/names.hpp"
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/plan/role_kinds.hpp"
-#include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/runtime/runtime.hpp"
-#include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/fingerprint.hpp"
 #include "pdctl/util/shell_quote.hpp"
@@ -65,8 +63,7 @@ runtime::RuntimeSpec runtime_for(const config::Cluster& cluster, const config::R
     }
     spec.state_dir = cluster.state_dir;
     spec.stop_grace_seconds = role.stop_grace_seconds;
-    if (cluster.executor == config::ExecutorKind::Slurm)
-        spec.slurm_dir = config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name);
+    spec.slurm_dir = cluster.slurm_job_dir();
     spec.slurm_allocation = cluster.slurm.allocation;
     return spec;
 }
@@ -100,9 +97,11 @@ Edge edge_to(const config::Cluster& cluster, const config::Role& role, const con
     return edge;
 }
 
-// The group's job. Its units' stop and log commands come from the SLURM runtime: stopping one stops the
-// job, and the ranks' logs are in its directory on the shared file system, read from this machine.
-void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Stage& stage) {
+// The group's one job, when its runtime starts groups rather than units (SLURM). Its units' stop and log
+// commands come from that runtime: stopping one stops the job, and the ranks' logs are in its directory on
+// the shared file system, read from this machine.
+void add_group_job(const config::Cluster& cluster, const config::Role& role, Stage& stage) {
+    if (stage.units.empty()) return;
     const std::vector<runtime::UnitSpec> ranks(stage.units.begin(), stage.units.end());
     runtime::SlurmPlacement placement;
     placement.gpus = role.kind == config::RoleKind::Sglang;
@@ -113,9 +112,8 @@ void add_slurm_job(const config::Cluster& cluster, const config::Role& role, Sta
                        return std::find(role.nodes.begin(), role.nodes.end(), node) != role.nodes.end();
                    });
         });
-    stage.slurm = runtime::make_slurm_job(
-        cluster.slurm, config::slurm_output_dir(cluster.slurm.output_dir, cluster.state_dir, cluster.name),
-        role.name, ranks, stage.fingerprint(), placement);
+    stage.slurm = stage.units.front().runtime->group_job(cluster.slurm, role.name, ranks, stage.fingerprint(),
+                                                         placement);
 }
 
 }  // namespace
@@ -197,8 +195,7 @@ Plan build_plan(const config::Cluster& cluster) {
             const std::shared_ptr<const runtime::Runtime> runtime =
                 runtime::make_runtime(stage.runtime, unit.node_dir);
             unit.start = runtime->start(unit);  // empty under SLURM: the group's job starts it
-            unit.run = cluster.executor == config::ExecutorKind::Slurm ? runtime::launch_argv(unit.program)
-                                                                       : runtime::start_payload(unit.start);
+            unit.run = runtime->run_words(unit, unit.start);
             unit.stop = runtime->stop(unit.name);
             unit.stop_description = runtime->describe_stop(unit.name);
             unit.logs = runtime->logs(unit.name, 20);
@@ -210,7 +207,7 @@ Plan build_plan(const config::Cluster& cluster) {
             all_fingerprints += unit.fingerprint;
             stage.units.push_back(std::move(unit));
         }
-        if (cluster.executor == config::ExecutorKind::Slurm) add_slurm_job(cluster, *role, stage);
+        add_group_job(cluster, *role, stage);
         plan.stages.push_back(std::move(stage));
     }
     plan.fingerprint = util::short_fingerprint(all_fingerprints).substr(0, 7);

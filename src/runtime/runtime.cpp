@@ -17,6 +17,16 @@ std::unique_ptr<Runtime> make_runtime(const RuntimeSpec& spec, const std::string
     return std::make_unique<ProcessRuntime>(spec, node_dir);
 }
 
+std::vector<std::string> Runtime::run_words(const UnitSpec&, const exec::Command& start) const {
+    return start_payload(start);
+}
+
+std::optional<SlurmJob> Runtime::group_job(const config::SlurmSettings&, const std::string&,
+                                           const std::vector<UnitSpec>&, const std::string&,
+                                           SlurmPlacement) const {
+    return std::nullopt;
+}
+
 std::vector<std::string> start_payload(const exec::Command& start) {
     constexpr std::size_t kPrefix = 4 + 3;  // sh -c SCRIPT pdctl-start + three positional parameters
     if (start.argv.size() <= kPrefix) return start.argv;

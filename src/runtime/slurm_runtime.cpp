@@ -218,6 +218,17 @@ constexpr const char* kStackScript =
 
 }  // namespace
 
+std::vector<std::string> SlurmRuntime::run_words(const UnitSpec& unit, const exec::Command&) const {
+    return launch_argv(unit.program);
+}
+
+std::optional<SlurmJob> SlurmRuntime::group_job(const config::SlurmSettings& settings,
+                                                const std::string& group, const std::vector<UnitSpec>& units,
+                                                const std::string& fingerprint,
+                                                SlurmPlacement placement) const {
+    return make_slurm_job(settings, spec_.slurm_dir, group, units, fingerprint, placement);
+}
+
 std::string slurm_job_of(const std::string& unit_name) {
     auto dash = unit_name.rfind('-');
     if (dash == std::string::npos || dash + 1 == unit_name.size()) return unit_name;

@@ -230,6 +230,12 @@ struct Cluster {
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;
+    // executor: slurm: where the groups' jobs go, seen by every node and this machine
+    // (config::slurm_output_dir); empty under the other executors, which start units one by one. The
+    // plan's runtimes follow from it, so that nothing past config/ asks which executor runs.
+    std::string slurm_job_dir() const;
+    // executor: local: every node is this machine, so a loopback address reaches every peer.
+    bool nodes_share_this_machine() const;
 };
 
 std::string to_string(RoleKind kind);

@@ -4,11 +4,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/slurm_job.hpp"
 #include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::runtime {
@@ -59,6 +61,14 @@ class Runtime {
     // Lists every unit of `cluster` on one node (one command per node).
     virtual exec::Command inspect(const std::string& cluster) const = 0;
     virtual std::vector<UnitState> parse_inspect(const std::string& output) const = 0;
+
+    // What the unit runs, word for word, for plans: by default the payload of its start command.
+    virtual std::vector<std::string> run_words(const UnitSpec& unit, const exec::Command& start) const;
+    // A runtime that starts a role group as one job rather than unit by unit (SLURM) returns that job;
+    // the others return nothing. `units` are the group's ranks in order.
+    virtual std::optional<SlurmJob> group_job(const config::SlurmSettings& settings, const std::string& group,
+                                              const std::vector<UnitSpec>& units,
+                                              const std::string& fingerprint, SlurmPlacement placement) const;
 };
 
 // `node_dir` is the per-node state directory (state_dir/cluster/node).

@@ -34,6 +34,12 @@ class SlurmRuntime : public Runtime {
                                const std::vector<std::string>& py_spy) const override;
     exec::Command inspect(const std::string& cluster) const override;
     std::vector<UnitState> parse_inspect(const std::string& output) const override;
+    // The program itself: the group's job starts it (start() is empty).
+    std::vector<std::string> run_words(const UnitSpec& unit, const exec::Command& start) const override;
+    // The group's job, its directory under the cluster's job directory (RuntimeSpec::slurm_dir).
+    std::optional<SlurmJob> group_job(const config::SlurmSettings& settings, const std::string& group,
+                                      const std::vector<UnitSpec>& units, const std::string& fingerprint,
+                                      SlurmPlacement placement) const override;
 
   private:
     RuntimeSpec spec_;
