@@ -305,7 +305,13 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
             return StageResult{};
         }
         const std::string& answer = probe.answer;
-        if (answer != waiting.last_answer) {
+        // A probe that ran into the stage's deadline unanswered was cut short by pdctl, not answered by
+        // the server: the answer before it stays the one the failure names.
+        const bool cut_short =
+            probe.unanswered && clock_.now() >= waiting.deadline && !waiting.last_answer.empty();
+        if (cut_short) {
+            waiting.cut_short = answer;
+        } else if (answer != waiting.last_answer) {
             reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - waiting.began));
             waiting.last_answer = answer;
         }
@@ -320,8 +326,13 @@ std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
         result.code = ExitCode::kGateTimeout;
         const auto& rank0 = stage.units.front();
         result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
-        result.failure.reason = fmt::format("gate {} did not pass within {} (last answer: {})", gate.why,
-                                            util::format_elapsed(gate.deadline), waiting.last_answer);
+        result.failure.reason =
+            fmt::format("gate {} did not pass within {} (last answer: {}{})", gate.why,
+                        util::format_elapsed(gate.deadline), waiting.last_answer,
+                        waiting.cut_short.empty() ? ""
+                                                  : "; the probe after it, cut short by the "
+                                                    "deadline: " +
+                                                        waiting.cut_short);
         // A rank the others wait for is the cause, not rank 0's closed port: name it and show its log.
         const auto stalled = waiting.progress.stalled();
         const auto& culprit = stalled.empty() ? rank0 : *stalled.front().unit;

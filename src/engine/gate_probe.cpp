@@ -21,6 +21,7 @@ std::string no_answer(const health::ProbeResult& probe) {
 struct CheckAnswer {
     bool passed = false;
     std::string text;  // what it found: the failure, or a few words of what passed ("HTTP 200")
+    bool unanswered = false;
 };
 
 CheckAnswer run_check(const plan::GateCheck& check, health::HttpProber& prober,
@@ -32,13 +33,13 @@ CheckAnswer run_check(const plan::GateCheck& check, health::HttpProber& prober,
         post.read = timeouts.generate;
         const auto probe =
             prober.post(check.url, health::generate_request(kGatePrompt, 1), "application/json", post);
-        if (!probe.error.empty()) return {false, "POST /generate: no answer: " + probe.error};
+        if (!probe.error.empty()) return {false, "POST /generate: no answer: " + probe.error, true};
         const auto generated = health::read_generate_answer(probe.status, probe.body);
         if (!generated.error.empty()) return {false, "POST /generate: " + generated.error};
         return {true, "/generate answered"};
     }
     const auto probe = prober.get(check.url, timeouts.get);
-    if (!probe.ok(check.expect_status)) return {false, no_answer(probe)};
+    if (!probe.ok(check.expect_status)) return {false, no_answer(probe), !probe.error.empty()};
     if (check.kind == CheckKind::ServiceReady) {
         if (auto problem = health::master_not_ready(probe.body)) return {false, "HTTP 200, " + *problem};
     } else if (check.kind == CheckKind::Workers) {
@@ -68,7 +69,7 @@ GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const 
             const auto listed = run_check(*workers, prober, timeouts);
             if (!listed.passed) found.text += "; " + listed.text;
         }
-        return {false, std::move(found.text)};
+        return {false, std::move(found.text), found.unanswered};
     }
     result.passed = true;
     return result;

@@ -18,6 +18,8 @@ struct GateAnswer {
     // out". Once passed, what each check saw: "HTTP 200" or "HTTP 200, 2 workers healthy, /generate
     // answered".
     std::string answer;
+    // The failing check got no HTTP answer at all (refused, reset, or nothing within its timeout).
+    bool unanswered = false;
 };
 
 struct GateTimeouts {

@@ -189,6 +189,25 @@ TEST_F(EngineTest, GateTimeoutIsReportedWithRankZeroLogAndCleansUp) {
     EXPECT_FALSE(nodes.is_running("pd-demo-prefill-0"));
 }
 
+// The last probe before the deadline can outlast it: its "no answer" is pdctl's own timeout, not what
+// the server said, so the failure still quotes the server's last answer, and says what became of the
+// probe after it.
+TEST_F(EngineTest, AProbeTheDeadlineCutsShortDoesNotHideTheServersLastAnswer) {
+    nodes.behaviour["pd-demo-decode-0"].ready_after = 10h;
+    const std::string decode_gate = plan.find_stage("decode")->gate.url;
+    int decode_probes = 0;
+    nodes.stall_probe = [&](const std::string& url) {
+        if (url != decode_gate || ++decode_probes < 3) return false;
+        clock.advance(1h);  // past the stage's deadline while it waits
+        return true;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kGateTimeout);
+    const auto& reason = reporter.failure.reason;
+    EXPECT_NE(reason.find("(last answer: HTTP 503; the probe after it, cut short by the deadline: Read)"),
+              std::string::npos)
+        << reason;
+}
+
 TEST_F(EngineTest, KeepOnFailureLeavesUnitsRunning) {
     nodes.behaviour["pd-demo-decode-0"].ready_after = 10h;
     EngineOptions options;

@@ -169,6 +169,11 @@ health::ProbeResult FakeCluster::answer_check(const std::string& url, bool post)
 
 health::ProbeResult FakeCluster::get(const std::string& url, std::chrono::milliseconds /*timeout*/) {
     if (on_probe) on_probe();
+    if (stall_probe && stall_probe(url)) {
+        health::ProbeResult stalled;
+        stalled.error = "Read";
+        return stalled;
+    }
     return answer_check(url, false);
 }
 

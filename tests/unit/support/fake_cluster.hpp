@@ -46,6 +46,9 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     std::map<std::string, engine::Duration> inspect_lag;
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
+    // Probes of a URL this returns true for get no answer ("Read"), as when a server stalls; the
+    // function may advance the clock, as a probe that waits out its timeout does.
+    std::function<bool(const std::string& url)> stall_probe;
     // These nodes as an engine backend sees them: each unit its own start and stop command, as under
     // `executor: ssh`; no preflight or GPU query unless a test sets them (set_checks).
     backend::NodeBackend backend{*this};
