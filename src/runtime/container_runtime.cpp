@@ -3,86 +3,17 @@
 #include <algorithm>
 #include <ctime>
 
+#include "embedded/runtime_scripts.hpp"
+
 #include "pdctl/runtime/process_runtime.hpp"
 
 namespace pdctl::runtime {
 namespace {
 
-// The env file reaches the node on stdin (mode 0600), then `--env-file` hands it to the container:
-// secrets never appear in argv. A leftover container of the same name (exited) is removed first.
-constexpr const char* kContainerStartScript =
-    "dir=$1 unit=$2 cli=$3; shift 3\n"
-    "mkdir -p \"$dir\" || exit 1\n"
-    "umask 077\n"
-    "cat > \"$dir/$unit.env\" || exit 1\n"
-    "env_complete \"$dir/$unit.env\" \"$unit\"\n"
-    "\"$cli\" rm -f \"$unit\" >/dev/null 2>&1\n"
-    "exec \"$@\"\n";
+// The scripts are src/runtime/scripts/container_*.sh.
 
-// A container that cannot be removed (the engine refuses, or it stays in "removing" because a process
-// in it does not die) fails the stop with exit 70 and the engine's words: it is still there, and
-// status must keep showing it.
-constexpr const char* kContainerStopScript =
-    "dir=$1 unit=$2 cli=$3 grace=$4\n"
-    "if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
-    "  \"$cli\" stop -t \"$grace\" \"$unit\" >/dev/null 2>&1\n"
-    "  if ! err=$(\"$cli\" rm -f \"$unit\" 2>&1 >/dev/null); then\n"
-    "    echo \"pdctl: $cli rm -f failed after $cli stop -t $grace: $err\" >&2; exit 70\n"
-    "  fi\n"
-    "  if \"$cli\" container inspect \"$unit\" >/dev/null 2>&1; then\n"
-    "    echo \"pdctl: the container still exists after $cli stop and rm -f (state $(\"$cli\" container "
-    "inspect "
-    "--format '{{.State.Status}}' \"$unit\"))\" >&2; exit 70\n"
-    "  fi\n"
-    "  echo \"stopped $unit\"\n"
-    "else\n"
-    "  echo \"$unit was not running\"\n"
-    "fi\n"
-    "rm -f \"$dir/$unit.env\"\n";
-
-// One line per unit, as key=value blocks like the process runtime prints, so one parser reads both.
-// Fields docker and podman both have. They differ in .Name (docker's starts with '/', removed below)
-// and in the format of .State.StartedAt (parse_utc_timestamp reads both).
-constexpr const char* kContainerInspectScript =
-    "cli=$1 cluster=$2\n"
-    "ids=$(\"$cli\" ps -aq --filter \"label=pdctl.cluster=$cluster\") || exit 1\n"
-    "[ -n \"$ids\" ] || exit 0\n"
-    "now=$(date +%s)\n"
-    "\"$cli\" container inspect --format 'unit={{.Name}}\n"
-    "state={{.State.Status}}\n"
-    "pid={{.State.Pid}}\n"
-    "exit_code={{.State.ExitCode}}\n"
-    "started_at={{.State.StartedAt}}\n"
-    "finished_at={{.State.FinishedAt}}\n"
-    "pdctl.cluster={{index .Config.Labels \"pdctl.cluster\"}}\n"
-    "pdctl.role={{index .Config.Labels \"pdctl.role\"}}\n"
-    "pdctl.rank={{index .Config.Labels \"pdctl.rank\"}}\n"
-    "pdctl.node={{index .Config.Labels \"pdctl.node\"}}\n"
-    "pdctl.config={{index .Config.Labels \"pdctl.config\"}}\n"
-    "' $ids | while IFS= read -r line; do\n"
-    "  case $line in unit=/*) line=unit=${line#unit=/};; esac\n"
-    "  printf '%s\\n' \"$line\"\n"
-    "  case $line in pdctl.config=*) printf 'now=%s\\n\\n' \"$now\";; esac\n"
-    "done\n";
-
-// `logs --timestamps` starts every line with the time the engine received it, in UTC: the newest is
-// the last write. Both streams, as `logs` shows them.
-constexpr const char* kContainerLogActivityScript =
-    "cli=$1 unit=$2 n=$3\n"
-    "printf 'now=%s\\n\\n' \"$(date +%s)\"\n"
-    "exec \"$cli\" logs --timestamps --tail \"$n\" \"$unit\" 2>&1\n";
-
-// Inside the container: its processes are the unit's, pid 1 is the init (--init).
-constexpr const char* kContainerStackInner =
-    "pid=$(program_pid)\n"
-    "[ -n \"$pid\" ] || { echo \"pdctl: no program runs in the container\" >&2; exit 3; }\n"
-    "command -v \"$1\" >/dev/null 2>&1 || { echo \"pdctl: $1 is not installed in the container's image\" "
-    ">&2; "
-    "exit 127; }\n"
-    "exec \"$@\" dump --pid \"$pid\" --subprocesses\n";
-
-std::vector<std::string> container_script(const char* body, const char* name) {
-    return {"sh", "-c", body, name};
+std::vector<std::string> container_script(std::string_view script, const char* name) {
+    return {"sh", "-c", std::string(script), name};
 }
 
 // Docker prints 2026-11-29T08:12:03.123456789Z, podman 2026-11-29 08:12:03.123 +0000 UTC; both UTC.
@@ -123,7 +54,7 @@ bool options_set_init(const std::vector<std::string>& options) {
 
 exec::Command ContainerRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
-    command.argv = {"sh", "-c", env_complete_function() + kContainerStartScript, "pdctl-start"};
+    command.argv = container_script(scripts::container_start, "pdctl-start");
     const std::string env_file = dir_ + "/" + unit.name + ".env";
     command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
     command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});
@@ -143,7 +74,7 @@ exec::Command ContainerRuntime::start(const UnitSpec& unit) const {
 
 exec::Command ContainerRuntime::stop(const std::string& unit_name) const {
     exec::Command command;
-    command.argv = container_script(kContainerStopScript, "pdctl-stop");
+    command.argv = container_script(scripts::container_stop, "pdctl-stop");
     command.argv.insert(command.argv.end(),
                         {dir_, unit_name, spec_.cli, std::to_string(spec_.stop_grace_seconds)});
     command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + 60);
@@ -164,7 +95,7 @@ exec::Command ContainerRuntime::logs(const std::string& unit_name, int tail_line
 
 exec::Command ContainerRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
     exec::Command command;
-    command.argv = container_script(kContainerLogActivityScript, "pdctl-log-activity");
+    command.argv = container_script(scripts::container_log_activity, "pdctl-log-activity");
     command.argv.insert(command.argv.end(), {spec_.cli, unit_name, std::to_string(tail_lines)});
     command.timeout = std::chrono::seconds(20);
     return command;
@@ -204,9 +135,7 @@ LogActivity ContainerRuntime::parse_log_activity(const std::string& output) cons
 exec::Command ContainerRuntime::python_stack(const std::string& unit_name,
                                              const std::vector<std::string>& py_spy) const {
     exec::Command command;
-    command.argv = {spec_.cli,    "exec", unit_name,
-                    "sh",         "-c",   program_pid_function() + kContainerStackInner,
-                    "pdctl-stack"};
+    command.argv = {spec_.cli, "exec", unit_name, "sh", "-c", std::string(scripts::container_stack), "pdctl-stack"};
     command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
     command.timeout = std::chrono::seconds(30);
     return command;
@@ -214,7 +143,7 @@ exec::Command ContainerRuntime::python_stack(const std::string& unit_name,
 
 exec::Command ContainerRuntime::inspect(const std::string& cluster) const {
     exec::Command command;
-    command.argv = container_script(kContainerInspectScript, "pdctl-inspect");
+    command.argv = container_script(scripts::container_inspect, "pdctl-inspect");
     command.argv.insert(command.argv.end(), {spec_.cli, cluster});
     command.timeout = std::chrono::seconds(30);
     return command;

@@ -3,68 +3,14 @@
 #include <regex>
 #include <sstream>
 
+#include "embedded/runtime_scripts.hpp"
 #include "pdctl/config/duration.hpp"
 
 namespace pdctl::runtime {
 namespace {
 
-// Both scripts are fixed text: file, unit, cursor and times arrive as positional parameters.
-
-// Filters a process log by the node's clock. `cutoff` is computed on the node (relative --since), so a
-// skewed or differently zoned operator machine changes nothing. Lines before the first stamp are held
-// until it shows their age; a file without any stamp goes by its modification time.
-constexpr const char* kProcessReadScript =
-    "f=$1 tail=$2 cursor=$3 mode=$4 value=$5\n"
-    "if [ ! -f \"$f\" ]; then echo \"pdctl: no log file $f on this node\" >&2; exit 1; fi\n"
-    "size=$(wc -c < \"$f\")\n"
-    "if [ \"$cursor\" = 1 ]; then echo \"pdctl-log-offset=$size\"; fi\n"
-    "cutoff=\n"
-    "case $mode in\n"
-    "  ago) cutoff=$(date -d \"@$(( $(date +%s) - value ))\" '+%Y-%m-%d %H:%M:%S') || exit 1 ;;\n"
-    "  at) cutoff=$value ;;\n"
-    "esac\n"
-    "changed=$(date -r \"$f\" '+%Y-%m-%d %H:%M:%S') now=$(date '+%Y-%m-%d %H:%M:%S')\n"
-    "head -c \"$size\" \"$f\" | awk -v cutoff=\"$cutoff\" -v changed=\"$changed\" -v now=\"$now\" '\n"
-    // glog stamps have no year: this year's, or last year's if that would put the line in the future.
-    "function stamp(line,  s) {\n"
-    "  if (line ~ /^\\[[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]/)\n"
-    "    return substr(line, 2, 19)\n"
-    "  if (line ~ /^[IWEF][0-9][0-9][0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]/) {\n"
-    "    s = \"-\" substr(line, 2, 2) \"-\" substr(line, 4, 2) \" \" substr(line, 7, 8)\n"
-    "    if (substr(now, 1, 4) s > now) return (substr(now, 1, 4) - 1) s\n"
-    "    return substr(now, 1, 4) s\n"
-    "  }\n"
-    "  return \"\"\n"
-    "}\n"
-    "cutoff == \"\" { print; next }\n"
-    "{\n"
-    "  s = stamp($0)\n"
-    "  if (s != \"\") {\n"
-    "    current = s\n"
-    "    if (n > 0 && s >= cutoff) for (i = 1; i <= n; i++) print held[i]\n"
-    "    n = 0\n"
-    "  }\n"
-    "  if (current == \"\") { held[++n] = $0; next }\n"
-    "  if (current >= cutoff) print\n"
-    "}\n"
-    "END { if (current == \"\" && changed >= cutoff) for (i = 1; i <= n; i++) print held[i] }\n"
-    "' | if [ \"$tail\" -ge 0 ]; then tail -n \"$tail\"; else cat; fi\n";
-
-// The log is rewritten from the start when the unit starts again: a file shorter than the offset.
-constexpr const char* kProcessFollowScript =
-    "f=$1 offset=$2 max=$3\n"
-    "size=$(wc -c < \"$f\" 2>/dev/null) || size=0\n"
-    "if [ \"$size\" -lt \"$offset\" ]; then offset=0; echo pdctl-log-restarted; fi\n"
-    "end=$size\n"
-    "if [ $((end - offset)) -gt \"$max\" ]; then end=$((offset + max)); fi\n"
-    "echo \"pdctl-log-offset=$end\"\n"
-    "if [ \"$end\" -gt \"$offset\" ]; then tail -c +$((offset + 1)) \"$f\" | head -c $((end - offset)); fi\n";
-
-// docker/podman print the container's stderr on their own stderr: merged to keep the order.
-constexpr const char* kContainerLogsScript =
-    "cli=$1 unit=$2 cursor=$3; shift 3\n"
-    "if [ \"$cursor\" = 1 ]; then date -u '+pdctl-log-cursor=%Y-%m-%dT%H:%M:%S.%NZ'; fi\n"
-    "exec \"$cli\" logs \"$@\" \"$unit\" 2>&1\n";
+// The scripts are src/runtime/scripts/log_*.sh: file, unit, cursor and times arrive as positional
+// parameters.
 
 constexpr const char* kOffsetHeader = "pdctl-log-offset=";
 constexpr const char* kCursorHeader = "pdctl-log-cursor=";
@@ -118,7 +64,7 @@ std::string normalize_rfc3339(const std::string& timestamp) {
 exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request) {
     if (is_container(runtime)) {
-        std::vector<std::string> argv = {"sh",        "-c", kContainerLogsScript,           "pdctl-logs",
+        std::vector<std::string> argv = {"sh",        "-c", std::string(scripts::log_container),           "pdctl-logs",
                                          runtime.cli, unit, request.with_cursor ? "1" : "0"};
         if (request.with_cursor) argv.emplace_back("--timestamps");
         if (request.since) {
@@ -141,19 +87,19 @@ exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& no
         mode = "at";
         value = request.since->local_time;
     }
-    return with_timeout({"sh", "-c", kProcessReadScript, "pdctl-logs", log_file(node_dir, unit),
+    return with_timeout({"sh", "-c", std::string(scripts::log_process_read), "pdctl-logs", log_file(node_dir, unit),
                          std::to_string(request.tail_lines), request.with_cursor ? "1" : "0", mode, value});
 }
 
 exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                  const std::string& unit, const LogCursor& cursor, long long max_bytes) {
     if (is_container(runtime)) {
-        std::vector<std::string> argv = {"sh", "-c", kContainerLogsScript, "pdctl-logs", runtime.cli,
+        std::vector<std::string> argv = {"sh", "-c", std::string(scripts::log_container), "pdctl-logs", runtime.cli,
                                          unit, "0",  "--timestamps"};
         if (!cursor.timestamp.empty()) argv.insert(argv.end(), {"--since", cursor.timestamp});
         return with_timeout(std::move(argv));
     }
-    return with_timeout({"sh", "-c", kProcessFollowScript, "pdctl-logs-follow", log_file(node_dir, unit),
+    return with_timeout({"sh", "-c", std::string(scripts::log_process_follow), "pdctl-logs-follow", log_file(node_dir, unit),
                          std::to_string(cursor.offset), std::to_string(max_bytes)});
 }
 

@@ -2,123 +2,13 @@
 
 #include <sstream>
 
+#include "embedded/runtime_scripts.hpp"
+
 namespace pdctl::runtime {
 namespace {
 
-// The scripts are fixed text. Every value arrives as a positional parameter ("$1", "$@"), so no
-// config value is ever parsed by the shell.
-
-// alive PID: the process exists and is not a zombie (PID 1 on some hosts never reaps).
-constexpr const char* kAliveFunction =
-    "alive() { kill -0 \"$1\" 2>/dev/null && "
-    "[ \"$(sed -n 's/.*) \\(.\\).*/\\1/p' \"/proc/$1/stat\" 2>/dev/null)\" != Z ]; }\n"
-    // group_alive PGID: a live (non-zombie) process is still in the group. One awk over /proc/*/stat:
-    // the fields after "(comm) " are state, ppid, pgrp. `cat` reads the files, not awk: a process that
-    // exits between the glob and the read makes mawk abort (and the group look dead), cat goes on.
-    "group_alive() { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g=\"$1\" "
-    "'{ sub(/.*\\) /, \"\"); if ($3 == g && $1 != \"Z\") f = 1 } END { exit !f }'; }\n"
-    // group_members PGID: "pid (comm, state S), ..." of the group's live processes, for error messages.
-    "group_members() { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g=\"$1\" '{ pid = $1; comm = $0; "
-    "sub(/^[^(]*\\(/, \"\", comm); sub(/\\) [^)]*$/, \"\", comm); sub(/.*\\) /, \"\"); "
-    "if ($3 == g && $1 != \"Z\") { printf \"%s%s (%s, state %s)\", sep, pid, comm, $1; sep = \", \" } }'; "
-    "}\n";
-
-// The unit records itself before its program runs: the supervising sh (leader of the unit's new
-// process group, so its pid is the group id) writes the pid file and moves the state file into place,
-// then runs the program. Whenever pdctl dies — before this script, during it, after it — a program
-// that runs has a record that status and stop find. The script returns once the record exists.
-constexpr const char* kProcessStartScript =
-    "dir=$1 unit=$2 labels=$3; shift 3\n"
-    "mkdir -p \"$dir\" || exit 1\n"
-    "umask 077\n"
-    "cat > \"$dir/$unit.env\" || exit 1\n"
-    "env_complete \"$dir/$unit.env\" \"$unit\"\n"
-    "if [ -f \"$dir/$unit.pid\" ] && group_alive \"$(cat \"$dir/$unit.pid\")\"; then\n"
-    "  echo \"pdctl: $unit is already running (pid $(cat \"$dir/$unit.pid\"))\" >&2; exit 17\n"
-    "fi\n"
-    "rm -f \"$dir/$unit.exit\" \"$dir/$unit.pid\" \"$dir/$unit.state\"\n"
-    "printf '%s\\nstarted=%s\\n' \"$labels\" \"$(date +%s)\" > \"$dir/$unit.state.new\"\n"
-    "(\n"
-    "  while IFS= read -r kv; do case $kv in '#'*) ;; *) export \"$kv\";; esac; done < \"$dir/$unit.env\"\n"
-    "  exec setsid sh -c 'echo $$ > \"$0.pid.new\" && mv \"$0.pid.new\" \"$0.pid\" && "
-    "mv \"$0.state.new\" \"$0.state\" || exit 1; \"$@\"; echo $? > \"$0.exit\"' \"$dir/$unit\" \"$@\"\n"
-    ") > \"$dir/$unit.log\" 2>&1 < /dev/null &\n"
-    "child=$! i=0\n"
-    "while [ ! -f \"$dir/$unit.state\" ] && alive \"$child\" && [ \"$i\" -lt 300 ]; do sleep 0.05; i=$((i + "
-    "1)); "
-    "done\n"
-    "if [ ! -f \"$dir/$unit.state\" ]; then\n"
-    "  echo \"pdctl: $unit did not start (no pid recorded): $(tail -n 3 \"$dir/$unit.log\" 2>/dev/null)\" "
-    ">&2\n"
-    "  exit 1\n"
-    "fi\n"
-    "echo \"started $unit pid $(cat \"$dir/$unit.pid\")\"\n";
-
-// SIGTERM to the unit's process group, SIGKILL once the grace has passed, then a bounded wait for the
-// kernel to finish the kill (a process in uninterruptible sleep — a GPU driver tearing down a
-// context — dies only when it leaves it). Anything still alive after that is named on stderr with
-// exit 70, and the record stays, so status keeps showing the unit and a later stop can try again.
-constexpr const char* kProcessStopScript =
-    "dir=$1 unit=$2 grace=$3 kill_wait=$4\n"
-    "pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
-    "if [ -n \"$pid\" ] && group_alive \"$pid\"; then\n"
-    // dash's kill takes no `--`; a negative pid signals the whole process group.
-    "  kill -TERM \"-$pid\" 2>/dev/null || kill -TERM \"$pid\" 2>/dev/null\n"
-    "  i=0\n"
-    "  while group_alive \"$pid\" && [ \"$i\" -lt \"$((grace * 10))\" ]; do sleep 0.1; i=$((i + 1)); done\n"
-    "  if group_alive \"$pid\"; then\n"
-    "    kill -KILL \"-$pid\" 2>/dev/null\n"
-    "    i=0\n"
-    "    while group_alive \"$pid\" && [ \"$i\" -lt \"$((kill_wait * 10))\" ]; do sleep 0.1; i=$((i + 1)); "
-    "done\n"
-    "  fi\n"
-    "  if group_alive \"$pid\"; then\n"
-    "    echo \"pdctl: still running after SIGTERM, ${grace}s, SIGKILL and ${kill_wait}s more: "
-    "$(group_members \"$pid\")\" >&2\n"
-    "    exit 70\n"
-    "  fi\n"
-    "  echo \"stopped $unit (pid $pid)\"\n"
-    "else\n"
-    "  echo \"$unit was not running\"\n"
-    "fi\n"
-    "rm -f \"$dir/$unit.pid\" \"$dir/$unit.state\" \"$dir/$unit.state.new\" \"$dir/$unit.env\" "
-    "\"$dir/$unit.exit\"\n";
-
-constexpr const char* kProcessInspectScript =
-    "dir=$1\n"
-    "now=$(date +%s)\n"
-    "for f in \"$dir\"/*.state; do\n"
-    "  [ -e \"$f\" ] || continue\n"
-    "  unit=${f##*/}; unit=${unit%.state}\n"
-    "  pid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
-    "  state=exited\n"
-    "  if [ -n \"$pid\" ] && group_alive \"$pid\"; then state=running; fi\n"
-    "  printf 'unit=%s\\nstate=%s\\npid=%s\\nexit_code=%s\\nnow=%s\\nfinished=%s\\n' \"$unit\" \"$state\" "
-    "\"$pid\" \"$(cat \"$dir/$unit.exit\" 2>/dev/null)\" \"$now\" \"$(stat -c %Y \"$dir/$unit.exit\" "
-    "2>/dev/null)\"\n"
-    "  cat \"$f\"\n"
-    "  echo\n"
-    "done\n";
-
-// The log file's modification time is its last write: a header the parser reads up to the blank line,
-// then the tail.
-constexpr const char* kProcessLogActivityScript =
-    "dir=$1 unit=$2 n=$3\n"
-    "f=$dir/$unit.log\n"
-    "printf 'now=%s\\nlast_write=%s\\n\\n' \"$(date +%s)\" \"$(stat -c %Y \"$f\" 2>/dev/null)\"\n"
-    "[ -e \"$f\" ] || exit 0\n"
-    "tail -n \"$n\" \"$f\"\n";
-
-// py-spy attaches to the program, not to the supervising shell that leads the unit's group.
-constexpr const char* kProcessStackScript =
-    "dir=$1 unit=$2; shift 2\n"
-    "pgid=$(cat \"$dir/$unit.pid\" 2>/dev/null)\n"
-    "[ -n \"$pgid\" ] || { echo \"pdctl: $unit is not running on this node (no pid file)\" >&2; exit 3; }\n"
-    "pid=$(program_pid \"$pgid\")\n"
-    "[ -n \"$pid\" ] || { echo \"pdctl: no program runs in $unit (process group $pgid)\" >&2; exit 3; }\n"
-    "command -v \"$1\" >/dev/null 2>&1 || { echo \"pdctl: $1 is not installed on this node\" >&2; exit 127; "
-    "}\n"
-    "exec \"$@\" dump --pid \"$pid\" --subprocesses\n";
+// The scripts are src/runtime/scripts/process_*.sh: fixed text, every value a positional parameter
+// ("$1", "$@"), so no config value is ever parsed by the shell.
 
 std::string labels_text(const std::map<std::string, std::string>& labels) {
     std::string out;
@@ -129,8 +19,8 @@ std::string labels_text(const std::map<std::string, std::string>& labels) {
     return out;
 }
 
-std::vector<std::string> process_script(const std::string& body, const char* name) {
-    return {"sh", "-c", std::string(kAliveFunction) + body, name};
+std::vector<std::string> process_script(std::string_view script, const char* name) {
+    return {"sh", "-c", std::string(script), name};
 }
 
 }  // namespace
@@ -150,7 +40,7 @@ std::vector<std::string> launch_argv(const ProgramSpec& program) {
 
 exec::Command ProcessRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
-    command.argv = process_script(env_complete_function() + kProcessStartScript, "pdctl-start");
+    command.argv = process_script(scripts::process_start, "pdctl-start");
     command.argv.insert(command.argv.end(), {dir_, unit.name, labels_text(unit_labels(unit))});
     const auto launch = launch_argv(unit.program);
     command.argv.insert(command.argv.end(), launch.begin(), launch.end());
@@ -161,7 +51,7 @@ exec::Command ProcessRuntime::start(const UnitSpec& unit) const {
 
 exec::Command ProcessRuntime::stop(const std::string& unit_name) const {
     exec::Command command;
-    command.argv = process_script(kProcessStopScript, "pdctl-stop");
+    command.argv = process_script(scripts::process_stop, "pdctl-stop");
     command.argv.insert(command.argv.end(), {dir_, unit_name, std::to_string(spec_.stop_grace_seconds),
                                              std::to_string(kKillWaitSeconds)});
     command.timeout = std::chrono::seconds(spec_.stop_grace_seconds + kKillWaitSeconds + 30);
@@ -183,8 +73,8 @@ exec::Command ProcessRuntime::logs(const std::string& unit_name, int tail_lines)
 
 exec::Command ProcessRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
     exec::Command command;
-    command.argv = {"sh", "-c",      kProcessLogActivityScript, "pdctl-log-activity",
-                    dir_, unit_name, std::to_string(tail_lines)};
+    command.argv = {"sh", "-c", std::string(scripts::process_log_activity), "pdctl-log-activity", dir_, unit_name,
+                    std::to_string(tail_lines)};
     command.timeout = std::chrono::seconds(20);
     return command;
 }
@@ -215,7 +105,7 @@ LogActivity parse_log_activity_text(const std::string& output) {
 exec::Command ProcessRuntime::python_stack(const std::string& unit_name,
                                            const std::vector<std::string>& py_spy) const {
     exec::Command command;
-    command.argv = {"sh", "-c", program_pid_function() + kProcessStackScript, "pdctl-stack", dir_, unit_name};
+    command.argv = {"sh", "-c", std::string(scripts::process_stack), "pdctl-stack", dir_, unit_name};
     command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
     command.timeout = std::chrono::seconds(30);
     return command;
@@ -223,7 +113,7 @@ exec::Command ProcessRuntime::python_stack(const std::string& unit_name,
 
 exec::Command ProcessRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
     exec::Command command;
-    command.argv = process_script(kProcessInspectScript, "pdctl-inspect");
+    command.argv = process_script(scripts::process_inspect, "pdctl-inspect");
     command.argv.push_back(dir_);
     command.timeout = std::chrono::seconds(20);
     return command;

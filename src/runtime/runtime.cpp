@@ -39,32 +39,6 @@ std::string env_file_content(const std::vector<EnvEntry>& env) {
     return out + kEnvEndMarker + "\n";
 }
 
-std::string env_complete_function() {
-    return std::string("env_complete() { [ \"$(tail -n 1 \"$1\")\" = '") + kEnvEndMarker +
-           "' ] || { rm -f \"$1\"; echo \"pdctl: the environment for $2 arrived incomplete (its sender went "
-           "away); nothing started\" >&2; exit 1; }; }\n";
-}
-
-std::string program_pid_function() {
-    // Plain sh, no awk or cat: a slim image has only a shell. Each /proc/PID/stat is
-    // "PID (COMM) STATE PPID PGRP ...": COMM may hold blanks, so the fields are read after ") ".
-    return "program_pid() {\n"
-           "  want=${1:-} best=\n"
-           "  for f in /proc/[0-9]*/stat; do\n"
-           "    IFS= read -r line < \"$f\" 2>/dev/null || continue\n"
-           "    pid=${line%% *} comm=${line#*(} rest=${line##*) }\n"
-           "    comm=${comm%)*}\n"
-           "    set -- $rest\n"
-           "    [ \"$1\" = Z ] && continue\n"
-           "    [ \"$pid\" = 1 ] && continue\n"
-           "    [ -n \"$want\" ] && [ \"$3\" != \"$want\" ] && continue\n"
-           "    case $comm in sh|dash|bash|tini|catatonit|docker-init) continue;; esac\n"
-           "    if [ -z \"$best\" ] || [ \"$pid\" -lt \"$best\" ]; then best=$pid; fi\n"
-           "  done\n"
-           "  [ -n \"$best\" ] && echo \"$best\"\n"
-           "}\n";
-}
-
 std::vector<std::string> split_lines(const std::string& text) {
     std::vector<std::string> lines;
     std::size_t start = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "embedded/runtime_scripts.hpp"
 #include "pdctl/config/names.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/runtime/runtime.hpp"
@@ -13,51 +14,11 @@
 namespace pdctl::runtime {
 namespace {
 
-// Writes stdin to $1 atomically, creating its directory; umask 077, so env files are 0600.
-constexpr const char* kWriteFileScript =
-    "umask 077\n"
-    "mkdir -p \"${1%/*}\" || exit 1\n"
-    "cat > \"$1.new\" && mv \"$1.new\" \"$1\"\n";
-
-// One task per node: its rank is its node's place among the job's nodes (positional parameters after
-// the directory and the job name). The env file must be complete (env_complete). The task records the
-// program's pid and start, then waits for it; a SIGTERM (stop's scancel --signal=TERM) is passed on.
-// The exit code is kept beside the log, dated by the file's time, and the task exits with it, so srun
-// names the failed rank and the cause is the rank that recorded the earliest exit (a rank SLURM then
-// kills with SIGKILL records none).
-constexpr const char* kRankScript =
-    "dir=$1 job=$2; shift 2\n"
-    "rank=-1 i=0\n"
-    "for node in \"$@\"; do [ \"$node\" = \"$SLURMD_NODENAME\" ] && rank=$i; i=$((i + 1)); done\n"
-    "[ \"$rank\" -ge 0 ] || { echo \"pdctl: node $SLURMD_NODENAME is none of the job's ($*)\" >&2; exit 96; "
-    "}\n"
-    "unit=$job-$rank\n"
-    "env_complete \"$dir/$unit.env\" \"$unit\" || exit 1\n"
-    "rm -f \"$dir/$unit.exit\"\n"
-    "(\n"
-    "  while IFS= read -r kv; do case $kv in '#'*) ;; *) export \"$kv\";; esac; done < \"$dir/$unit.env\"\n"
-    "  exec sh \"$dir/$unit.sh\"\n"
-    ") > \"$dir/$unit.log\" 2>&1 < /dev/null &\n"
-    "child=$!\n"
-    "echo \"$child\" > \"$dir/$unit.pid\"\n"
-    "date +%s > \"$dir/$unit.started\"\n"
-    "trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT\n"
-    // wait returns early when the trap runs: wait again until the program itself has ended.
-    "while :; do wait \"$child\"; code=$?; kill -0 \"$child\" 2>/dev/null || break; done\n"
-    "echo \"$code\" > \"$dir/$unit.exit\"\n"
-    "exit \"$code\"\n";
-
-// Starts the step's srun (job.sh) detached from pdctl, in the group's directory "$1"; prints the
-// allocation's id "$2", as sbatch --parsable prints the job's.
-constexpr const char* kLaunchStepScript =
-    "cd \"$1\" || exit 1\n"
-    "setsid sh job.sh > job.out 2>&1 < /dev/null &\n"
-    "echo \"$!\" > srun.pid\n"
-    "echo \"$2\"\n";
+// The scripts are src/runtime/scripts/slurm_{write_file,rank,launch_step}.sh.
 
 exec::Command write_file(const std::string& path, std::string content) {
     exec::Command command;
-    command.argv = {"sh", "-c", kWriteFileScript, "pdctl-write", path};
+    command.argv = {"sh", "-c", std::string(scripts::slurm_write_file), "pdctl-write", path};
     command.stdin_data = std::move(content);
     command.timeout = std::chrono::seconds(30);
     return command;
@@ -107,7 +68,7 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
             srun.push_back(placement.gpus ? "--gres=" + settings.gres : "--gres=none");
     }
     // The ranks' own output is in their logs; srun's errors stay in job.out.
-    srun.insert(srun.end(), {"--output=/dev/null", "sh", "-c", env_complete_function() + kRankScript,
+    srun.insert(srun.end(), {"--output=/dev/null", "sh", "-c", std::string(scripts::slurm_rank),
                              "pdctl-rank", job.dir, job.name});
     job.srun_script = srun.size() - 4;  // the rank script, before its three parameters
     srun.insert(srun.end(), job.nodes.begin(), job.nodes.end());
@@ -141,7 +102,8 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     if (job.step) {
         // The step outlives this pdctl: its srun is detached (setsid, output in job.out), and its pid
         // kept for the moment before SLURM lists the step.
-        job.submit.argv = {"sh", "-c", kLaunchStepScript, "pdctl-step", job.dir, settings.allocation};
+        job.submit.argv = {"sh", "-c", std::string(scripts::slurm_launch_step), "pdctl-step", job.dir,
+                           settings.allocation};
         job.submit.timeout = std::chrono::seconds(30);
         return job;
     }

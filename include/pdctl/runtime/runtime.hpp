@@ -82,17 +82,7 @@ std::vector<std::string> start_payload(const exec::Command& start);
 // kEnvEndMarker as the last line (a comment to docker and to the process runtime).
 std::string env_file_content(const std::vector<EnvEntry>& env);
 inline constexpr const char* kEnvEndMarker = "# pdctl: end of environment";
-// Shell function `env_complete FILE UNIT` for the start scripts: exits 1 (removing FILE) unless FILE
-// ends with kEnvEndMarker. A pdctl that dies while sending the env closes stdin early; without the
-// check the unit would start with a truncated environment.
-std::string env_complete_function();
-
-// Shell text: `program_pid [PGID]` prints the unit's program process, the lowest live pid that is not
-// a shell or an init (sh, dash, bash, tini, catatonit, docker-init), among the members of process group
-// PGID, or among every process but pid 1 (inside a container). Prints nothing when there is none.
-// Needs only the shell: slim images have no awk. It sets the caller's positional parameters, so
-// call it in $( ).
-std::string program_pid_function();
+// (scripts/_env_complete.sh checks for it: a start script refuses an env file that does not end with it.)
 
 // Splits log text into its non-empty lines on '\n' and '\r' (progress bars redraw with '\r').
 std::vector<std::string> split_lines(const std::string& text);

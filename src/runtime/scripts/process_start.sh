@@ -1,0 +1,31 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2163 # export "$kv" exports the KEY=VALUE line read from the env file
+# shellcheck disable=SC2016 # the inner sh -c script is single-quoted on purpose: its $0 and $@ are its own
+# process_start.sh DIR UNIT LABELS PROGRAM... < ENV_FILE
+# The unit records itself before its program runs: the supervising sh (leader of the unit's new process
+# group, so its pid is the group id) writes the pid file and moves the state file into place, then runs
+# the program. Whenever pdctl dies (before this script, during it, after it) a program that runs has a
+# record that status and stop find. The script returns once the record exists. Exit 17: already running.
+. ./_alive.sh
+. ./_env_complete.sh
+dir=$1 unit=$2 labels=$3; shift 3
+mkdir -p "$dir" || exit 1
+umask 077
+cat > "$dir/$unit.env" || exit 1
+env_complete "$dir/$unit.env" "$unit"
+if [ -f "$dir/$unit.pid" ] && group_alive "$(cat "$dir/$unit.pid")"; then
+  echo "pdctl: $unit is already running (pid $(cat "$dir/$unit.pid"))" >&2; exit 17
+fi
+rm -f "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"
+printf '%s\nstarted=%s\n' "$labels" "$(date +%s)" > "$dir/$unit.state.new"
+(
+  while IFS= read -r kv; do case $kv in '#'*) ;; *) export "$kv";; esac; done < "$dir/$unit.env"
+  exec setsid sh -c 'echo $$ > "$0.pid.new" && mv "$0.pid.new" "$0.pid" && mv "$0.state.new" "$0.state" || exit 1; "$@"; echo $? > "$0.exit"' "$dir/$unit" "$@"
+) > "$dir/$unit.log" 2>&1 < /dev/null &
+child=$! i=0
+while [ ! -f "$dir/$unit.state" ] && alive "$child" && [ "$i" -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+if [ ! -f "$dir/$unit.state" ]; then
+  echo "pdctl: $unit did not start (no pid recorded): $(tail -n 3 "$dir/$unit.log" 2>/dev/null)" >&2
+  exit 1
+fi
+echo "started $unit pid $(cat "$dir/$unit.pid")"

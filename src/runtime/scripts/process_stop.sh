@@ -1,0 +1,28 @@
+# shellcheck shell=sh
+# process_stop.sh DIR UNIT GRACE KILL_WAIT
+# SIGTERM to the unit's process group, SIGKILL once the grace has passed, then a bounded wait for the
+# kernel to finish the kill (a process in uninterruptible sleep, a GPU driver tearing down a context,
+# dies only when it leaves it). Anything still alive after that is named on stderr with exit 70, and the
+# record stays, so status keeps showing the unit and a later stop can try again. dash's kill takes no
+# `--`; a negative pid signals the whole process group.
+. ./_alive.sh
+dir=$1 unit=$2 grace=$3 kill_wait=$4
+pid=$(cat "$dir/$unit.pid" 2>/dev/null)
+if [ -n "$pid" ] && group_alive "$pid"; then
+  kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+  i=0
+  while group_alive "$pid" && [ "$i" -lt "$((grace * 10))" ]; do sleep 0.1; i=$((i + 1)); done
+  if group_alive "$pid"; then
+    kill -KILL "-$pid" 2>/dev/null
+    i=0
+    while group_alive "$pid" && [ "$i" -lt "$((kill_wait * 10))" ]; do sleep 0.1; i=$((i + 1)); done
+  fi
+  if group_alive "$pid"; then
+    echo "pdctl: still running after SIGTERM, ${grace}s, SIGKILL and ${kill_wait}s more: $(group_members "$pid")" >&2
+    exit 70
+  fi
+  echo "stopped $unit (pid $pid)"
+else
+  echo "$unit was not running"
+fi
+rm -f "$dir/$unit.pid" "$dir/$unit.state" "$dir/$unit.state.new" "$dir/$unit.env" "$dir/$unit.exit"

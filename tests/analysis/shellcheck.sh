@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs shellcheck over every script pdctl runs on a node, as it is sent: the whole texts the build writes to
+# BUILD/generated/scripts/LAYER/sh/ from src/LAYER/scripts/*.sh (src/embed_scripts.cmake), pieces read
+# in. Any finding fails; a finding that is intended is disabled in the script's header with the reason
+# beside it (`# shellcheck disable=SC2086 # ...`).
+#   tests/analysis/shellcheck.sh BUILD
+set -euo pipefail
+build=${1:?usage: tests/analysis/shellcheck.sh BUILD}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v shellcheck >/dev/null || { echo "shellcheck: not installed (apt-get install shellcheck)" >&2; exit 2; }
+mapfile -t scripts < <(find "$build/generated/scripts" -path '*/sh/*.sh' | sort)
+# Every script of src/ that is not a piece must be there: one left out would go unchecked.
+expected=$(find "$root/src" -path '*/scripts/*.sh' ! -name '_*' | wc -l)
+if [ "${#scripts[@]}" -ne "$expected" ]; then
+  echo "shellcheck: ${#scripts[@]} scripts in $build/generated/scripts, $expected in src/*/scripts (configure again?)" >&2
+  exit 2
+fi
+shellcheck --format=gcc "${scripts[@]}"
+echo "shellcheck: ${#scripts[@]} node scripts, no finding"
