@@ -1,0 +1,45 @@
+#pragma once
+// The flags start, stop, restart and plan share, and the checks of their values: --junit, the gate
+// deadlines, --skip-doctor/--skip-preflight, --gpu-release-timeout, durations.
+
+#include <string>
+#include <vector>
+
+#include "engine_verb_options.hpp"
+#include "pdctl/plan/plan.hpp"
+#include "pdctl/report/junit.hpp"
+#include "pdctl/timeline/start_history.hpp"
+#include "pdctl/util/redactor.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace pdctl::cli {
+
+// --junit FILE, the same for start and restart.
+void add_junit_flag(CLI::App& command, std::string& path);
+// Creates (truncates) `path` now, so a path that cannot be written is refused before anything runs.
+void check_junit_path(const std::string& path);
+// Writes the report; a file that cannot be written is a warning (the run's exit code stays its own).
+void write_junit_file(const std::string& path, const std::vector<report::JunitSuite>& suites,
+                      const util::Redactor& redactor);
+
+// --deadline-policy and --deadline-floor, the same for start, restart and plan.
+void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor);
+// The gate deadlines of `plan` chosen from the past starts in `history`; a usage error for a bad flag
+// value.
+void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
+                          const std::string& floor);
+
+// --skip-doctor and --skip-preflight, the same for start and restart.
+void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
+// --gpu-release-timeout, the same for stop and restart.
+void add_gpu_release_flag(CLI::App& command, StartOptions& options);
+
+// A duration flag's value (0 = do not wait); a usage error naming `flag` when it is not one.
+plan::Duration parse_wait(const std::string& flag, const std::string& text);
+// --deadline-floor's value; a usage error when it is not a duration greater than 0.
+plan::Duration parse_deadline_floor(const std::string& floor);
+
+}  // namespace pdctl::cli

@@ -1,0 +1,27 @@
+#pragma once
+// What start, stop and restart are asked on their command line.
+
+#include <string>
+
+#include "pdctl/plan/scope.hpp"
+
+namespace pdctl::cli {
+
+// The flags of start, stop and restart.
+struct StartOptions {
+    bool keep_on_failure = false;
+    bool skip_doctor = false;     // --skip-doctor: start even if the static doctor rules find errors
+    bool skip_preflight = false;  // --skip-preflight: start without the preflight on the nodes
+    std::string gpu_release_timeout = "60s";  // stop/restart: --gpu-release-timeout
+    plan::Scope scope;                        // --role / --group
+    // restart only: one group at a time, through the router (plan/rolling.hpp)
+    bool rolling = false;
+    bool allow_router_restart = false;
+    std::string drain_grace = "30s";
+    // start/restart: gate deadlines from past starts (timeline/start_history.hpp)
+    std::string deadline_policy = "learned";
+    std::string deadline_floor = "1m";
+    std::string junit;  // start/restart --junit FILE: a JUnit XML report of the stages and gates
+};
+
+}  // namespace pdctl::cli
