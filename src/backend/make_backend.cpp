@@ -4,6 +4,8 @@
 
 #include "pdctl/backend/node_backend.hpp"
 #include "pdctl/backend/slurm_backend.hpp"
+#include "pdctl/backend/srun_executor.hpp"
+#include "pdctl/config/names.hpp"
 #include "pdctl/doctor/gpu_use.hpp"
 #include "pdctl/doctor/preflight.hpp"
 #include "pdctl/doctor/slurm_preflight.hpp"
@@ -68,6 +70,8 @@ ChosenBackend make_backend(const config::Cluster& cluster, const plan::Plan& pla
                 return answer_of(doctor::run_slurm_preflight(facts->plan, executor, roles), facts->redactor);
             },
             cluster.config_path);
+        chosen.into_nodes = std::make_unique<SrunExecutor>(
+            executor, config::deployment_name(cluster.name, ""), cluster.slurm.allocation);
         return chosen;
     }
     NodeChecks checks;

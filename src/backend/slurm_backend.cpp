@@ -80,10 +80,13 @@ std::optional<engine::PreflightAnswer> SlurmBackend::preflight(const std::vector
 }
 
 std::optional<Refusal> SlurmBackend::refusal(const std::string& verb) const {
+    // exec and stack reach a node through srun inside a job that holds it (backend/srun_executor.hpp).
+    if (verb == "exec" || verb == "stack") return std::nullopt;
     return Refusal{config_path_ + ": executor: slurm: `pdctl " + verb +
-                       "` runs commands on the nodes, and under SLURM pdctl does not reach them",
-                   "SLURM runs the ranks (srun); start, stop, status, logs and smoke work from this "
-                   "machine; docs/slurm.md"};
+                       "` works on the nodes' files and processes outside any job, and under SLURM pdctl "
+                       "reaches a node only inside one of the deployment's jobs",
+                   "SLURM runs the ranks (srun); start, stop, status, logs, smoke, exec and stack work from "
+                   "this machine; docs/slurm.md"};
 }
 
 }  // namespace pdctl::backend

@@ -55,6 +55,8 @@ Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) 
                                               {options.accept_new_host_keys});
     deployment.backend = deployment.chosen.backend.get();
     deployment.executor = deployment.chosen.executor.get();
+    deployment.on_nodes =
+        deployment.chosen.into_nodes ? deployment.chosen.into_nodes.get() : deployment.executor;
     deployment.ssh_transports = deployment.chosen.ssh_transports;
     if (options.purpose == Purpose::kOnNodes)
         if (const auto refused = deployment.backend->refusal(options.verb))

@@ -30,7 +30,7 @@ std::vector<ExecAnswer> run_exec(const Deployment& deployment, const ExecRequest
         const auto& target = targets[i];
         const auto* node = deployment.cluster.find_node(target.node);
         answers[i] = {target.label, target.node, target.unit,
-                      deployment.executor->run(*node, target.command)};
+                      deployment.on_nodes->run(*node, target.command)};
         if (stream) stream->ended(i);
     });
     return answers;

@@ -41,7 +41,7 @@ std::vector<RankDump> dump_stacks(const Deployment& deployment, const plan::Scop
         const auto& target = targets[i];
         const auto* node = deployment.cluster.find_node(target.unit->node);
         dumps[i] = {target.stage->role, target.unit->rank, target.unit->node,
-                    deployment.executor->run(*node, target.command)};
+                    deployment.on_nodes->run(*node, target.command)};
     });
     return dumps;
 }

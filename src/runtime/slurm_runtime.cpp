@@ -6,16 +6,6 @@
 #include "pdctl/runtime/process_runtime.hpp"
 
 namespace pdctl::runtime {
-namespace {
-
-// The scripts are src/runtime/scripts/slurm_*.sh. They run on the submitting machine and read the
-// job directories under "$1" (the cluster's) on the shared file system.
-
-constexpr const char* kStackScript =
-    "echo \"pdctl: stack under executor: slurm is not supported yet ($1 runs inside its SLURM job; srun "
-    "--overlap --jobid would reach it)\" >&2; exit 3";
-
-}  // namespace
 
 std::vector<std::string> SlurmRuntime::run_words(const UnitSpec& unit, const exec::Command&) const {
     return launch_argv(unit.program);
@@ -70,8 +60,13 @@ std::string SlurmRuntime::describe_stop(const std::string& unit_name) const {
 
 exec::Command SlurmRuntime::logs(const std::string& unit_name, int tail_lines) const {
     exec::Command command;
-    command.argv = {
-        "sh", "-c", std::string(scripts::slurm_logs), "pdctl-slurm-logs", spec_.slurm_dir, unit_name, std::to_string(tail_lines)};
+    command.argv = {"sh",
+                    "-c",
+                    std::string(scripts::slurm_logs),
+                    "pdctl-slurm-logs",
+                    spec_.slurm_dir,
+                    unit_name,
+                    std::to_string(tail_lines)};
     command.timeout = std::chrono::seconds(20);
     return command;
 }
@@ -94,16 +89,19 @@ LogActivity SlurmRuntime::parse_log_activity(const std::string& output) const {
 }
 
 exec::Command SlurmRuntime::python_stack(const std::string& unit_name,
-                                         const std::vector<std::string>& /*py_spy*/) const {
+                                         const std::vector<std::string>& py_spy) const {
+    // Runs on the rank's node, inside a job there (the backend's srun executor).
     exec::Command command;
-    command.argv = {"sh", "-c", kStackScript, "pdctl-slurm-stack", unit_name};
-    command.timeout = std::chrono::seconds(5);
+    command.argv = {"sh", "-c", std::string(scripts::slurm_stack), "pdctl-stack", spec_.slurm_dir, unit_name};
+    command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
+    command.timeout = std::chrono::seconds(60);
     return command;
 }
 
 exec::Command SlurmRuntime::inspect(const std::string& /*cluster: the directory is per cluster*/) const {
     exec::Command command;
-    command.argv = {"sh", "-c", std::string(scripts::slurm_inspect_job), "pdctl-slurm-inspect", spec_.slurm_dir, node_};
+    command.argv = {
+        "sh", "-c", std::string(scripts::slurm_inspect_job), "pdctl-slurm-inspect", spec_.slurm_dir, node_};
     if (!spec_.slurm_allocation.empty())
         command.argv = {"sh",
                         "-c",

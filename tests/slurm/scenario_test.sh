@@ -3,7 +3,7 @@
 # (tests/slurm/cluster.sh up), as issue 17 asks:
 #   1. start submits one job per group in stage order, each after the previous stage's gate passed;
 #   2. POST /generate through the router answers; status (a second pdctl process) says running, with
-#      every group's job RUNNING in SLURM;
+#      every group's job RUNNING in SLURM; exec and stack reach the nodes inside the jobs;
 #   3. stop leaves no job that holds a node and no process of ours in any node's namespace;
 #   4. a crash on prefill rank 2 fails the stage with rank 2's output, and nothing is left;
 #   5. a node drained in SLURM makes start say which node and why, and submit nothing.
@@ -54,6 +54,17 @@ assert_status_running "$work/status.json"
 "$pdctl" -c "$config" logs prefill --rank 2 --tail 5 | grep -q 'fired up\|Dummy health check server' ||
   fail "logs prefill --rank 2 does not show rank 2's log"
 
+step "2b. exec and stack reach a node inside the deployment's jobs (srun --overlap)"
+out=$("$pdctl" -c "$config" exec --node pds3 -- printenv SLURMD_NODENAME 2>&1) || fail "exec exited $?: $out"
+echo "$out" | grep -q 'pds3' || fail "exec did not run on pds3: $out"
+out=$("$pdctl" -c "$config" --json stack --role prefill 2>&1) || fail "stack exited $?: $out"
+python3 -c '
+import json, sys
+ranks = {(d["node"], d["rank"]) for s in json.load(open(sys.argv[1]))["stages"] for d in s["ranks"]
+         if d["ok"] and d["threads"]}
+assert ranks == {("pds1", 0), ("pds2", 1), ("pds3", 2), ("pds4", 3)}, ranks
+' <(echo "$out") || fail "stack did not dump every prefill rank on its node: $out"
+
 step "3. stop: no job, no process left"
 "$pdctl" -c "$config" stop >"$work/stop.txt" || fail "stop exited $?: $(cat "$work/stop.txt")"
 assert_nothing_left "stop"
@@ -88,4 +99,4 @@ grep -q 'SLURM001 pds6: drained in SLURM (reason: bad HCA mlx5_2)' "$work/draine
 [ "$(squeue --noheader --states=all | wc -l)" -eq "$before" ] || fail "a job was submitted anyway"
 scontrol update nodename=pds6 state=resume
 drained=
-echo "PASS: SLURM scenario (start in order, /generate, status, stop, crash on rank 2, drained node)"
+echo "PASS: SLURM scenario (start in order, /generate, status, exec, stack, stop, crash on rank 2, drained node)"

@@ -20,6 +20,10 @@ struct BackendOptions {
 struct ChosenBackend {
     std::unique_ptr<exec::Executor> executor;       // what the backend runs its commands with
     exec::SshTransports* ssh_transports = nullptr;  // the executor, with `executor: ssh`
+    // What runs a person's command on a node (exec, stack) when `executor` cannot: under SLURM, srun
+    // inside one of the deployment's jobs (backend/srun_executor.hpp). Null: `executor` reaches the
+    // nodes itself.
+    std::unique_ptr<exec::Executor> into_nodes;
     std::unique_ptr<ClusterBackend> backend;
 };
 

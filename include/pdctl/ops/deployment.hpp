@@ -23,6 +23,8 @@ struct Deployment {
     backend::ChosenBackend chosen;               // owns the executor and the backend
     backend::ClusterBackend* backend = nullptr;  // always set: ssh, local or slurm, as the config says
     exec::Executor* executor = nullptr;          // the backend's
+    // Runs a person's command on a node (exec, stack): the executor, or under SLURM srun into a job.
+    exec::Executor* on_nodes = nullptr;
     exec::SshTransports* ssh_transports =
         nullptr;  // the executor, with `executor: ssh`: which transport each node gets
 };
