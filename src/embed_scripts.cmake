@@ -1,5 +1,5 @@
-# pdctl_embed_scripts(LAYER): the shell scripts pdctl runs on nodes, src/LAYER/scripts/*.sh, as
-# string constants of the layer's sources:
+# pdctl_embed_scripts(LAYER), called by pdctl_layer() for every layer with a scripts/ folder: the shell
+# scripts pdctl runs on nodes, src/LAYER/scripts/*.sh, as string constants of the layer's sources:
 #     #include "embedded/LAYER_scripts.hpp"
 #     pdctl::LAYER::scripts::process_stop   // from src/LAYER/scripts/process_stop.sh
 #
@@ -12,7 +12,8 @@
 #     sent inside each script that needs them. A file whose name starts with '_' is such a piece
 #     only, never run on its own.
 # Every script but the pieces is also written out whole, as sent, for shellcheck:
-# build/generated/scripts/LAYER/sh/NAME.sh.
+# build/generated/scripts/LAYER/sh/NAME.sh, headed by the `# shellcheck disable=` lines of its own header
+# and of the pieces it reads in (each with its reason).
 #
 # It runs at configure time, so that a configure-only tree (clang-tidy's) has the header too; editing
 # a script re-runs the configure on the next build.

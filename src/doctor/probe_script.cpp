@@ -1,131 +1,13 @@
-// The doctor's probe: one fixed POSIX sh script (see probe.hpp for its output format). It only reads:
-// sysfs, /proc/modules, ulimit, `ip -o addr`, `ss -tln`, nvidia-smi queries, `<cli> info`, `<cli> image
-// inspect`, df. Commands that can hang on a sick node (nvidia-smi on a wedged driver, docker info on a stuck
-// daemon) run under `timeout`, so one bad tool costs a fact, not the whole node's answer.
+// The doctor's probe: one fixed POSIX sh script, src/doctor/scripts/probe.sh (see probe.hpp for its
+// output format); every request is an argument.
 
+#include "embedded/doctor_scripts.hpp"
 #include "pdctl/doctor/probe.hpp"
 
 namespace pdctl::doctor {
 
 const std::string& probe_script() {
-    static const std::string script = R"PROBE(
-sys=${PDCTL_SYSFS_ROOT:-/sys}
-say() { printf '%s' "$1"; shift; for field in "$@"; do printf '\t%s' "$field"; done; printf '\n'; }
-oneline() { tr '\n\t' '  ' | cut -c1-300; }
-bounded() { if command -v timeout >/dev/null 2>&1; then timeout 15 "$@"; else "$@"; fi; }
-each_line() { kind=$1; printf '%s\n' "$2" | while IFS= read -r line; do say "$kind" "$line"; done; }
-disk() {
-  at=$1
-  while [ ! -e "$at" ] && [ "$at" != / ]; do at=$(dirname "$at"); done
-  df -Pk "$at" 2>/dev/null | awk 'NR == 2 { print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r avail mount; do
-    say df "$1" "$avail" "$mount"
-  done
-}
-say probe 1
-say kernel "$(uname -r)"
-say memlock "$(ulimit -l)"
-if grep -q '^nvidia_peermem ' /proc/modules 2>/dev/null || [ -d "$sys/module/nvidia_peermem" ]; then
-  say peermem 1
-else
-  say peermem 0
-fi
-if [ -d "$sys/class/infiniband" ]; then
-  say ib-class 1
-  for dev in "$sys"/class/infiniband/*; do
-    [ -e "$dev" ] || continue
-    say ib-device "${dev##*/}"
-    for port in "$dev"/ports/*; do
-      [ -r "$port/state" ] && say ib-port "${dev##*/}" "${port##*/}" "$(cat "$port/state")"
-    done
-  done
-else
-  say ib-class 0
-fi
-for nic in "$sys"/class/net/*; do
-  [ -e "$nic" ] || continue
-  say net "${nic##*/}" "$(cat "$nic/operstate" 2>/dev/null)" "$(cat "$nic/flags" 2>/dev/null)"
-done
-if command -v ip >/dev/null 2>&1; then
-  say addr-query ok
-  ip -o addr show 2>/dev/null | awk '{ split($4, a, "/"); print $2 "\t" a[1] }' | while IFS="$(printf '\t')" read -r nic ip; do
-    say addr "$nic" "$ip"
-  done
-else
-  say addr-query missing
-fi
-while [ $# -gt 0 ]; do
-  case $1 in
-    --gpu)
-      shift
-      if ! command -v nvidia-smi >/dev/null 2>&1; then say gpu-query missing; continue; fi
-      out=$(bounded nvidia-smi --query-gpu=index,memory.used,memory.total --format=csv,noheader,nounits 2>&1)
-      say gpu-query $?
-      each_line gpu "$out"
-      out=$(bounded nvidia-smi --query-compute-apps=pid,process_name,used_gpu_memory --format=csv 2>&1)
-      say apps-query $?
-      each_line app "$out"
-      ;;
-    --cli)
-      cli=$2
-      shift 2
-      if ! command -v "$cli" >/dev/null 2>&1; then say cli "$cli" missing; continue; fi
-      case ${cli##*/} in
-        *podman*) first='{{.Store.GraphRoot}}' second='{{.DockerRootDir}}' ;;
-        *) first='{{.DockerRootDir}}' second='{{.Store.GraphRoot}}' ;;
-      esac
-      if root=$(bounded "$cli" info --format "$first" 2>/dev/null) && [ -n "$root" ]; then :
-      elif root=$(bounded "$cli" info --format "$second" 2>&1) && [ -n "$root" ]; then :
-      else say cli "$cli" failing "$(printf '%s' "$root" | oneline)"; continue
-      fi
-      say cli "$cli" ok "$root"
-      disk "$root"
-      ;;
-    --image)
-      cli=$2 image=$3
-      shift 3
-      command -v "$cli" >/dev/null 2>&1 || continue
-      if id=$(bounded "$cli" image inspect --format '{{.Id}}' "$image" 2>&1); then
-        say image "$cli" "$image" ok "$id"
-      else
-        say image "$cli" "$image" missing "$(printf '%s' "$id" | oneline)"
-      fi
-      ;;
-    --df)
-      disk "$2"
-      shift 2
-      ;;
-    --program)
-      prog=$2
-      shift 2
-      if where=$(command -v "$prog" 2>/dev/null); then say program - - "$prog" ok "$where"
-      else say program - - "$prog" missing; fi
-      ;;
-    --image-program)
-      cli=$2 image=$3 prog=$4
-      shift 4
-      command -v "$cli" >/dev/null 2>&1 || continue
-      bounded "$cli" image inspect "$image" >/dev/null 2>&1 || continue
-      if where=$(bounded "$cli" run --rm --pull never --entrypoint sh "$image" -c 'command -v "$1"' pdctl-probe "$prog" 2>&1); then
-        say program "$cli" "$image" "$prog" ok "$(printf '%s' "$where" | oneline)"
-      elif [ -z "$where" ]; then say program "$cli" "$image" "$prog" missing
-      else say program "$cli" "$image" "$prog" failing "$(printf '%s' "$where" | oneline)"; fi
-      ;;
-    --listeners)
-      shift
-      if ! command -v ss >/dev/null 2>&1; then say listen-query missing; continue; fi
-      say listen-query ok
-      bounded ss -Htlnp 2>/dev/null | awk '{ print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r local proc; do
-        say listen "$local" "$proc"
-      done
-      ;;
-    *)
-      say unknown-argument "$1"
-      shift
-      ;;
-  esac
-done
-say end
-)PROBE";
+    static const std::string script(scripts::probe);
     return script;
 }
 

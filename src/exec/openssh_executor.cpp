@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "child_process.hpp"
+#include "embedded/exec_scripts.hpp"
 #include "master_wait.hpp"
 #include "openssh_mux.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
@@ -90,12 +91,6 @@ void end_processes(const std::vector<pid_t>& pids) {
         std::this_thread::sleep_for(kPollInterval);
     }
 }
-
-// The remote half of upload(): the file arrives on stdin; only a complete one gets its mode.
-constexpr const char* kUploadScript =
-    "umask 077; rm -f \"$1\"; if ! cat > \"$1\"; then rm -f \"$1\"; exit 1; fi; "
-    "got=$(wc -c < \"$1\"); if [ \"$got\" -ne \"$3\" ]; then rm -f \"$1\"; "
-    "echo \"only $got of $3 bytes arrived\" >&2; exit 1; fi; chmod \"$2\" \"$1\"";
 
 }  // namespace
 
@@ -418,8 +413,9 @@ TransferResult OpenSshExecutor::upload(const config::Node& node, const std::stri
         return result;
     }
     const auto size = static_cast<std::uint64_t>(info.st_size);
-    const std::string script = util::join_command({"sh", "-c", kUploadScript, "pdctl-upload", remote_path,
-                                                   fmt::format("{:o}", mode), std::to_string(size)});
+    const std::string script =
+        util::join_command({"sh", "-c", std::string(scripts::upload), "pdctl-upload", remote_path,
+                            fmt::format("{:o}", mode), std::to_string(size)});
     const auto answer = impl_->run_client(node, script, "", fd, timeout);
     ::close(fd);
     if (!answer.transport_error.empty()) {

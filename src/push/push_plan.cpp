@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "embedded/push_scripts.hpp"
+
 namespace pdctl::push {
 namespace {
 
@@ -15,32 +17,8 @@ bool wants(const config::Cluster& cluster, const config::FileSpec& file, const s
     });
 }
 
-// The scripts are constant text; everything that varies arrives as "$1", "$2", ... (argv[0] of
+// The scripts are src/push/scripts/*.sh: everything that varies arrives as "$1", "$2", ... (argv[0] of
 // `sh -c` is the label that shows in `ps`).
-//
-// digest FILE prints the SHA-256 as its first word. OpenSSL's assembly uses the CPU's SHA extensions
-// and hashes about 4x faster than coreutils' sha256sum (Debian builds it without OpenSSL), which is
-// most of a push of model-sized files; nodes without the openssl CLI fall back to sha256sum.
-constexpr const char* kDigestFunction =
-    R"(digest() { openssl dgst -sha256 -r <"$1" 2>/dev/null || sha256sum <"$1"; }
-)";
-
-constexpr const char* kProbeScript = R"(for f do
-  if [ -f "$f" ]; then
-    m=$(stat -c %a -- "$f") || m=-
-    h=$(digest "$f") || h=-
-    printf 'file %s %s\n' "$m" "${h%% *}"
-  elif [ -e "$f" ]; then
-    echo other
-  else
-    echo missing
-  fi
-done)";
-
-constexpr const char* kVerifyScript = R"(h=$(digest "$1") || { rm -f -- "$1"; exit 1; }
-h=${h%% *}
-if [ "$h" != "$2" ]; then rm -f -- "$1"; printf '%s\n' "$h" >&2; exit 3; fi
-exec mv -f -- "$1" "$3")";
 
 bool is_hex_sha256(const std::string& text) {
     return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
@@ -80,7 +58,7 @@ std::vector<NodeFiles> plan_push(const config::Cluster& cluster) {
 
 exec::Command probe_command(const std::vector<std::string>& paths) {
     exec::Command command;
-    command.argv = {"sh", "-c", std::string(kDigestFunction) + kProbeScript, "pdctl-push-probe"};
+    command.argv = {"sh", "-c", std::string(scripts::probe), "pdctl-push-probe"};
     command.argv.insert(command.argv.end(), paths.begin(), paths.end());
     // Hashing a multi-GiB file already in place takes seconds.
     command.timeout = std::chrono::minutes(5);
@@ -135,8 +113,7 @@ exec::Command make_directories_command(const std::vector<std::string>& dests) {
 exec::Command verify_and_rename_command(const std::string& temp, const std::string& sha256,
                                         const std::string& dest) {
     exec::Command command;
-    command.argv = {"sh",   "-c", std::string(kDigestFunction) + kVerifyScript, "pdctl-push-verify", temp,
-                    sha256, dest};
+    command.argv = {"sh", "-c", std::string(scripts::verify), "pdctl-push-verify", temp, sha256, dest};
     command.timeout = std::chrono::minutes(5);
     return command;
 }

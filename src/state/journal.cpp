@@ -8,21 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "embedded/state_scripts.hpp"
+
 namespace pdctl::state::journal {
 namespace {
 
 using nlohmann::json;
 
-// One writer at a time: mutating verbs append while they hold the deploy lock.
-constexpr const char* kAppendScript =
-    "dir=$1\n"
-    "mkdir -p \"$dir\" || exit 1\n"
-    "cat >> \"$dir/journal.jsonl\"\n";
-
-constexpr const char* kReadScript =
-    "f=$1/journal.jsonl bytes=$2\n"
-    "[ -f \"$f\" ] || exit 0\n"
-    "tail -c \"$bytes\" \"$f\"\n";
+// The scripts are src/state/scripts/journal_*.sh.
 
 std::string text_field(const json& line, const char* key) {
     const auto found = line.find(key);
@@ -50,7 +43,7 @@ std::string journal_path(const std::string& cluster_dir) {
 
 exec::Command append_command(const std::string& cluster_dir, std::string lines) {
     exec::Command command;
-    command.argv = {"sh", "-c", kAppendScript, "pdctl-journal-append", cluster_dir};
+    command.argv = {"sh", "-c", std::string(scripts::journal_append), "pdctl-journal-append", cluster_dir};
     command.stdin_data = std::move(lines);
     command.timeout = std::chrono::seconds(20);
     return command;
@@ -58,7 +51,12 @@ exec::Command append_command(const std::string& cluster_dir, std::string lines) 
 
 exec::Command read_command(const std::string& cluster_dir, std::size_t max_bytes) {
     exec::Command command;
-    command.argv = {"sh", "-c", kReadScript, "pdctl-journal-read", cluster_dir, std::to_string(max_bytes)};
+    command.argv = {"sh",
+                    "-c",
+                    std::string(scripts::journal_read),
+                    "pdctl-journal-read",
+                    cluster_dir,
+                    std::to_string(max_bytes)};
     command.timeout = std::chrono::seconds(30);
     return command;
 }

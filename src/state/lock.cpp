@@ -4,65 +4,19 @@
 
 #include <sstream>
 
+#include "embedded/state_scripts.hpp"
 #include "pdctl/exec/command.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::state::lock {
 namespace {
 
-// Fixed scripts; the lock directory and the token arrive as positional parameters, the holder text on
-// stdin, so nothing an operator controls is ever parsed by the shell.
+// The scripts are src/state/scripts/lock_*.sh: the lock directory and the token arrive as positional
+// parameters, the holder text on stdin, so nothing an operator controls is ever parsed by the shell.
 
-// mkdir is atomic on every filesystem a state_dir lives on: exactly one operator creates the
-// directory. The holder is written to a temporary name and renamed, so a reader sees all of it or
-// nothing. A loser waits (2 s at most) only for the winner's holder file, never for the lock itself.
-constexpr const char* kAcquireScript =
-    "lock=$1\n"
-    "mkdir -p \"${lock%/*}\" || exit 1\n"
-    "i=0\n"
-    "while :; do\n"
-    "  if err=$(mkdir \"$lock\" 2>&1); then\n"
-    "    if cat > \"$lock/holder.tmp\" && mv -f \"$lock/holder.tmp\" \"$lock/holder\"; then\n"
-    "      echo acquired; exit 0\n"
-    "    fi\n"
-    "    rm -f \"$lock/holder.tmp\"; rmdir \"$lock\" 2>/dev/null; exit 1\n"
-    "  fi\n"
-    "  if [ -d \"$lock\" ]; then\n"
-    "    if holder=$(cat \"$lock/holder\" 2>/dev/null); then printf 'held\\n%s\\n' \"$holder\"; exit 0; fi\n"
-    "    if [ \"$i\" -ge 20 ]; then echo incomplete; exit 0; fi\n"
-    // No directory although mkdir failed: it was released just now (try again), or mkdir cannot work.
-    "  elif [ \"$i\" -ge 2 ]; then\n"
-    "    printf '%s\\n' \"$err\" >&2; exit 1\n"
-    "  fi\n"
-    "  i=$((i + 1)); sleep 0.1\n"
-    "done\n";
-
-constexpr const char* kReleaseScript =
-    "lock=$1 token=$2\n"
-    "[ -d \"$lock\" ] || { echo free; exit 0; }\n"
-    "if [ -n \"$token\" ]; then\n"
-    "  current=$(sed -n 's/^token=//p' \"$lock/holder\" 2>/dev/null)\n"
-    "  if [ \"$current\" != \"$token\" ]; then echo changed; cat \"$lock/holder\" 2>/dev/null; exit 0; fi\n"
-    "fi\n"
-    "rm -f \"$lock/holder\" \"$lock/holder.tmp\" || exit 1\n"
-    "rmdir \"$lock\" || exit 1\n"
-    "echo released\n";
-
-constexpr const char* kStatusScript =
-    "lock=$1\n"
-    "if [ -d \"$lock\" ]; then\n"
-    "  if holder=$(cat \"$lock/holder\" 2>/dev/null); then\n"
-    "    printf 'held\\n%s\\n' \"$holder\"\n"
-    "  else\n"
-    "    echo incomplete\n"
-    "  fi\n"
-    "else\n"
-    "  echo free\n"
-    "fi\n";
-
-exec::Command script(const char* body, const char* name, std::vector<std::string> args) {
+exec::Command script(std::string_view body, const char* name, std::vector<std::string> args) {
     exec::Command command;
-    command.argv = {"sh", "-c", body, name};
+    command.argv = {"sh", "-c", std::string(body), name};
     command.argv.insert(command.argv.end(), args.begin(), args.end());
     command.timeout = std::chrono::seconds(20);
     return command;
@@ -174,17 +128,17 @@ Holder parse_holder(const std::string& text) {
 }
 
 exec::Command acquire_command(const std::string& lock_dir, const Holder& me) {
-    auto command = script(kAcquireScript, "pdctl-lock-acquire", {lock_dir});
+    auto command = script(scripts::lock_acquire, "pdctl-lock-acquire", {lock_dir});
     command.stdin_data = holder_text(me);
     return command;
 }
 
 exec::Command release_command(const std::string& lock_dir, const std::string& token) {
-    return script(kReleaseScript, "pdctl-lock-release", {lock_dir, token});
+    return script(scripts::lock_release, "pdctl-lock-release", {lock_dir, token});
 }
 
 exec::Command status_command(const std::string& lock_dir) {
-    return script(kStatusScript, "pdctl-lock-status", {lock_dir});
+    return script(scripts::lock_status, "pdctl-lock-status", {lock_dir});
 }
 
 AcquireResult parse_acquire(const exec::CommandResult& result) {
