@@ -1,371 +1,43 @@
 #include "pdctl/engine/engine.hpp"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <mutex>
-#include <optional>
-#include <sstream>
-#include <utility>
-
-#include "pdctl/engine/gate_probe.hpp"
-#include "pdctl/runtime/failure_hint.hpp"
-#include "pdctl/runtime/runtime.hpp"
-#include "pdctl/util/durations.hpp"
-#include "pdctl/util/parallel.hpp"
-#include "pdctl/util/strings.hpp"
-#include "waiting.hpp"
+#include "rolling_restart.hpp"
+#include "starter.hpp"
+#include "stopper.hpp"
 
 namespace pdctl::engine {
-namespace {
-
-// How long a dead unit's verdict waits for a round in which every unit of its group was listed.
-constexpr Duration kBlindVerdictGrace{std::chrono::seconds(10)};
-
-}  // namespace
 
 Engine::Engine(const plan::Plan& plan, Backend& backend, health::HttpProber& prober, Clock& clock,
                Reporter& reporter, EngineOptions options)
     : plan_(plan),
       backend_(backend),
-      executor_(backend.executor()),
       prober_(prober),
       clock_(clock),
       reporter_(reporter),
       options_(std::move(options)) {}
 
-const config::Node& Engine::node(const std::string& name) const {
-    return plan_node(plan_, name);
-}
-
-bool Engine::stage_is_current(const plan::Stage& stage, const Observation& observation) {
-    for (const auto& unit : stage.units) {
-        const auto* found = observation.find(unit.node, unit.name);
-        if (!found || !found->state.running) return false;
-        auto config = found->state.labels.find("pdctl.config");
-        if (config == found->state.labels.end() || config->second != unit.fingerprint) return false;
-    }
-    return probe_gate(stage.gate, prober_, {options_.probe_timeout, options_.generate_timeout}).passed;
-}
-
-std::vector<bool> Engine::stages_to_start(const Observation& observation) {
-    const auto& stages = plan_.stages;
-    std::vector<bool> starting(stages.size(), false);
-    std::vector<bool> ran(stages.size(), false);  // some unit of it is on its node: a start replaces it
-    for (std::size_t i = 0; i < stages.size(); ++i) {
-        const auto& stage = stages[i];
-        for (const auto& unit : stage.units) ran[i] = ran[i] || observation.find(unit.node, unit.name);
-        if (!stage_is_current(stage, observation)) {
-            starting[i] = true;
-            continue;
-        }
-        // A dependency that is replaced restarts this stage too (a decode keeps its connections to the
-        // prefill it knew: sglang #16903). A dependency that is new (a group just added) does not.
-        for (const auto& edge : stage.edges) {
-            const auto* dependency = plan_.find_stage(edge.role);
-            const auto j = dependency ? static_cast<std::size_t>(dependency - stages.data()) : stages.size();
-            if (j < stages.size() && starting[j] && ran[j]) {
-                starting[i] = true;
-                reporter_.note(
-                    fmt::format("{} restarts: {}, which it depends on, is replaced", stage.role, edge.role));
-                break;
-            }
-        }
-        if (!starting[i]) reporter_.stage_skipped(stage, "already running with this config and ready");
-    }
-    return starting;
-}
-
-std::optional<ExitCode> Engine::refuse_unready_dependencies(TimePoint began) {
-    for (const auto& stage : plan_.stages) {
-        for (const auto& edge : stage.edges) {
-            if (plan_.find_stage(edge.role) || edge.gate.url.empty()) continue;
-            const auto probe =
-                probe_gate(edge.gate, prober_, {options_.probe_timeout, options_.generate_timeout});
-            if (probe.passed) continue;
-            reporter_.run_end({"start",
-                               ExitCode::kDegraded,
-                               fmt::format("{} depends on {}, which this run does not start and which is not "
-                                           "ready ({} answers {}); start it first, or start without "
-                                           "--role/--group",
-                                           stage.role, edge.role, edge.gate.url, probe.answer),
-                               std::chrono::duration_cast<Duration>(clock_.now() - began),
-                               {}});
-            return ExitCode::kDegraded;
-        }
-    }
-    return std::nullopt;
+RunContext Engine::context(const std::string& verb) {
+    return {plan_, backend_, backend_.executor(), prober_, clock_, reporter_, options_, verb};
 }
 
 ExitCode Engine::start() {
-    const auto began = clock_.now();
-    reporter_.run_begin("start", plan_);
-    const auto observation = observe_all(plan_, executor_);
-    for (const auto& [name, node_state] : observation.nodes) {
-        if (node_state.transport_error.empty() && node_state.inspect_error.empty()) continue;
-        const auto& n = node(name);
-        // A node whose units cannot be listed may run them: starting beside them would double them.
-        const std::string message =
-            node_state.transport_error.empty()
-                ? fmt::format("{} ({}) did not list its units: {}; nothing was started", name, n.address,
-                              node_state.inspect_error)
-                : fmt::format("{} ({}) is unreachable: {}", name, n.address, node_state.transport_error);
-        reporter_.run_end({"start", ExitCode::kUnreachable, message, {}, {}});
-        return ExitCode::kUnreachable;
-    }
-
-    if (options_.scoped)
-        if (const auto refused = refuse_unready_dependencies(began)) return *refused;
-    // Units the config no longer names go first: a removed group may hold the ports and GPUs of a
-    // group that replaces it on the same nodes. (A scoped run sees only part of the config.)
-    std::set<std::string> freed;
-    if (const auto failures =
-            options_.scoped ? std::vector<StopFailure>{} : stop_leftovers(observation, freed);
-        !failures.empty()) {
-        const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
-        const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
-        reporter_.run_end({"start", code, "could not stop " + describe(failures), elapsed, {}});
-        return code;
-    }
-
-    const auto starting = stages_to_start(observation);
-    if (std::none_of(starting.begin(), starting.end(), [](bool s) { return s; })) {
-        reporter_.run_end({"start",
-                           ExitCode::kOk,
-                           freed.empty()
-                               ? "already running and healthy; nothing changed"
-                               : "already running and healthy; units no longer in the config stopped",
-                           std::chrono::duration_cast<Duration>(clock_.now() - began),
-                           {}});
-        return ExitCode::kOk;
-    }
-
-    // Leftovers of the stages to (re)start (exited units, drifted config) go first, newest stage first.
-    std::vector<const plan::Stage*> stale;
-    for (std::size_t i = plan_.stages.size(); i-- > 0;) {
-        if (!starting[i]) continue;
-        for (const auto& unit : plan_.stages[i].units) {
-            if (observation.find(unit.node, unit.name)) {
-                stale.push_back(&plan_.stages[i]);
-                break;
-            }
-        }
-    }
-    if (!stale.empty()) {
-        // A leftover that cannot be stopped still holds its ports and GPUs: starting beside it would
-        // fail later and less clearly, so the start ends here, naming it.
-        const auto failures = stop_stages(stale, "replace");
-        if (!failures.empty()) {
-            const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
-            const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
-            reporter_.run_end({"start", code, "could not replace " + describe(failures), elapsed, {}});
-            return code;
-        }
-    }
-    for (const auto* stage : stale)
-        if (stage->kind == config::RoleKind::Sglang)
-            for (const auto& unit : stage->units) freed.insert(unit.node);
-
-    if (const auto refused = run_preflight(starting, freed, began)) return *refused;
-
-    std::vector<const plan::Stage*> started;
-    const auto result = start_stages(starting, started);
-    if (result.code != ExitCode::kOk) return end_failed_start(result, started, began);
-    reporter_.run_end({"start",
-                       ExitCode::kOk,
-                       "all stages ready",
-                       std::chrono::duration_cast<Duration>(clock_.now() - began),
-                       {}});
-    return ExitCode::kOk;
+    auto run = context("start");
+    return Starter(run).start();
 }
 
-ExitCode Engine::end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,
-                                  TimePoint began) {
-    const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
-    reporter_.stage_failed(result.failure, elapsed);
-    RunSummary summary{verb_, result.code, "", elapsed, {}};
-    summary.message = fmt::format("{} failed: {}", result.failure.role, result.failure.reason);
-    if (!options_.keep_on_failure) {
-        // A node that just became unreachable is left out: its stop would only wait out the SSH
-        // timeouts. Its units are named for the operator instead.
-        std::set<std::string> unreachable;
-        if (result.code == ExitCode::kUnreachable) unreachable.insert(result.failure.node);
-        const auto failures = stop_stages(started, "cleanup", unreachable);
-        for (const auto* done : started) summary.cleaned_up.push_back(done->role);
-        if (!failures.empty())
-            summary.message += "; the clean-up could not stop " + describe(failures) + " (see status)";
-        for (const auto& name : unreachable)
-            summary.message +=
-                "; " + name + " is unreachable: its units were not stopped, run `pdctl stop` once it answers";
-    } else {
-        reporter_.note("--keep-on-failure: leaving the started units running for inspection");
-    }
-    reporter_.run_end(summary);
-    return result.code;
+ExitCode Engine::stop() {
+    auto run = context("stop");
+    return Stopper(run).stop();
 }
 
-std::optional<Engine::StageResult> Engine::check_liveness(const plan::Stage& stage,
-                                                          std::optional<TimePoint>* dead_since) {
-    std::vector<std::string> nodes;
-    for (const auto& unit : stage.units) nodes.push_back(unit.node);
-    const auto observation = observe(plan_, executor_, nodes);
-    std::vector<StageResult> dead;
-    std::vector<long long> finished;  // per dead unit: when it ended (node clock), 0 = unknown
-    bool blind = false;               // a unit of the group could not be listed this round
-    for (const auto& unit : stage.units) {
-        const auto& node_state = observation.nodes.at(unit.node);
-        StageResult result;
-        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
-        if (!node_state.transport_error.empty()) {
-            result.code = ExitCode::kUnreachable;
-            result.failure.reason = "became unreachable: " + node_state.transport_error;
-            return result;
-        }
-        // The node answered but its listing did not come back (a slow node timed the inspect out): that
-        // says nothing about the unit, so it is not dead; the next round asks again, and the gate's
-        // deadline still bounds the wait.
-        if (!node_state.inspect_error.empty()) {
-            blind = true;
-            continue;
-        }
-        const auto* found = observation.find(unit.node, unit.name);
-        if (found && found->state.running) continue;
-        result.code = ExitCode::kStageFailed;
-        if (!found) {
-            result.failure.reason = "is not running (no trace of it on the node)";
-        } else if (!found->state.exit_code.empty()) {
-            result.failure.reason = fmt::format("exited (code {})", found->state.exit_code);
-        } else {
-            result.failure.reason = "exited";
-        }
-        if (found && !found->state.scheduler.empty())
-            result.failure.reason += "; SLURM: " + found->state.scheduler;
-        result.failure.log_tail = log_tail(unit);
-        result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
-        dead.push_back(std::move(result));
-        finished.push_back(found ? found->state.finished_epoch : 0);
-    }
-    if (dead.empty()) return std::nullopt;
-    // A unit that could not be listed may be the one that died first, its group following it down:
-    // blaming the first dead unit in sight would name a consequence. Wait for a round that sees the
-    // whole group, for a while: dead units stay dead, and a node that stays blind is named anyway.
-    if (blind && dead_since) {
-        if (!*dead_since) *dead_since = clock_.now();
-        if (clock_.now() - **dead_since < kBlindVerdictGrace) return std::nullopt;
-    }
-    // Nor is a round one instant: each node answers its own inspect, so a node listed early can show
-    // the rank that failed still running while a node listed later shows a rank its group already
-    // stopped (srun's --kill-on-bad-exit, "Rank 2 scheduler is dead": it ended without an error of its
-    // own). Such a verdict waits one round, which sees whatever ended before it.
-    const bool cause_in_sight = std::any_of(dead.begin(), dead.end(), [&](const StageResult& result) {
-        return runtime::log_shows_own_failure(result.failure.log_tail, stage.kind);
-    });
-    if (!cause_in_sight && dead.size() < stage.units.size() && dead_since && !*dead_since) {
-        *dead_since = clock_.now();
-        return std::nullopt;
-    }
-    // One rank failing takes its group down within seconds ("Rank 2 scheduler is dead" on rank 0,
-    // a lost NCCL connection on the others). When a check finds several dead (a slow round on a busy
-    // node can see the whole group gone), the cause is the one that ended first, by the times its
-    // node recorded; among those that ended in the same second, or when no time is known, the one
-    // whose log has a failure of its own. A unit without a recorded end was killed whole (its
-    // supervisor too: SLURM's SIGKILL of the other ranks of a failed task), not the first to fail.
-    long long first = 0;
-    for (const auto when : finished)
-        if (when > 0 && (first == 0 || when < first)) first = when;
-    std::vector<std::size_t> earliest;
-    for (std::size_t i = 0; i < dead.size(); ++i)
-        if (first == 0 || finished[i] == first) earliest.push_back(i);
-    auto cause = std::find_if(earliest.begin(), earliest.end(), [&](std::size_t i) {
-        return runtime::log_shows_own_failure(dead[i].failure.log_tail, stage.kind);
-    });
-    return std::optional<StageResult>(std::move(dead[cause == earliest.end() ? earliest.front() : *cause]));
+ExitCode Engine::restart() {
+    const auto stopped = stop();
+    if (stopped != ExitCode::kOk) return stopped;
+    return start();
 }
 
-std::optional<Engine::StageResult> Engine::poll_gate(WaitingStage& waiting) {
-    const auto& stage = waiting.stage;
-    const auto& gate = stage.gate;
-    const auto now = clock_.now();
-    if (now >= waiting.next_liveness) {
-        if (auto dead = check_liveness(stage, &waiting.dead_since)) return dead;
-        waiting.next_liveness = now + options_.liveness_interval;
-    }
-    if (now >= waiting.next_probe) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(waiting.deadline - now);
-        const auto probe =
-            probe_gate(gate, prober_,
-                       {std::min(options_.probe_timeout, gate.interval),
-                        std::clamp(left, std::chrono::milliseconds(1000), options_.generate_timeout)});
-        if (probe.passed) {
-            // One last look at every log: the phases since the previous poll (the last ones are often
-            // seconds long) are dated by their lines and recorded, so the timeline reaches the gate.
-            if (options_.progress_interval.count() > 0)
-                waiting.progress.poll(executor_, clock_.now(), reporter_);
-            reporter_.stage_ready(stage, std::chrono::duration_cast<Duration>(clock_.now() - waiting.began));
-            return StageResult{};
-        }
-        const std::string& answer = probe.answer;
-        // A probe that ran into the stage's deadline unanswered was cut short by pdctl, not answered by
-        // the server: the answer before it stays the one the failure names.
-        const bool cut_short =
-            probe.unanswered && clock_.now() >= waiting.deadline && !waiting.last_answer.empty();
-        if (cut_short) {
-            waiting.cut_short = answer;
-        } else if (answer != waiting.last_answer) {
-            reporter_.gate_waiting(stage, answer, std::chrono::duration_cast<Duration>(now - waiting.began));
-            waiting.last_answer = answer;
-        }
-        waiting.next_probe = now + gate.interval;
-    }
-    if (options_.progress_interval.count() > 0 && now >= waiting.next_progress) {
-        waiting.progress.poll(executor_, now, reporter_);
-        waiting.next_progress = now + options_.progress_interval;
-    }
-    if (clock_.now() >= waiting.deadline) {
-        StageResult result;
-        result.code = ExitCode::kGateTimeout;
-        const auto& rank0 = stage.units.front();
-        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
-        result.failure.reason =
-            fmt::format("gate {} did not pass within {} (last answer: {}{})", gate.why,
-                        util::format_elapsed(gate.deadline), waiting.last_answer,
-                        waiting.cut_short.empty() ? ""
-                                                  : "; the probe after it, cut short by the "
-                                                    "deadline: " +
-                                                        waiting.cut_short);
-        // A rank the others wait for is the cause, not rank 0's closed port: name it and show its log.
-        const auto stalled = waiting.progress.stalled();
-        const auto& culprit = stalled.empty() ? rank0 : *stalled.front().unit;
-        if (!stalled.empty()) {
-            result.failure.node = culprit.node;
-            result.failure.address = culprit.address;
-            result.failure.rank = culprit.rank;
-            for (const auto& rank : stalled)
-                result.failure.reason +=
-                    fmt::format("; rank {} on {} {}", rank.unit->rank, rank.unit->node, rank.why);
-        }
-        if (const auto job = backend_.scheduler_state(plan_, culprit); !job.empty())
-            result.failure.reason += "; SLURM: " + job;
-        result.failure.log_tail = log_tail(culprit);
-        result.failure.hint = runtime::hint_from_log(result.failure.log_tail);
-        if (!stalled.empty() && result.failure.hint.empty())
-            result.failure.hint =
-                "`pdctl stack --group " + stage.role + "` shows where each rank is" +
-                (options_.keep_on_failure ? "" : " (start with --keep-on-failure to keep the ranks running)");
-        return result;
-    }
-    return std::nullopt;
-}
-
-std::vector<std::string> Engine::log_tail(const plan::Unit& unit) {
-    const auto answer = executor_.run(node(unit.node), unit.logs);
-    std::vector<std::string> lines;
-    std::istringstream in(answer.out + answer.err);
-    std::string line;
-    while (std::getline(in, line)) lines.push_back(line);
-    if (lines.size() > static_cast<std::size_t>(options_.log_tail_lines))
-        lines.erase(lines.begin(), lines.end() - options_.log_tail_lines);
-    return lines;
+ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
+    auto run = context("restart");
+    return RollingRestart(run).run(rolling);
 }
 
 }  // namespace pdctl::engine

@@ -29,7 +29,7 @@ struct WaitingStage {
     TimePoint next_progress;
     std::string last_answer;              // of the gate probe, reported when it changes
     std::string cut_short;                // the last probe, when the deadline cut it short unanswered
-    std::optional<TimePoint> dead_since;  // a dead unit's verdict held back (Engine::check_liveness)
+    std::optional<TimePoint> dead_since;  // a dead unit's verdict held back (Starter::check_liveness)
     ProgressWatch progress;
 };
 

@@ -21,7 +21,7 @@
 
 namespace pdctl::engine {
 
-struct WaitingStage;  // a launched stage whose readiness gate has not passed yet (src/engine/waiting.hpp)
+struct RunContext;  // one run: the starter, the stopper and the rolling restart share it (src/engine/)
 
 struct EngineOptions {
     bool keep_on_failure = false;
@@ -80,69 +80,15 @@ class Engine {
     ExitCode rolling_restart(const plan::RollingPlan& rolling);
 
   private:
-    using StageResult = engine::StageResult;
-    using StopFailure = engine::StopFailure;
-
-    bool stage_is_current(const plan::Stage& stage, const Observation& observation);
-    // A scoped start refuses (exit 7) when a stage depends on one outside the plan that is not ready.
-    std::optional<ExitCode> refuse_unready_dependencies(TimePoint began);
-    // Which stages start must (re)start, by plan index: not current, or depending on a replaced stage.
-    std::vector<bool> stages_to_start(const Observation& observation);
-    // Before the `starting` stages start: the GPUs on `freed` nodes (replaced sglang units, removed
-    // units) released, then the preflight. An exit code when the start must not go on (the run has
-    // ended then).
-    std::optional<ExitCode> run_preflight(const std::vector<bool>& starting,
-                                          const std::set<std::string>& freed, TimePoint began);
-    // Starts the stages marked in `starting` as their edges allow (engine_schedule.cpp); the others
-    // count as ready. `started` collects what was launched, newest first (the clean-up order). kOk
-    // once every stage is ready.
-    StageResult start_stages(const std::vector<bool>& starting, std::vector<const plan::Stage*>& started);
-    // Ends a run whose start_stages failed: the failure reported, what it started stopped in reverse
-    // order (unless --keep-on-failure; never on a node that just became unreachable), the run's end.
-    ExitCode end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,
-                              TimePoint began);
-    // Stops the units of this cluster found on the nodes that the plan does not name (a group or role
-    // removed since they started); `stopped_on` gets their nodes. Returns the stops that failed.
-    std::vector<StopFailure> stop_leftovers(const Observation& observation,
-                                            std::set<std::string>& stopped_on);
-    // One round of a waiting stage: liveness, gate probe, progress, deadline. nullopt: still waiting;
-    // kOk: the gate passed; anything else: the stage failed.
-    std::optional<StageResult> poll_gate(WaitingStage& waiting);
-    // Returns a failure if a unit of the stage is not running.
-    // `dead_since`: when this stage's wait first held a verdict back: a dead unit seen while another
-    // unit of the group could not be listed, or one that ended without an error of its own while others
-    // looked alive (the verdict then waits for a fuller picture; engine.cpp).
-    std::optional<StageResult> check_liveness(const plan::Stage& stage,
-                                              std::optional<TimePoint>* dead_since = nullptr);
-    // Stops the stages' units (each stage's units in parallel, stages in the given order) and returns
-    // the units whose stop failed.
-    // Units on `skip` nodes (unreachable) are left out: their stop would only time out.
-    std::vector<StopFailure> stop_stages(const std::vector<const plan::Stage*>& stages,
-                                         const std::string& verb, const std::set<std::string>& skip = {});
-    // Waits until every one of `nodes` shows no GPU compute process, or the deadline. Returns what is
-    // still held ("n1: pid 432 python3 19592 MiB"), empty when all are free or cannot be checked.
-    std::vector<std::string> wait_for_gpu_release(const std::vector<std::string>& nodes);
-    // "pd-x-decode-1 on n6 (127.0.0.6): <what>; ..." for messages.
-    std::string describe(const std::vector<StopFailure>& failures) const;
-    std::vector<std::string> log_tail(const plan::Unit& unit);
-    const config::Node& node(const std::string& name) const;
-
-    // The steps of a rolling restart (engine_rolling.cpp); each returns an exit code once the run ended.
-    std::optional<ExitCode> restart_one(const plan::Stage& stage, TimePoint began);
-    std::optional<ExitCode> drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
-                                  health::RouterWorkerApi& api, TimePoint began);
-    std::optional<ExitCode> add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,
-                                     health::RouterWorkerApi& api, TimePoint began);
-    ExitCode end_run(ExitCode code, const std::string& message, TimePoint began);
+    // What one run works with (src/engine/run_context.hpp); `verb` names its end.
+    RunContext context(const std::string& verb);
 
     const plan::Plan& plan_;
     Backend& backend_;
-    exec::Executor& executor_;  // the backend's
     health::HttpProber& prober_;
     Clock& clock_;
     Reporter& reporter_;
     EngineOptions options_;
-    std::string verb_ = "start";  // what the run's end is reported as (restart for a rolling restart)
 };
 
 }  // namespace pdctl::engine

@@ -1,3 +1,5 @@
+#include "stopper.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 #include <set>
 
 #include "pdctl/config/state_paths.hpp"
-#include "pdctl/engine/engine.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
@@ -27,33 +28,32 @@ std::vector<std::string> sglang_nodes(const plan::Plan& plan, const std::set<std
 
 }  // namespace
 
-std::vector<Engine::StopFailure> Engine::stop_stages(const std::vector<const plan::Stage*>& stages,
-                                                     const std::string& verb,
-                                                     const std::set<std::string>& skip) {
+std::vector<StopFailure> Stopper::stop_stages(const std::vector<const plan::Stage*>& stages,
+                                              const std::string& verb, const std::set<std::string>& skip) {
     std::vector<StopFailure> failures;
     for (const auto* stage : stages) {
-        reporter_.stage_begin(verb, *stage);
-        auto failed = backend_.stop(plan_, *stage, verb, skip, reporter_);
+        run_.reporter.stage_begin(verb, *stage);
+        auto failed = run_.backend.stop(run_.plan, *stage, verb, skip, run_.reporter);
         failures.insert(failures.end(), failed.begin(), failed.end());
     }
     return failures;
 }
 
-std::vector<Engine::StopFailure> Engine::stop_leftovers(const Observation& observation,
-                                                        std::set<std::string>& stopped_on) {
+std::vector<StopFailure> Stopper::stop_leftovers(const Observation& observation,
+                                                 std::set<std::string>& stopped_on) {
     std::vector<StopFailure> failures;
     std::set<std::string> planned;
-    for (const auto& stage : plan_.stages)
+    for (const auto& stage : run_.plan.stages)
         for (const auto& unit : stage.units) planned.insert(unit.node + "/" + unit.name);
     for (const auto& [name, node_state] : observation.nodes) {
         for (const auto& observed : node_state.units) {
             if (planned.count(name + "/" + observed.state.unit)) continue;
             const auto command = observed.runtime->stop(observed.state.unit);
-            const auto answer = executor_.run(node(name), command);
+            const auto answer = run_.executor.run(run_.node(name), command);
             auto failure =
                 stop_failure(answer, command, observed.state.unit + " (not in the current config)", name);
-            reporter_.note(fmt::format("stopped {} on {} (not in the current config): {}",
-                                       observed.state.unit, name, failure ? failure->what : "ok"));
+            run_.reporter.note(fmt::format("stopped {} on {} (not in the current config): {}",
+                                           observed.state.unit, name, failure ? failure->what : "ok"));
             stopped_on.insert(name);
             if (failure) failures.push_back(std::move(*failure));
         }
@@ -61,35 +61,35 @@ std::vector<Engine::StopFailure> Engine::stop_leftovers(const Observation& obser
     return failures;
 }
 
-std::string Engine::describe(const std::vector<StopFailure>& failures) const {
+std::string Stopper::describe(const std::vector<StopFailure>& failures) const {
     std::string text;
     for (const auto& failure : failures)
         text += fmt::format("{}{} on {} ({}): {}", text.empty() ? "" : "; ", failure.unit, failure.node,
-                            node(failure.node).address, failure.what);
+                            run_.node(failure.node).address, failure.what);
     return text;
 }
 
-ExitCode Engine::stop() {
-    const auto began = clock_.now();
-    reporter_.run_begin("stop", plan_);
-    const auto observation = observe_all(plan_, executor_);
+ExitCode Stopper::stop() {
+    const auto began = run_.clock.now();
+    run_.reporter.run_begin("stop", run_.plan);
+    const auto observation = observe_all(run_.plan, run_.executor);
 
     std::set<std::string> unreachable;
     for (const auto& [name, node_state] : observation.nodes) {
         if (node_state.transport_error.empty()) continue;
         unreachable.insert(name);
-        reporter_.note(fmt::format("{} is unreachable, its units cannot be stopped: {}", name,
-                                   node_state.transport_error));
+        run_.reporter.note(fmt::format("{} is unreachable, its units cannot be stopped: {}", name,
+                                       node_state.transport_error));
     }
 
     // Units of this cluster that the plan no longer names (a role removed or renamed since start):
     // stopped first, since nothing in the plan orders them.
     std::set<std::string> leftover_nodes;
     const auto leftovers =
-        options_.scoped ? std::vector<StopFailure>{} : stop_leftovers(observation, leftover_nodes);
+        run_.options.scoped ? std::vector<StopFailure>{} : stop_leftovers(observation, leftover_nodes);
 
     std::vector<const plan::Stage*> reversed;
-    for (auto it = plan_.stages.rbegin(); it != plan_.stages.rend(); ++it) {
+    for (auto it = run_.plan.stages.rbegin(); it != run_.plan.stages.rend(); ++it) {
         bool any = false;
         for (const auto& unit : it->units) any = any || !unreachable.count(unit.node);
         if (any) reversed.push_back(&*it);
@@ -104,49 +104,43 @@ ExitCode Engine::stop() {
     // Every unit is gone: the GPUs its sglang ranks held must be free too before "stopped" is true.
     std::vector<std::string> gpus_held;
     if (!any_still_there) {
-        auto nodes = sglang_nodes(plan_, unreachable);
+        auto nodes = sglang_nodes(run_.plan, unreachable);
         for (const auto& name : leftover_nodes)  // a removed group's ranks held GPUs too
             if (!unreachable.count(name) && std::find(nodes.begin(), nodes.end(), name) == nodes.end())
                 nodes.push_back(name);
         gpus_held = wait_for_gpu_release(nodes);
     }
-    const auto elapsed = std::chrono::duration_cast<Duration>(clock_.now() - began);
+    const auto elapsed = std::chrono::duration_cast<Duration>(run_.clock.now() - began);
     if (any_still_there) {
-        reporter_.run_end({"stop",
-                           ExitCode::kStopFailed,
-                           "could not stop " + describe(failures) +
-                               "; it still runs (see status); run stop again once it can be killed",
-                           elapsed,
-                           {}});
+        run_.reporter.run_end({"stop",
+                               ExitCode::kStopFailed,
+                               "could not stop " + describe(failures) +
+                                   "; it still runs (see status); run stop again once it can be killed",
+                               elapsed,
+                               {}});
         return ExitCode::kStopFailed;
     }
     for (const auto& failure : failures) unreachable.insert(failure.node);
     if (!unreachable.empty()) {
         std::string names;
         for (const auto& name : unreachable) names += (names.empty() ? "" : ", ") + name;
-        reporter_.run_end(
+        run_.reporter.run_end(
             {"stop", ExitCode::kUnreachable, "could not reach " + names + "; run stop again", elapsed, {}});
         return ExitCode::kUnreachable;
     }
     if (!gpus_held.empty()) {
-        reporter_.run_end({"stop",
-                           ExitCode::kGpusBusy,
-                           "every unit stopped, but GPU memory is still in use after " +
-                               util::format_elapsed(options_.gpu_release_timeout) + ": " +
-                               util::join(gpus_held, "; ") +
-                               "; find the holder (`nvidia-smi` on the node) before starting again",
-                           elapsed,
-                           {}});
+        run_.reporter.run_end({"stop",
+                               ExitCode::kGpusBusy,
+                               "every unit stopped, but GPU memory is still in use after " +
+                                   util::format_elapsed(run_.options.gpu_release_timeout) + ": " +
+                                   util::join(gpus_held, "; ") +
+                                   "; find the holder (`nvidia-smi` on the node) before starting again",
+                               elapsed,
+                               {}});
         return ExitCode::kGpusBusy;
     }
-    reporter_.run_end({"stop", ExitCode::kOk, "stopped", elapsed, {}});
+    run_.reporter.run_end({"stop", ExitCode::kOk, "stopped", elapsed, {}});
     return ExitCode::kOk;
-}
-
-ExitCode Engine::restart() {
-    const auto stopped = stop();
-    if (stopped != ExitCode::kOk) return stopped;
-    return start();
 }
 
 }  // namespace pdctl::engine

@@ -6,24 +6,25 @@
 
 #include <algorithm>
 
-#include "pdctl/engine/engine.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
+#include "stopper.hpp"
 
 namespace pdctl::engine {
 
-std::vector<std::string> Engine::wait_for_gpu_release(const std::vector<std::string>& nodes) {
-    if (!backend_.checks_gpus() || nodes.empty() || options_.gpu_release_timeout <= Duration::zero())
+std::vector<std::string> Stopper::wait_for_gpu_release(const std::vector<std::string>& nodes) {
+    if (!run_.backend.checks_gpus() || nodes.empty() || run_.options.gpu_release_timeout <= Duration::zero())
         return {};
-    const auto deadline = clock_.now() + options_.gpu_release_timeout;
+    const auto deadline = run_.clock.now() + run_.options.gpu_release_timeout;
     std::vector<std::string> waiting = nodes;
     std::vector<std::string> unchecked;
     bool announced = false;
     for (;;) {
         std::vector<GpuUse> answers(waiting.size());
-        util::for_each_parallel(waiting.size(), util::kEngineFanout,
-                                [&](std::size_t i) { answers[i] = backend_.gpu_use(node(waiting[i])); });
+        util::for_each_parallel(waiting.size(), util::kEngineFanout, [&](std::size_t i) {
+            answers[i] = run_.backend.gpu_use(run_.node(waiting[i]));
+        });
         std::vector<std::string> busy;
         std::vector<std::string> held;
         for (std::size_t i = 0; i < waiting.size(); ++i) {
@@ -41,19 +42,20 @@ std::vector<std::string> Engine::wait_for_gpu_release(const std::vector<std::str
         waiting = std::move(busy);
         if (waiting.empty()) break;
         if (!announced) {
-            reporter_.note(fmt::format("waiting up to {} for the GPUs to be released: {}",
-                                       util::format_elapsed(options_.gpu_release_timeout),
-                                       util::join(held, "; ")));
+            run_.reporter.note(fmt::format("waiting up to {} for the GPUs to be released: {}",
+                                           util::format_elapsed(run_.options.gpu_release_timeout),
+                                           util::join(held, "; ")));
             announced = true;
         }
-        const auto now = clock_.now();
+        const auto now = run_.clock.now();
         if (now >= deadline || interrupted()) return held;
-        clock_.sleep_for(
-            std::min(options_.gpu_release_interval, std::chrono::duration_cast<Duration>(deadline - now)));
+        run_.clock.sleep_for(std::min(run_.options.gpu_release_interval,
+                                      std::chrono::duration_cast<Duration>(deadline - now)));
     }
     if (!unchecked.empty()) {
         std::sort(unchecked.begin(), unchecked.end());
-        reporter_.note("GPU release not checked on " + util::join(unchecked, ", ") + ": no nvidia-smi there");
+        run_.reporter.note("GPU release not checked on " + util::join(unchecked, ", ") +
+                           ": no nvidia-smi there");
     }
     return {};
 }

@@ -5,50 +5,51 @@
 
 #include <set>
 
-#include "pdctl/engine/engine.hpp"
 #include "pdctl/util/strings.hpp"
+#include "starter.hpp"
 
 namespace pdctl::engine {
 
-std::optional<ExitCode> Engine::run_preflight(const std::vector<bool>& starting,
-                                              const std::set<std::string>& freed, TimePoint began) {
-    const auto elapsed = [&] { return std::chrono::duration_cast<Duration>(clock_.now() - began); };
-    if (const auto held = wait_for_gpu_release({freed.begin(), freed.end()}); !held.empty()) {
-        reporter_.run_end(
-            {verb_,
+std::optional<ExitCode> Starter::run_preflight(const std::vector<bool>& starting,
+                                               const std::set<std::string>& freed, TimePoint began) {
+    const auto elapsed = [&] { return std::chrono::duration_cast<Duration>(run_.clock.now() - began); };
+    if (const auto held = stopper_.wait_for_gpu_release({freed.begin(), freed.end()}); !held.empty()) {
+        run_.reporter.run_end(
+            {run_.verb,
              ExitCode::kGpusBusy,
              "the replaced units stopped, but GPU memory is still in use: " + util::join(held, "; "),
              elapsed(),
              {}});
         return ExitCode::kGpusBusy;
     }
-    if (options_.preflight_skipped) {
-        reporter_.note(
+    if (run_.options.preflight_skipped) {
+        run_.reporter.note(
             "preflight skipped (--skip-preflight): GPUs, ports, images and RDMA devices not checked");
         return std::nullopt;
     }
     std::vector<std::string> roles;
-    for (std::size_t i = 0; i < plan_.stages.size(); ++i)
-        if (starting[i]) roles.push_back(plan_.stages[i].role);
-    const auto asked = clock_.now();
-    const auto asked_answer = backend_.preflight(roles);
+    for (std::size_t i = 0; i < run_.plan.stages.size(); ++i)
+        if (starting[i]) roles.push_back(run_.plan.stages[i].role);
+    const auto asked = run_.clock.now();
+    const auto asked_answer = run_.backend.preflight(roles);
     if (!asked_answer) return std::nullopt;
     const auto& answer = *asked_answer;
     // Two decimals: the preflight is a sub-second step whose time bench/ reads from this line.
     const auto took = fmt::format(
-        "{:.2f}s", std::chrono::duration_cast<std::chrono::duration<double>>(clock_.now() - asked).count());
-    for (const auto& note : answer.notes) reporter_.note("preflight: " + note);
+        "{:.2f}s",
+        std::chrono::duration_cast<std::chrono::duration<double>>(run_.clock.now() - asked).count());
+    for (const auto& note : answer.notes) run_.reporter.note("preflight: " + note);
     if (answer.problems.empty()) {
         // Only what applied was checked (a simulated node has no GPUs): the notes above say what did not.
-        reporter_.note(fmt::format("preflight passed on {} node{} in {}", answer.nodes,
-                                   answer.nodes == 1 ? "" : "s", took));
+        run_.reporter.note(fmt::format("preflight passed on {} node{} in {}", answer.nodes,
+                                       answer.nodes == 1 ? "" : "s", took));
         return std::nullopt;
     }
-    for (const auto& problem : answer.problems) reporter_.note("preflight: " + problem);
-    reporter_.note(
+    for (const auto& problem : answer.problems) run_.reporter.note("preflight: " + problem);
+    run_.reporter.note(
         fmt::format("preflight failed on {} node{} in {}", answer.nodes, answer.nodes == 1 ? "" : "s", took));
-    reporter_.run_end(
-        {verb_,
+    run_.reporter.run_end(
+        {run_.verb,
          ExitCode::kNodeCheckFailed,
          fmt::format("preflight found {} problem{} before anything started: {}", answer.problems.size(),
                      answer.problems.size() == 1 ? "" : "s", util::join(answer.problems, "; ")),

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "pdctl/engine/engine.hpp"
 #include "pdctl/util/durations.hpp"
+#include "starter.hpp"
 #include "waiting.hpp"
 
 namespace pdctl::engine {
@@ -33,9 +33,9 @@ struct Slot {
 
 }  // namespace
 
-Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
-                                         std::vector<const plan::Stage*>& started) {
-    const auto& stages = plan_.stages;
+StageResult Starter::start_stages(const std::vector<bool>& starting,
+                                  std::vector<const plan::Stage*>& started) {
+    const auto& stages = run_.plan.stages;
     std::vector<Slot> slots(stages.size());
     std::size_t first = stages.size();  // the first stage to start
     for (std::size_t i = 0; i < stages.size(); ++i) {
@@ -92,20 +92,21 @@ Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
         for (std::size_t i = first; i < stages.size(); ++i) {
             if (slots[i].state != State::kPending || !may_start(i)) continue;
             const auto& stage = stages[i];
-            const auto began = clock_.now();
+            const auto began = run_.clock.now();
             started.insert(started.begin(), &stage);
-            reporter_.stage_begin("start", stage);
-            auto launched = backend_.launch(plan_, stage, reporter_, options_.start_hook);
+            run_.reporter.stage_begin("start", stage);
+            auto launched = run_.backend.launch(run_.plan, stage, run_.reporter, run_.options.start_hook);
             if (launched.code != ExitCode::kOk) return launched;
             slots[i].state = State::kWaiting;
-            slots[i].waiting.emplace(plan_, stage, began, clock_.now(), options_.progress_tail_lines);
+            slots[i].waiting.emplace(run_.plan, stage, began, run_.clock.now(),
+                                     run_.options.progress_tail_lines);
             moved = true;
         }
         if (std::all_of(slots.begin(), slots.end(), [](const Slot& s) { return s.state == State::kReady; }))
             return {};
 
-        auto tick = options_.liveness_interval;
-        if (options_.progress_interval.count() > 0) tick = std::min(tick, options_.progress_interval);
+        auto tick = run_.options.liveness_interval;
+        if (run_.options.progress_interval.count() > 0) tick = std::min(tick, run_.options.progress_interval);
         for (auto& slot : slots) {
             if (slot.state != State::kWaiting) continue;
             tick = std::min(tick, slot.waiting->stage.gate.interval);
@@ -128,10 +129,10 @@ Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
                     slots[j].state != State::kWaiting)
                     continue;
                 tick = std::min(tick, edge.gate.interval);
-                const auto now = clock_.now();
+                const auto now = run_.clock.now();
                 if (now < watch.next_probe) continue;
                 const auto probe =
-                    prober_.get(edge.gate.url, std::min(options_.probe_timeout, edge.gate.interval));
+                    run_.prober.get(edge.gate.url, std::min(run_.options.probe_timeout, edge.gate.interval));
                 if (!probe.ok(edge.gate.expect_status)) {
                     watch.next_probe = now + edge.gate.interval;
                     continue;
@@ -139,12 +140,13 @@ Engine::StageResult Engine::start_stages(const std::vector<bool>& starting,
                 watch.passed = true;
                 moved = true;
                 const auto since = std::chrono::duration_cast<Duration>(now - slots[j].waiting->began);
-                reporter_.note(fmt::format("{} may start: {} bootstrap gate passed ({}) after {}", stage.role,
-                                           edge.role, edge.gate.why, util::format_elapsed(since)));
+                run_.reporter.note(fmt::format("{} may start: {} bootstrap gate passed ({}) after {}",
+                                               stage.role, edge.role, edge.gate.why,
+                                               util::format_elapsed(since)));
             }
         }
 
-        if (!moved) clock_.sleep_for(tick);
+        if (!moved) run_.clock.sleep_for(tick);
     }
 }
 

@@ -3,12 +3,13 @@
 // router stopped around the restarts with its downtime measured. The steps come from
 // plan::rolling_plan; this file only carries them out.
 
+#include "rolling_restart.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
-#include "pdctl/engine/engine.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -47,38 +48,33 @@ std::string interrupted_out(const plan::RollStep& step, const plan::RollingPlan&
 
 }  // namespace
 
-ExitCode Engine::end_run(ExitCode code, const std::string& message, TimePoint began) {
-    reporter_.run_end({verb_, code, message, std::chrono::duration_cast<Duration>(clock_.now() - began), {}});
-    return code;
-}
-
-std::optional<ExitCode> Engine::restart_one(const plan::Stage& stage, TimePoint began) {
-    if (const auto failures = stop_stages({&stage}, "restart"); !failures.empty()) {
+std::optional<ExitCode> RollingRestart::restart_one(const plan::Stage& stage, TimePoint began) {
+    if (const auto failures = stopper_.stop_stages({&stage}, "restart"); !failures.empty()) {
         const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
-        return end_run(code, "could not stop " + describe(failures), began);
+        return run_.end_run(code, "could not stop " + stopper_.describe(failures), began);
     }
-    std::vector<bool> starting(plan_.stages.size(), false);
-    starting[static_cast<std::size_t>(&stage - plan_.stages.data())] = true;
+    std::vector<bool> starting(run_.plan.stages.size(), false);
+    starting[static_cast<std::size_t>(&stage - run_.plan.stages.data())] = true;
     std::set<std::string> freed;
     if (stage.kind == config::RoleKind::Sglang)
         for (const auto& unit : stage.units) freed.insert(unit.node);
-    if (const auto refused = run_preflight(starting, freed, began)) return refused;
+    if (const auto refused = starter_.run_preflight(starting, freed, began)) return refused;
     std::vector<const plan::Stage*> started;
-    const auto result = start_stages(starting, started);
+    const auto result = starter_.start_stages(starting, started);
     if (result.code == ExitCode::kOk) return std::nullopt;
-    return end_failed_start(result, started, began);
+    return starter_.end_failed_start(result, started, began);
 }
 
-std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
-                                      health::RouterWorkerApi& api, TimePoint began) {
+std::optional<ExitCode> RollingRestart::drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                              health::RouterWorkerApi& api, TimePoint began) {
     const auto& worker = worker_of(rolling, step.stage);
-    const auto asked = clock_.now();
+    const auto asked = run_.clock.now();
     std::string error;
     auto listed = api.list(error);
-    if (!listed) return end_run(ExitCode::kDegraded, rolling.router + ": " + error, began);
+    if (!listed) return run_.end_run(ExitCode::kDegraded, rolling.router + ": " + error, began);
     const auto* entry = health::find_worker(*listed, worker.url);
     if (!entry) {
-        reporter_.note(
+        run_.reporter.note(
             fmt::format("{} ({}) is not in {}: nothing to drain", step.stage, worker.url, rolling.router));
     } else {
         // Taking it out must leave the router another worker of its kind that serves.
@@ -87,55 +83,58 @@ std::optional<ExitCode> Engine::drain(const plan::RollStep& step, const plan::Ro
                 return other.type == worker.type && other.url != worker.url && other.healthy;
             });
         if (!another)
-            return end_run(ExitCode::kDegraded,
-                           fmt::format("not taking {} out of {}: no other {} is ready there ({}); nothing of "
-                                       "{} was touched",
-                                       step.stage, rolling.router, worker.type,
-                                       others_of_type(*listed, worker), step.stage),
-                           began);
+            return run_.end_run(
+                ExitCode::kDegraded,
+                fmt::format("not taking {} out of {}: no other {} is ready there ({}); nothing of "
+                            "{} was touched",
+                            step.stage, rolling.router, worker.type, others_of_type(*listed, worker),
+                            step.stage),
+                began);
         if (const auto refused = api.remove(entry->id); !refused.empty())
-            return end_run(ExitCode::kDegraded,
-                           rolling.router + " did not take " + step.stage + " out: " + refused, began);
-        const auto deadline = asked + options_.drain_timeout;
+            return run_.end_run(ExitCode::kDegraded,
+                                rolling.router + " did not take " + step.stage + " out: " + refused, began);
+        const auto deadline = asked + run_.options.drain_timeout;
         for (;;) {
-            if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
+            if (interrupted())
+                return run_.end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
             listed = api.list(error);
             if (listed && !health::find_worker(*listed, worker.url)) break;
-            if (clock_.now() >= deadline)
-                return end_run(
+            if (run_.clock.now() >= deadline)
+                return run_.end_run(
                     ExitCode::kGateTimeout,
                     fmt::format("{} still lists {} {} after it was asked to remove it{}", rolling.router,
-                                step.stage, util::format_elapsed(options_.drain_timeout),
+                                step.stage, util::format_elapsed(run_.options.drain_timeout),
                                 listed ? "" : " (last answer: " + error + ")"),
                     began);
-            clock_.sleep_for(kPollInterval);
+            run_.clock.sleep_for(kPollInterval);
         }
     }
-    const auto out = std::chrono::duration_cast<Duration>(clock_.now() - asked);
-    reporter_.note(fmt::format(
-        "{} is out of {} after {}; it keeps running {} for the requests it still has "
-        "(--drain-grace)",
-        step.stage, rolling.router, util::format_elapsed(out), util::format_elapsed(options_.drain_grace)));
-    clock_.sleep_for(options_.drain_grace);  // returns early on Ctrl-C
-    if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
+    const auto out = std::chrono::duration_cast<Duration>(run_.clock.now() - asked);
+    run_.reporter.note(
+        fmt::format("{} is out of {} after {}; it keeps running {} for the requests it still has "
+                    "(--drain-grace)",
+                    step.stage, rolling.router, util::format_elapsed(out),
+                    util::format_elapsed(run_.options.drain_grace)));
+    run_.clock.sleep_for(run_.options.drain_grace);  // returns early on Ctrl-C
+    if (interrupted()) return run_.end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
     return std::nullopt;
 }
 
-std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,
-                                         health::RouterWorkerApi& api, TimePoint began) {
+std::optional<ExitCode> RollingRestart::add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,
+                                                 health::RouterWorkerApi& api, TimePoint began) {
     const auto& worker = worker_of(rolling, step.stage);
-    const auto* stage = plan_.find_stage(step.stage);
-    const auto asked = clock_.now();
+    const auto* stage = run_.plan.find_stage(step.stage);
+    const auto asked = run_.clock.now();
     if (const auto refused = api.add(worker.url, worker.type, worker.bootstrap_port); !refused.empty())
-        return end_run(ExitCode::kDegraded,
-                       fmt::format("{} did not take {} back: {}; {} runs but gets no requests",
-                                   rolling.router, step.stage, refused, step.stage),
-                       began);
+        return run_.end_run(ExitCode::kDegraded,
+                            fmt::format("{} did not take {} back: {}; {} runs but gets no requests",
+                                        rolling.router, step.stage, refused, step.stage),
+                            began);
     // The router checks a new worker before it sends it requests: as long as the group's own gate.
-    const auto deadline = asked + (stage ? stage->gate.deadline : options_.drain_timeout);
+    const auto deadline = asked + (stage ? stage->gate.deadline : run_.options.drain_timeout);
     std::string last = "not listed yet";
     for (;;) {
-        if (interrupted()) return end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
+        if (interrupted()) return run_.end_run(ExitCode::kInterrupted, interrupted_out(step, rolling), began);
         std::string error;
         const auto listed = api.list(error);
         const auto* entry = listed ? health::find_worker(*listed, worker.url) : nullptr;
@@ -144,8 +143,8 @@ std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan:
             last = error;
         else if (entry)
             last = entry->status.empty() ? "listed, not healthy" : "status " + entry->status;
-        if (clock_.now() >= deadline)
-            return end_run(
+        if (run_.clock.now() >= deadline)
+            return run_.end_run(
                 ExitCode::kGateTimeout,
                 fmt::format("{} did not call {} ready within {} (last: {}); {} runs but gets no "
                             "requests",
@@ -153,23 +152,23 @@ std::optional<ExitCode> Engine::add_back(const plan::RollStep& step, const plan:
                             util::format_elapsed(std::chrono::duration_cast<Duration>(deadline - asked)),
                             last, step.stage),
                 began);
-        clock_.sleep_for(kPollInterval);
+        run_.clock.sleep_for(kPollInterval);
     }
-    reporter_.note(
+    run_.reporter.note(
         fmt::format("{} is back in {} and ready after {}", step.stage, rolling.router,
-                    util::format_elapsed(std::chrono::duration_cast<Duration>(clock_.now() - asked))));
+                    util::format_elapsed(std::chrono::duration_cast<Duration>(run_.clock.now() - asked))));
     return std::nullopt;
 }
 
-ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
-    verb_ = "restart";
-    const auto began = clock_.now();
-    reporter_.run_begin("restart", plan_);
-    health::RouterWorkerApi api(prober_, rolling.facts.url, options_.probe_timeout);
+ExitCode RollingRestart::run(const plan::RollingPlan& rolling) {
+    run_.verb = "restart";
+    const auto began = run_.clock.now();
+    run_.reporter.run_begin("restart", run_.plan);
+    health::RouterWorkerApi api(run_.prober, rolling.facts.url, run_.options.probe_timeout);
     if (rolling.facts.worker_api()) {
         std::string error;
         if (!api.list(error))
-            return end_run(
+            return run_.end_run(
                 ExitCode::kDegraded,
                 fmt::format("{} does not list its workers ({}): a rolling restart needs it serving; "
                             "nothing was touched",
@@ -182,9 +181,9 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
     std::set<std::string> groups;
     for (std::size_t i = 0; i < rolling.steps.size(); ++i) {
         const auto& step = rolling.steps[i];
-        reporter_.note(
+        run_.reporter.note(
             fmt::format("step {}/{}: {}", i + 1, rolling.steps.size(), plan::describe(step, rolling)));
-        const auto* stage = plan_.find_stage(step.stage);
+        const auto* stage = run_.plan.find_stage(step.stage);
         if (!stage)
             throw Failure(ExitCode::kInternal, "rolling step names " + step.stage + ", not in the plan");
         std::optional<ExitCode> ended;
@@ -203,19 +202,19 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
                 }
                 break;
             case plan::RollAction::kRouterStop:
-                if (const auto failures = stop_stages({stage}, "stop"); !failures.empty()) {
-                    ended =
-                        end_run(failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed,
-                                "could not stop " + describe(failures), began);
+                if (const auto failures = stopper_.stop_stages({stage}, "stop"); !failures.empty()) {
+                    ended = run_.end_run(
+                        failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed,
+                        "could not stop " + stopper_.describe(failures), began);
                 } else {
-                    router_down = clock_.now();
+                    router_down = run_.clock.now();
                 }
                 break;
             case plan::RollAction::kRouterStart:
                 ended = restart_one(*stage, began);
                 if (!ended && router_down) {
-                    downtime = std::chrono::duration_cast<Duration>(clock_.now() - *router_down);
-                    reporter_.note(
+                    downtime = std::chrono::duration_cast<Duration>(run_.clock.now() - *router_down);
+                    run_.reporter.note(
                         fmt::format("{} was down for {} (from its stop until its gate passed again)",
                                     stage->role, util::format_elapsed(downtime)));
                 }
@@ -223,9 +222,9 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
         }
         if (ended) {
             if (router_down && step.action != plan::RollAction::kRouterStart)
-                reporter_.note(rolling.router + " is stopped: `pdctl start` brings it back");
+                run_.reporter.note(rolling.router + " is stopped: `pdctl start` brings it back");
             if (!rolling.router_restart && *ended != ExitCode::kInterrupted)
-                reporter_.note(
+                run_.reporter.note(
                     fmt::format("the roll stopped at step {}/{}; once the cause is fixed, the same "
                                 "`restart --rolling` finishes it (a group the router does not "
                                 "list is restarted and put back)",
@@ -241,7 +240,7 @@ ExitCode Engine::rolling_restart(const plan::RollingPlan& rolling) {
             ? fmt::format("{} restarted; {} was down for {}", count, rolling.router,
                           util::format_elapsed(downtime))
             : fmt::format("{} restarted one at a time, each out of {} meanwhile", count, rolling.router);
-    return end_run(ExitCode::kOk, message, began);
+    return run_.end_run(ExitCode::kOk, message, began);
 }
 
 }  // namespace pdctl::engine
