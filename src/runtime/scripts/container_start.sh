@@ -4,9 +4,6 @@
 # secrets never appear in argv. A leftover container of the same name (exited) is removed first.
 . ./_env_complete.sh
 dir=$1 unit=$2 cli=$3; shift 3
-mkdir -p "$dir" || exit 1
-umask 077
-cat > "$dir/$unit.env" || exit 1
-env_complete "$dir/$unit.env" "$unit"
+. ./_receive_env.sh
 "$cli" rm -f "$unit" >/dev/null 2>&1
 exec "$@"

@@ -9,10 +9,7 @@
 . ./_alive.sh
 . ./_env_complete.sh
 dir=$1 unit=$2 labels=$3; shift 3
-mkdir -p "$dir" || exit 1
-umask 077
-cat > "$dir/$unit.env" || exit 1
-env_complete "$dir/$unit.env" "$unit"
+. ./_receive_env.sh
 if [ -f "$dir/$unit.pid" ] && group_alive "$(cat "$dir/$unit.pid")"; then
   echo "pdctl: $unit is already running (pid $(cat "$dir/$unit.pid"))" >&2; exit 17
 fi
