@@ -4,7 +4,6 @@
 #include <ctime>
 
 #include "embedded/runtime_scripts.hpp"
-
 #include "pdctl/runtime/process_runtime.hpp"
 
 namespace pdctl::runtime {
@@ -135,7 +134,8 @@ LogActivity ContainerRuntime::parse_log_activity(const std::string& output) cons
 exec::Command ContainerRuntime::python_stack(const std::string& unit_name,
                                              const std::vector<std::string>& py_spy) const {
     exec::Command command;
-    command.argv = {spec_.cli, "exec", unit_name, "sh", "-c", std::string(scripts::container_stack), "pdctl-stack"};
+    command.argv = {spec_.cli,    "exec", unit_name, "sh", "-c", std::string(scripts::container_stack),
+                    "pdctl-stack"};
     command.argv.insert(command.argv.end(), py_spy.begin(), py_spy.end());
     command.timeout = std::chrono::seconds(30);
     return command;

@@ -64,7 +64,7 @@ std::string normalize_rfc3339(const std::string& timestamp) {
 exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request) {
     if (is_container(runtime)) {
-        std::vector<std::string> argv = {"sh",        "-c", std::string(scripts::log_container),           "pdctl-logs",
+        std::vector<std::string> argv = {"sh",        "-c", std::string(scripts::log_container), "pdctl-logs",
                                          runtime.cli, unit, request.with_cursor ? "1" : "0"};
         if (request.with_cursor) argv.emplace_back("--timestamps");
         if (request.since) {
@@ -87,20 +87,22 @@ exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& no
         mode = "at";
         value = request.since->local_time;
     }
-    return with_timeout({"sh", "-c", std::string(scripts::log_process_read), "pdctl-logs", log_file(node_dir, unit),
-                         std::to_string(request.tail_lines), request.with_cursor ? "1" : "0", mode, value});
+    return with_timeout({"sh", "-c", std::string(scripts::log_process_read), "pdctl-logs",
+                         log_file(node_dir, unit), std::to_string(request.tail_lines),
+                         request.with_cursor ? "1" : "0", mode, value});
 }
 
 exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                  const std::string& unit, const LogCursor& cursor, long long max_bytes) {
     if (is_container(runtime)) {
-        std::vector<std::string> argv = {"sh", "-c", std::string(scripts::log_container), "pdctl-logs", runtime.cli,
-                                         unit, "0",  "--timestamps"};
+        std::vector<std::string> argv = {"sh",         "-c",          std::string(scripts::log_container),
+                                         "pdctl-logs", runtime.cli,   unit,
+                                         "0",          "--timestamps"};
         if (!cursor.timestamp.empty()) argv.insert(argv.end(), {"--since", cursor.timestamp});
         return with_timeout(std::move(argv));
     }
-    return with_timeout({"sh", "-c", std::string(scripts::log_process_follow), "pdctl-logs-follow", log_file(node_dir, unit),
-                         std::to_string(cursor.offset), std::to_string(max_bytes)});
+    return with_timeout({"sh", "-c", std::string(scripts::log_process_follow), "pdctl-logs-follow",
+                         log_file(node_dir, unit), std::to_string(cursor.offset), std::to_string(max_bytes)});
 }
 
 LogChunk parse_log_chunk(const RuntimeSpec& runtime, const std::string& output, const LogCursor& previous) {

@@ -73,7 +73,12 @@ exec::Command ProcessRuntime::logs(const std::string& unit_name, int tail_lines)
 
 exec::Command ProcessRuntime::log_activity(const std::string& unit_name, int tail_lines) const {
     exec::Command command;
-    command.argv = {"sh", "-c", std::string(scripts::process_log_activity), "pdctl-log-activity", dir_, unit_name,
+    command.argv = {"sh",
+                    "-c",
+                    std::string(scripts::process_log_activity),
+                    "pdctl-log-activity",
+                    dir_,
+                    unit_name,
                     std::to_string(tail_lines)};
     command.timeout = std::chrono::seconds(20);
     return command;

@@ -68,8 +68,8 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
             srun.push_back(placement.gpus ? "--gres=" + settings.gres : "--gres=none");
     }
     // The ranks' own output is in their logs; srun's errors stay in job.out.
-    srun.insert(srun.end(), {"--output=/dev/null", "sh", "-c", std::string(scripts::slurm_rank),
-                             "pdctl-rank", job.dir, job.name});
+    srun.insert(srun.end(), {"--output=/dev/null", "sh", "-c", std::string(scripts::slurm_rank), "pdctl-rank",
+                             job.dir, job.name});
     job.srun_script = srun.size() - 4;  // the rank script, before its three parameters
     srun.insert(srun.end(), job.nodes.begin(), job.nodes.end());
     job.job_script =
@@ -102,8 +102,8 @@ SlurmJob make_slurm_job(const config::SlurmSettings& settings, const std::string
     if (job.step) {
         // The step outlives this pdctl: its srun is detached (setsid, output in job.out), and its pid
         // kept for the moment before SLURM lists the step.
-        job.submit.argv = {"sh", "-c", std::string(scripts::slurm_launch_step), "pdctl-step", job.dir,
-                           settings.allocation};
+        job.submit.argv = {"sh",         "-c",    std::string(scripts::slurm_launch_step),
+                           "pdctl-step", job.dir, settings.allocation};
         job.submit.timeout = std::chrono::seconds(30);
         return job;
     }
