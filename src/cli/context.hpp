@@ -26,7 +26,7 @@ using ops::Purpose;
 // The config alone, validated: -c, else $PDCTL_CONFIG, else ./pdctl.yaml, else the embedded profile.
 config::Cluster load_cluster(const GlobalOptions& options);
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor, and
-// has the log file redact the config's secrets. kOnNodes refuses `executor: slurm` (exit 2), naming `verb`.
+// has the log file redact the config's secrets. kOnNodes: the backend may refuse `verb` (exit 2).
 Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,
                      const std::string& verb = {});
 // A reporter for progress: JSON Lines with --json, else text lines.

@@ -126,7 +126,9 @@ void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage,
     for (const char* file : {"prefill.env", "decode.env"})
         c.append(file, "PDSIM_PHASE_MS=800\nPDSIM_PEER_DEATH_MS=600000\n");
     const auto output = c.cluster().config().parent_path() / "pdctl.out";
-    auto run = run_pdctl_to_file(c.cluster(), output, {"--json", "start"});
+    // -vv: each SSH command's timing goes to the same file, so a stage that does not begin in time
+    // shows which step before it took the time (the events are the JSON lines among them).
+    auto run = run_pdctl_to_file(c.cluster(), output, {"--json", "-vv", "start"});
     const bool began = stage_began(output, "start", stage);
     c.expect(began, "the " + stage + " stage never began: " + read_text(output));
     inject();

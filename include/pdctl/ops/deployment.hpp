@@ -35,8 +35,9 @@ config::Cluster load_cluster(const std::string& path);
 
 // What a verb will do with the deployment: only read the config and the plan (`plan`, `doctor --static`),
 // drive the deployment (start, stop, status, logs, ...: under SLURM through the scheduler, from this
-// machine), or run its own commands on the nodes (exec, push, pull, stack, the live doctor), which
-// pdctl does not reach under `executor: slurm`.
+// machine), or run its own commands on the nodes (exec, push, pull, stack, the live doctor), which the
+// backend may refuse: SLURM serves exec and stack inside the deployment's jobs, not push, pull or the
+// live doctor.
 enum class Purpose { kPlanOnly, kDrive, kOnNodes };
 
 struct OpenOptions {
@@ -45,8 +46,8 @@ struct OpenOptions {
     std::string verb;  // named when the purpose is refused
 };
 
-// Builds the plan, learns the secrets, picks the executor. kOnNodes refuses `executor: slurm` (exit 2),
-// naming the verb.
+// Builds the plan, learns the secrets, picks the executor. kOnNodes asks the backend whether it serves the
+// verb: a refusal is a usage error (exit 2) naming it.
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options);
 
 // With `executor: ssh`: the transport of every node of the cluster, in config order (runs `ssh -G` for
