@@ -27,8 +27,11 @@ config::Cluster load_cluster(const std::string& config_path) {
         if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
         return config::load_cluster(path, disk, read_slurm_allocation);
     }
-    // No config anywhere: the simulated local cluster that ships inside the binary.
-    spdlog::info("no -c, PDCTL_CONFIG or ./pdctl.yaml: using the embedded local profile (profiles/local)");
+    // No config anywhere: the simulated local cluster that ships inside the binary. Said at every
+    // verbosity: `pdctl start` run in the wrong directory must not quietly start a simulator.
+    spdlog::warn(
+        "no cluster file (-c, $PDCTL_CONFIG or ./pdctl.yaml): using the embedded simulated cluster "
+        "(profiles/local) on this machine");
     std::map<std::string, std::string> files;
     const std::string dir = std::string(config::kEmbeddedConfigPath)
                                 .substr(0, std::string(config::kEmbeddedConfigPath).rfind('/'));
