@@ -2,6 +2,7 @@
 #include <tuple>
 
 #include "pdctl/config/detail/coordinator.hpp"
+#include "pdctl/config/detail/doctor_loader.hpp"
 #include "pdctl/config/detail/env_parser.hpp"
 #include "pdctl/config/detail/files_loader.hpp"
 #include "pdctl/config/detail/role_loader.hpp"
@@ -178,7 +179,7 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
     std::vector<std::string> allowed = {"cluster", "executor",  "state_dir", "coordinator",
                                         "secrets", "env_files", "defaults",  "nodes",
-                                        "roles",   "files",     "slurm"};
+                                        "roles",   "files",     "slurm",     "doctor"};
     for (const auto& entry : top.entries()) {
         if (entry.key.rfind("x-", 0) == 0) allowed.push_back(entry.key);
     }
@@ -202,6 +203,7 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     read_roles(ctx, top, defaults, cluster);
     detail::check_slurm_roles(ctx.yaml, cluster);
     detail::read_files(ctx, top, cluster);
+    detail::read_doctor_settings(ctx, top, cluster);
 }
 
 }  // namespace

@@ -77,8 +77,8 @@ int Report::count(Severity severity) const {
                                           [&](const Finding& f) { return f.severity == severity; }));
 }
 
-Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan, const Options& options) {
-    const RuleInput input{cluster, plan, options};
+Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan) {
+    const RuleInput input{cluster, plan};
     Report report;
     for (const auto& rule : static_rules()) {
         const auto before = report.findings.size();
@@ -87,16 +87,16 @@ Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan, 
         ++report.rules_run;
         if (report.findings.size() == before) ++report.rules_without_findings;
     }
+    acknowledge(report, cluster.doctor.ignore);
     return report;
 }
 
-std::vector<Finding> run_rule(std::string_view id, const config::Cluster& cluster, const plan::Plan& plan,
-                              const Options& options) {
+std::vector<Finding> run_rule(std::string_view id, const config::Cluster& cluster, const plan::Plan& plan) {
     std::vector<Finding> findings;
     for (const auto& rule : static_rules()) {
         if (rule.id != id) continue;
         FindingSink sink(rule.id, rule.reference, findings);
-        rule.check(RuleInput{cluster, plan, options}, sink);
+        rule.check(RuleInput{cluster, plan}, sink);
     }
     return findings;
 }

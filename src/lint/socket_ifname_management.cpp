@@ -1,7 +1,7 @@
 // PD006: NCCL/Gloo traffic on the management network (runbook rule 4: compute network bond1, never
 // the management network bond0) competes with SSH and monitoring and is far slower than the
-// compute fabric. The cluster file has no key for the management NICs yet, so lint::Options
-// carries the runbook's bond0.
+// compute fabric. The management NICs are the cluster's `doctor: management_interfaces:` (the
+// runbook's bond0 by default).
 
 #include <algorithm>
 
@@ -33,7 +33,7 @@ void check_socket_ifname_management(const RuleInput& input, FindingSink& sink) {
             const auto* var = detail::find_env(role, key);
             if (!var) continue;
             const auto spec = parse_interface_spec(var->key, var->value);
-            for (const auto& management : input.options.management_interfaces) {
+            for (const auto& management : input.cluster.doctor.management_interfaces) {
                 const auto how = reaches(spec, management);
                 if (how.empty()) continue;
                 sink.add(Severity::Error, role.name,

@@ -9,12 +9,24 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/config/secret_flags.hpp"
+#include "pdctl/doctor/rule_ids.hpp"
 #include "pdctl/ops/slurm_allocation_reader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::ops {
+
+namespace {
+
+// What the config layer cannot check by itself: the rule IDs `doctor: ignore:` names.
+config::Cluster checked(config::Cluster cluster) {
+    if (auto unknown = doctor::check_acknowledged_rules(cluster); !unknown.empty())
+        throw config::ConfigError(std::move(unknown));
+    return cluster;
+}
+
+}  // namespace
 
 config::Cluster load_cluster(const std::string& config_path) {
     std::string path = config_path;
@@ -25,7 +37,7 @@ config::Cluster load_cluster(const std::string& config_path) {
     if (!path.empty()) {
         config::DiskFileSource disk;
         if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
-        return config::load_cluster(path, disk, read_slurm_allocation);
+        return checked(config::load_cluster(path, disk, read_slurm_allocation));
     }
     // No config anywhere: the simulated local cluster that ships inside the binary. Said at every
     // verbosity: `pdctl start` run in the wrong directory must not quietly start a simulator.
@@ -37,7 +49,7 @@ config::Cluster load_cluster(const std::string& config_path) {
                                 .substr(0, std::string(config::kEmbeddedConfigPath).rfind('/'));
     for (const auto& [name, content] : config::embedded_local_profile()) files[dir + "/" + name] = content;
     config::MemoryFileSource memory(std::move(files));
-    return config::load_cluster(config::kEmbeddedConfigPath, memory);
+    return checked(config::load_cluster(config::kEmbeddedConfigPath, memory));
 }
 
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) {

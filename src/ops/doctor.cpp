@@ -15,6 +15,7 @@ DoctorAnswer run_doctor(const Deployment& deployment, bool static_only) {
     auto live = doctor::run_live_checks(deployment.cluster, deployment.plan, *deployment.executor);
     const auto elapsed = std::chrono::steady_clock::now() - started;
     for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
+    lint::acknowledge(report, deployment.cluster.doctor.ignore);
     report.live = lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
                                     std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
     return answer;

@@ -41,6 +41,30 @@ std::string plural(int count, const char* word) {
     return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
+// One line per acknowledged rule: what it held back, and the site's reason, so the decision stays
+// visible without the findings' noise.
+std::string render_acknowledged(const Report& report) {
+    std::string out;
+    for (const auto& held : report.acknowledged) {
+        const auto& rule = held.rule;
+        const auto what = held.findings == 0
+                              ? std::string("found nothing this time (a stale entry?)")
+                              : plural(held.findings, "finding") + " held back" +
+                                    (held.errors > 0 ? fmt::format(" ({} would block a start)", held.errors)
+                                                     : std::string());
+        out += fmt::format("{:<6} {} {}  acknowledged, {}\n", "ACK", rule.rule, format_location(rule.where),
+                           what);
+        out += fmt::format("{:13}reason: {}\n", "", rule.reason);
+    }
+    return out;
+}
+
+int acknowledged_findings(const Report& report) {
+    int count = 0;
+    for (const auto& held : report.acknowledged) count += held.findings;
+    return count;
+}
+
 }  // namespace
 
 std::string render_doctor_report(const Report& report, const DoctorReportOptions& options) {
@@ -55,9 +79,10 @@ std::string render_doctor_report(const Report& report, const DoctorReportOptions
         if (!finding.reference.empty()) out += fmt::format(" ({})", finding.reference);
         out += "\n";
     }
+    out += render_acknowledged(report);
     if (!options.show_summary) return out;
     if (!report.live) {
-        if (shown == 0) {
+        if (shown == 0 && acknowledged_findings(report) == 0) {
             out +=
                 fmt::format("{:<6} all {} static rules passed (no node touched)\n", "OK", report.rules_run);
             return out;
@@ -107,9 +132,20 @@ nlohmann::json doctor_report_json(const Report& report) {
                 {"checks_without_findings", report.live->checks_without_findings},
                 {"unreachable", report.live->unreachable},
                 {"elapsed_ms", report.live->elapsed_ms}};
-    return {{"findings", findings},          {"errors", report.errors()},
-            {"warnings", report.warnings()}, {"infos", report.count(Severity::Info)},
-            {"rules", report.rules_run},     {"live", live}};
+    nlohmann::json acknowledged = nlohmann::json::array();
+    for (const auto& held : report.acknowledged)
+        acknowledged.push_back({{"rule", held.rule.rule},
+                                {"reason", held.rule.reason},
+                                {"location", format_location(held.rule.where)},
+                                {"findings", held.findings},
+                                {"errors", held.errors}});
+    return {{"findings", findings},
+            {"errors", report.errors()},
+            {"warnings", report.warnings()},
+            {"infos", report.count(Severity::Info)},
+            {"rules", report.rules_run},
+            {"acknowledged", acknowledged},
+            {"live", live}};
 }
 
 namespace {

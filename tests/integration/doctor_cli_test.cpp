@@ -84,6 +84,46 @@ TEST(DoctorCli, StartRefusesABrokenProfileBeforeTouchingAnything) {
     EXPECT_EQ(events[0]["findings"][0]["id"], "PD001");
 }
 
+// `doctor: ignore:` quiets one rule, not all: shown once with the site's reason, and no longer an error.
+TEST(DoctorCli, AnAcknowledgedRuleIsShownOnceWithItsReason) {
+    SimCluster cluster("doctor-ack", kBlock);
+    cluster.append("prefill.env",
+                   "# assumption: the model path of the site's NFS mount\nMODEL_DIR=/models/a\n"
+                   "# assumption: the GID index of the site's RoCE NICs\nMC_GID=3\n");
+    break_prefill(cluster);
+    const auto before = cluster.run({"doctor", "--static"});
+    EXPECT_EQ(before.exit_code, 2) << before.out;
+    EXPECT_NE(before.out.find("WARN   PD014"), std::string::npos) << before.out;
+
+    cluster.append("pdctl.yaml",
+                   "doctor:\n  ignore:\n"
+                   "    - {rule: PD014, reason: \"confirmed on site by ops, 2026-12\"}\n"
+                   "    - {rule: PD001, reason: \"Mooncake here has the fix\"}\n");
+    const auto run = cluster.run({"doctor", "--static"});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_EQ(run.out.find("WARN"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("ERROR"), std::string::npos) << run.out;
+    const auto ack = run.out.find("ACK    PD014 ");
+    ASSERT_NE(ack, std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("PD014", ack + 10), std::string::npos) << "once: " << run.out;
+    EXPECT_NE(
+        run.out.find("acknowledged, 2 findings held back\n             reason: confirmed on site by ops, "
+                     "2026-12\n"),
+        std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("ACK    PD001 "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("1 finding held back (1 would block a start)"), std::string::npos) << run.out;
+
+    // A rule that does not exist is a config error at its line, not a silent no-op.
+    cluster.append("pdctl.yaml", "    - {rule: PD099, reason: typo}\n");
+    const auto typo = cluster.run({"doctor", "--static"});
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_NE(typo.err.find("pdctl.yaml:"), std::string::npos) << typo.err;
+    EXPECT_NE(typo.err.find("doctor.ignore[2].rule: no doctor rule or check is called PD099"),
+              std::string::npos)
+        << typo.err;
+}
+
 TEST(DoctorCli, SkipDoctorStartsAnywayForEmergencies) {
     SimCluster cluster("doctor-skip", kStartedBlock);
     break_prefill(cluster);

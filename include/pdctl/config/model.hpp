@@ -36,6 +36,23 @@ struct Assumption {
     SourceLocation where;
 };
 
+// `doctor: ignore:` entry: a rule the site has checked and accepts. Its findings are shown once, with
+// the reason, instead of one by one, and no longer block a start (docs/doctor.md#acknowledging-a-rule).
+struct AcknowledgedRule {
+    std::string rule;      // a doctor rule or live check ID, e.g. PD014
+    std::string reason;    // required: why it is safe on this site
+    SourceLocation where;  // the entry's `rule:` value
+};
+
+// `doctor:` in the cluster file: what the doctor must know about the site.
+struct DoctorSettings {
+    std::vector<AcknowledgedRule> ignore;
+    // NICs that carry management traffic (SSH, monitoring) and must never carry NCCL/Gloo (PD006);
+    // the runbook's management network by default.
+    std::vector<std::string> management_interfaces{"bond0"};
+    SourceLocation management_where;  // the key's value, when the file sets it
+};
+
 // How pdctl talks SSH to a node (docs/ssh.md): its own libssh2 client (fast: one connection per node,
 // no process per command), the system's OpenSSH client multiplexed over one ControlMaster per node
 // (whatever the operator's `ssh` can do), or, by default, libssh2 unless `ssh -G` shows something
@@ -227,6 +244,7 @@ struct Cluster {
     std::vector<Role> roles;              // in file order; plan/ orders them by dependencies
     std::vector<FileSpec> files;          // `files:`, in file order
     std::vector<Assumption> assumptions;  // from the shared env_files (config.env)
+    DoctorSettings doctor;                // `doctor:`
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

@@ -14,18 +14,12 @@
 
 namespace pdctl::lint {
 
-struct Options {
-    // NICs that carry management traffic and must never carry NCCL/Gloo. The cluster file has no
-    // key for this yet, so the default is the runbook's management network (bond0).
-    std::vector<std::string> management_interfaces{"bond0"};
-};
-
 // What every rule reads. The Plan carries each unit's final argv (YAML args and EXTRA_ARGS already
-// appended), which is what the servers will actually parse.
+// appended), which is what the servers will actually parse; site settings (the management NICs) are
+// the cluster's `doctor:`.
 struct RuleInput {
     const config::Cluster& cluster;
     const plan::Plan& plan;
-    const Options& options;
 };
 
 // Collects one rule's findings and stamps them with the rule's ID and default reference, so a rule
@@ -65,21 +59,33 @@ struct LiveSummary {
     long long elapsed_ms = 0;
 };
 
+// A rule the site acknowledges (`doctor: ignore:`) and what it held back this time.
+struct Acknowledged {
+    config::AcknowledgedRule rule;
+    int findings = 0;  // 0: the rule found nothing, and the entry may be stale
+    int errors = 0;    // of those, errors that would have blocked a start
+};
+
 struct Report {
     std::vector<Finding> findings;  // static rules in rule order, then live checks by node
     int rules_run = 0;
     int rules_without_findings = 0;
-    std::optional<LiveSummary> live;  // absent: only the static rules ran (no node touched)
+    std::optional<LiveSummary> live;         // absent: only the static rules ran (no node touched)
+    std::vector<Acknowledged> acknowledged;  // one per `doctor: ignore:` entry, in file order
 
     int count(Severity severity) const;
     int errors() const { return count(Severity::Error); }
     int warnings() const { return count(Severity::Warn); }
 };
 
-Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan, const Options& options = {});
-// One rule alone, by ID (tests, and future `doctor --rule`); empty when the ID is unknown.
-std::vector<Finding> run_rule(std::string_view id, const config::Cluster& cluster, const plan::Plan& plan,
-                              const Options& options = {});
+// Every static rule, then acknowledge() with the cluster's `doctor: ignore:`.
+Report run_static_rules(const config::Cluster& cluster, const plan::Plan& plan);
+// One rule alone, by ID (tests, and future `doctor --rule`); empty when the ID is unknown. Nothing
+// is acknowledged: the rule's own findings.
+std::vector<Finding> run_rule(std::string_view id, const config::Cluster& cluster, const plan::Plan& plan);
+// Moves the findings of every acknowledged rule out of report.findings into report.acknowledged
+// (counted, never shown one by one). Again after more findings arrive (the live checks): the counts add.
+void acknowledge(Report& report, const std::vector<config::AcknowledgedRule>& rules);
 
 // The rules, one function each (src/lint/<name>.cpp).
 void check_expandable_segments(const RuleInput& input, FindingSink& sink);       // PD001

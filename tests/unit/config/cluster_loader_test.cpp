@@ -168,8 +168,8 @@ TEST(ConfigLoad, UnknownKeyWithoutCloseMatchListsTheValidKeys) {
         "/c/pdctl.yaml:2:8: error: nodes: needs at least one node\n"
         "/c/pdctl.yaml:3:8: error: roles: needs at least one role\n"
         "/c/pdctl.yaml:4:1: error: whatever: unknown key (hint: valid keys here: `cluster`, `executor`, "
-        "`state_dir`, `coordinator`, `secrets`, `env_files`, `defaults`, `nodes`, `roles`, `files` or "
-        "`slurm`)\n"
+        "`state_dir`, `coordinator`, `secrets`, `env_files`, `defaults`, `nodes`, `roles`, `files`, "
+        "`slurm` or `doctor`)\n"
         "3 errors in /c/pdctl.yaml");
 }
 

@@ -211,11 +211,11 @@ TEST(LintPD006, ExactNamesExclusionsAndOtherOptionsPass) {
                         .replace(kPrefillEnv, "NCCL_SOCKET_IFNAME=bond1", "NCCL_SOCKET_IFNAME==bond1")
                         .replace(kDecodeEnv, "NCCL_SOCKET_IFNAME=bond1", "NCCL_SOCKET_IFNAME=^bond0,lo");
     EXPECT_TRUE(with_id(scenario.run(), "PD006").empty());
-    // The management NICs are an option of the rules, for clusters whose management NIC is not bond0.
-    const auto cluster = config::load_cluster(kYaml, config::MemoryFileSource(Scenario().files));
-    Options options;
-    options.management_interfaces = {"bond1"};
-    EXPECT_EQ(run_rule("PD006", cluster, plan::build_plan(cluster), options).size(), 4u);
+    // The management NICs are the cluster's `doctor: management_interfaces:`, for clusters whose
+    // management NIC is not bond0.
+    auto cluster = config::load_cluster(kYaml, config::MemoryFileSource(Scenario().files));
+    cluster.doctor.management_interfaces = {"bond1"};
+    EXPECT_EQ(run_rule("PD006", cluster, plan::build_plan(cluster)).size(), 4u);
 }
 
 }  // namespace

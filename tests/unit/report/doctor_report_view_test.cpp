@@ -83,6 +83,31 @@ TEST(DoctorReportView, LiveSummaryLineCountsChecksNodesAndTime) {
     EXPECT_TRUE(doctor_report_json(sample_report())["live"].is_null());
 }
 
+TEST(DoctorReportView, AnAcknowledgedRuleIsOneLineWithItsReason) {
+    Report report;
+    report.rules_run = 17;
+    report.rules_without_findings = 16;
+    report.acknowledged = {{{"PD014", "confirmed with the site team", {"pdctl.yaml", 40, 13}}, 10, 0},
+                           {{"PD001", "old entry", {"pdctl.yaml", 41, 13}}, 0, 0}};
+    EXPECT_EQ(render_doctor_report(report),
+              "ACK    PD014 pdctl.yaml:40:13  acknowledged, 10 findings held back\n"
+              "             reason: confirmed with the site team\n"
+              "ACK    PD001 pdctl.yaml:41:13  acknowledged, found nothing this time (a stale entry?)\n"
+              "             reason: old entry\n"
+              "OK     16 other static rules found nothing (no node touched)\n"
+              "0 errors, 0 warnings, 0 info\n");
+    report.acknowledged[0].errors = 2;
+    EXPECT_NE(render_doctor_report(report).find("10 findings held back (2 would block a start)"),
+              std::string::npos);
+    const auto json = doctor_report_json(report);
+    ASSERT_EQ(json["acknowledged"].size(), 2u);
+    EXPECT_EQ(json["acknowledged"][0]["rule"], "PD014");
+    EXPECT_EQ(json["acknowledged"][0]["reason"], "confirmed with the site team");
+    EXPECT_EQ(json["acknowledged"][0]["location"], "pdctl.yaml:40:13");
+    EXPECT_EQ(json["acknowledged"][0]["findings"], 10);
+    EXPECT_EQ(json["acknowledged"][0]["errors"], 2);
+}
+
 TEST(DoctorReportView, JsonDocument) {
     const auto json = doctor_report_json(sample_report());
     EXPECT_EQ(json["errors"], 1);
