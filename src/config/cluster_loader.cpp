@@ -173,7 +173,7 @@ std::vector<Diagnostic> ordered(std::vector<Diagnostic> items, const std::string
 
 void read_document(const YAML::Node& root, const FileSource& files, const AllocationReader& allocation,
                    Diagnostics& diags, Cluster& cluster) {
-    LoadContext ctx{{cluster.config_path, &diags}, &files, {}, {}, allocation};
+    LoadContext ctx{{cluster.config_path, &diags}, &files, {}, {}, allocation, false, {}};
     MapReader top(ctx.yaml, root, "", ctx.yaml.at(root, {cluster.config_path, 1, 1}));
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
@@ -190,6 +190,7 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     read_secrets_and_env_files(ctx, top);
     for (const auto& var : ctx.shared_env)
         if (!var.assumption.empty()) cluster.assumptions.push_back({var.key, var.assumption, var.where});
+    cluster.shared_env = ctx.shared_env;
     SshSettings ssh;
     const RoleDefaults defaults = read_defaults(ctx, top, cluster.executor, ssh);
     if (detail::read_allocation_nodes(ctx, top, cluster)) {
@@ -204,6 +205,7 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     detail::check_slurm_roles(ctx.yaml, cluster);
     detail::read_files(ctx, top, cluster);
     detail::read_doctor_settings(ctx, top, cluster);
+    cluster.env_references = ctx.env_references;
 }
 
 }  // namespace

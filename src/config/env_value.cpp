@@ -1,5 +1,6 @@
 // Values of env/profile files: quoting and ${VAR} expansion with bash's meaning.
 
+#include <algorithm>
 #include <cctype>
 
 #include "pdctl/config/detail/env_parser.hpp"
@@ -192,16 +193,23 @@ bool EnvParser::parse_default(std::string& out, bool in_double_quotes) {
 std::optional<std::string> EnvParser::lookup(const std::string& name, const SourceLocation& at,
                                              bool report_undefined) {
     if (const auto it = index_.find(name); it != index_.end()) {
+        note_reference(name);
         value_secret_ = value_secret_ || file_.vars[it->second].secret;
         return file_.vars[it->second].value;
     }
     for (auto it = base_.rbegin(); it != base_.rend(); ++it) {
         if (it->key != name) continue;
+        note_reference(name);
         value_secret_ = value_secret_ || it->secret;
         return it->value;
     }
     if (report_undefined && quiet_ == 0) report_undefined_variable(name, at);
     return std::nullopt;
+}
+
+void EnvParser::note_reference(const std::string& name) {
+    if (std::find(file_.referenced.begin(), file_.referenced.end(), name) == file_.referenced.end())
+        file_.referenced.push_back(name);
 }
 
 void EnvParser::report_undefined_variable(const std::string& name, const SourceLocation& at) {

@@ -1,5 +1,6 @@
 #include "pdctl/config/detail/loading.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace pdctl::config::detail {
@@ -56,6 +57,9 @@ std::optional<EnvFile> load_env_file(const LoadContext& ctx, const Item& item, c
     // that named the file, which is what tells a shared file's errors apart between roles.
     Diagnostics local;
     EnvFile file = parse_env_file(resolved, *content, base, ctx.secret_keys, local);
+    for (const auto& name : file.referenced)
+        if (std::find(ctx.env_references.begin(), ctx.env_references.end(), name) == ctx.env_references.end())
+            ctx.env_references.push_back(name);
     const std::string prefix = key_path + "[" + item.value + "]";
     for (const auto& diagnostic : local.items()) {
         ctx.yaml.error(diagnostic.where,

@@ -82,6 +82,7 @@ void apply_profile_var(const LoadContext& ctx, const ProfileVar& entry, Role& ro
             return;
         }
         extra_args = std::move(split.words);
+        role.extra_args_where = var.where;
         return;
     }
     if (var.value.find('\n') != std::string::npos) {
@@ -134,6 +135,7 @@ void load_role_environment(const LoadContext& ctx, const MapReader& role_map, Ro
     std::vector<std::string> extra_args;
     for (const auto& entry : read_profiles(ctx, role_map, role))
         apply_profile_var(ctx, entry, role, extra_args);
+    role.extra_args_at = role.args.size();
     role.args.insert(role.args.end(), extra_args.begin(), extra_args.end());
     read_yaml_env(ctx, role_map, role);
 }

@@ -18,6 +18,7 @@ namespace pdctl::config {
 struct EnvFile {
     std::string path;
     std::vector<EnvVar> vars;  // in file order; a repeated key keeps its last value (at the first position)
+    std::vector<std::string> referenced;  // the names its $VAR/${VAR} found, in this file or the base
 };
 
 // Parses `content` (read from `path`). `${VAR}` / `$VAR` expand from earlier keys of this file, then from

@@ -141,9 +141,11 @@ struct Role {
     // The program prefix; empty = the kind's real program (python3 -m sglang.launch_server, ...).
     // The local profile points this at pdsim so the plans differ only in the program.
     std::vector<std::string> program;
-    std::vector<std::string> args;  // extra server args: YAML `args` then the profile's EXTRA_ARGS
-    std::vector<EnvVar> env;        // container/process environment, from the profile file(s) and `env:`
-    std::string bootstrap;          // BOOTSTRAP shell command run before the server, "" = none
+    std::vector<std::string> args;    // extra server args: YAML `args` then the profile's EXTRA_ARGS
+    std::size_t extra_args_at = 0;    // where EXTRA_ARGS's words begin in `args` (= args.size(): none)
+    SourceLocation extra_args_where;  // the EXTRA_ARGS line; file "" when no profile sets it
+    std::vector<EnvVar> env;          // container/process environment, from the profile file(s) and `env:`
+    std::string bootstrap;            // BOOTSTRAP shell command run before the server, "" = none
     std::vector<std::string> profile_files;
 
     std::string host;  // --host to bind; empty = the node's address
@@ -244,7 +246,9 @@ struct Cluster {
     std::vector<Role> roles;              // in file order; plan/ orders them by dependencies
     std::vector<FileSpec> files;          // `files:`, in file order
     std::vector<Assumption> assumptions;  // from the shared env_files (config.env)
-    DoctorSettings doctor;                // `doctor:`
+    std::vector<EnvVar> shared_env;  // the env_files keys (config.env): only ${VAR} in profiles reads them
+    std::vector<std::string> env_references;  // every key a $VAR/${VAR} of any env file or profile read
+    DoctorSettings doctor;                    // `doctor:`
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

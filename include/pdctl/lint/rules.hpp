@@ -105,5 +105,7 @@ void check_assumptions(const RuleInput& input, FindingSink& sink);              
 void check_management_address(const RuleInput& input, FindingSink& sink);        // PD015
 void check_tp_transfer(const RuleInput& input, FindingSink& sink);               // PD016
 void check_stack_ptrace(const RuleInput& input, FindingSink& sink);              // PD017
+void check_unused_keys(const RuleInput& input, FindingSink& sink);               // PD018
+void check_flag_given_twice(const RuleInput& input, FindingSink& sink);          // PD019
 
 }  // namespace pdctl::lint

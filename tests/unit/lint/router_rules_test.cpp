@@ -9,7 +9,8 @@ using ::testing::ElementsAre;
 TEST(LintPD008, ExtraArgsBootstrapPortThatTheRouterDoesNotKnowIsAnError) {
     const auto report =
         Scenario().append(kPrefillEnv, "EXTRA_ARGS=\"--disaggregation-bootstrap-port 9000\"\n").run();
-    EXPECT_THAT(problem_ids(report), ElementsAre("PD008"));
+    // PD019 too: EXTRA_ARGS overrides the port pdctl sets (and tells the router).
+    EXPECT_THAT(problem_ids(report), ElementsAre("PD008", "PD019"));
     const auto found = with_id(report, "PD008");
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Error);
@@ -85,7 +86,7 @@ TEST(LintPD009, AWrongPortOrAWrongModeIsAnError) {
 
 TEST(LintPD009, PrefillPortChangedInExtraArgsLeavesTheRouterBehind) {
     const auto report = Scenario().append(kPrefillEnv, "EXTRA_ARGS=\"--port 30005\"\n").run();
-    EXPECT_THAT(problem_ids(report), ElementsAre("PD009"));
+    EXPECT_THAT(problem_ids(report), ElementsAre("PD009", "PD019"));
     EXPECT_TRUE(
         contains(with_id(report, "PD009")[0].message,
                  "--prefill http://10.0.0.1:30000, which has port 30000 but prefill rank 0 serves on 30005"));

@@ -56,6 +56,7 @@ class EnvParser {
     std::optional<std::string> lookup(const std::string& name, const SourceLocation& at,
                                       bool report_undefined);
     void report_undefined_variable(const std::string& name, const SourceLocation& at);
+    void note_reference(const std::string& name);
 
     std::string_view text_;
     const std::vector<EnvVar>& base_;

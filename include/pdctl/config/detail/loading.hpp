@@ -21,6 +21,9 @@ struct LoadContext {
     std::vector<EnvVar> shared_env;        // `env_files:`, only for ${VAR} in profiles
     AllocationReader allocation;           // `nodes: from-allocation` only
     bool nodes_from_allocation = false;    // roles may then name nodes by position ("1-4")
+    // Every name a $VAR of any env file found (Cluster::env_references). Mutable: env files are read
+    // deep inside the role loader, which otherwise only reads the context.
+    mutable std::vector<std::string> env_references;
 };
 
 // `defaults:` as it applies to every role.
