@@ -4,13 +4,16 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
 #include "engine_verb.hpp"
 #include "pdctl/ops/doctor.hpp"
+#include "pdctl/ops/node_selection.hpp"
 #include "pdctl/report/doctor_report_view.hpp"
 #include "pdctl/report/transport_view.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -19,6 +22,7 @@ namespace {
 struct DoctorOptions {
     bool static_only = false;  // --static: no node touched
     std::string junit;
+    ops::NodeSelection selection;  // --role / --group / --node: the live checks' nodes
 };
 
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
@@ -27,7 +31,8 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     const auto timestamp = report::junit_timestamp_now();
     auto context =
         load_context(global, options.static_only ? Purpose::kPlanOnly : Purpose::kOnNodes, "doctor");
-    const auto answer = ops::run_doctor(context, options.static_only);
+    const auto nodes = ops::selected_nodes(context, options.selection);
+    const auto answer = ops::run_doctor(context, options.static_only, nodes);
     const auto& report = answer.report;
     // Checks never put secret values in findings; the redactor is the second line of defence.
     // How each node is reached comes first: an unreachable node's finding reads differently over
@@ -43,11 +48,13 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
                report::render_doctor_report(report);
     }
     fmt::print("{}", context.redactor.redact(text));
-    std::vector<std::string> nodes;
-    for (const auto& node : context.cluster.nodes) nodes.push_back(node.name);
+    std::vector<std::string> checked;
+    for (const auto& node : context.cluster.nodes)
+        if (!nodes || std::find(nodes->begin(), nodes->end(), node.name) != nodes->end())
+            checked.push_back(node.name);
     write_junit_file(options.junit,
                      {report::doctor_to_junit(
-                         report, nodes, timestamp,
+                         report, checked, timestamp,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
                      context.redactor);
     return ops::doctor_exit_code(answer);
@@ -63,6 +70,10 @@ void add_doctor_verb(CLI::App& app, Verbs& verbs) {
     command->add_flag("--static", options->static_only,
                       "only the static rules of the config and plan (touches no node; what start runs)");
     add_junit_flag(*command, options->junit);
+    add_scope_flags(*command, options->selection.scope);
+    command->add_option("--node", options->selection.nodes, "live checks on this node only (repeatable)")
+        ->type_name("NODE")
+        ->allow_extra_args(false);
     verbs.add(command, [options](const GlobalOptions& global) { return doctor_command(global, *options); });
 }
 

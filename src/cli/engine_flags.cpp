@@ -5,18 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "pdctl/config/duration.hpp"
+#include "duration_flag.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::cli {
 
-plan::Duration parse_wait(const std::string& flag, const std::string& text) {
-    const auto timeout = config::parse_duration(text);
-    if (!timeout || timeout->count() < 0)
-        throw Failure(ExitCode::kUsage, flag + ": cannot read '" + text + "'",
-                      std::string("a duration (0 = do not wait): ") + config::kDurationForms);
-    return *timeout;
-}
 
 void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor) {
     command
@@ -30,18 +23,11 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
         ->capture_default_str();
 }
 
-plan::Duration parse_deadline_floor(const std::string& floor) {
-    const auto value = config::parse_duration(floor);
-    if (!value || value->count() <= 0)
-        throw Failure(ExitCode::kUsage, "--deadline-floor: cannot read '" + floor + "'",
-                      std::string("a duration greater than 0: ") + config::kDurationForms);
-    return *value;
-}
 
 void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
                           const std::string& floor) {
     timeline::apply_deadlines(
-        plan, history, parse_deadline_floor(floor),
+        plan, history, parse_duration_flag("--deadline-floor", floor),
         policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
 }
 

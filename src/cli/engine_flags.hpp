@@ -37,9 +37,5 @@ void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
 // --gpu-release-timeout, the same for stop and restart.
 void add_gpu_release_flag(CLI::App& command, StartOptions& options);
 
-// A duration flag's value (0 = do not wait); a usage error naming `flag` when it is not one.
-plan::Duration parse_wait(const std::string& flag, const std::string& text);
-// --deadline-floor's value; a usage error when it is not a duration greater than 0.
-plan::Duration parse_deadline_floor(const std::string& floor);
 
 }  // namespace pdctl::cli

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "doctor_gate.hpp"
+#include "duration_flag.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/engine_run.hpp"
 #include "pdctl/report/junit_reporter.hpp"
@@ -32,12 +33,13 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     ops::EngineRequest request;
     request.verb = verb;
     // A bad flag is refused before the lock is taken.
-    if (verb != ops::EngineVerb::kStop) request.deadline_floor = parse_deadline_floor(options.deadline_floor);
+    if (verb != ops::EngineVerb::kStop) request.deadline_floor = parse_duration_flag("--deadline-floor", options.deadline_floor);
     request.scope = options.scope;
     request.keep_on_failure = options.keep_on_failure;
     request.skip_preflight = options.skip_preflight;
-    request.gpu_release_timeout = parse_wait("--gpu-release-timeout", options.gpu_release_timeout);
-    request.drain_grace = parse_wait("--drain-grace", options.drain_grace);
+    request.gpu_release_timeout =
+        parse_duration_flag("--gpu-release-timeout", options.gpu_release_timeout, ZeroDuration::kAllowed);
+    request.drain_grace = parse_duration_flag("--drain-grace", options.drain_grace, ZeroDuration::kAllowed);
     request.rolling = options.rolling;
     request.allow_router_restart = options.allow_router_restart;
     request.deadline_policy = options.deadline_policy == "fixed" ? timeline::DeadlinePolicy::kFixed

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "pdctl/config/duration.hpp"
+#include "duration_flag.hpp"
 #include "pdctl/ops/exec.hpp"
 #include "pdctl/report/exec_view.hpp"
 #include "scope_flags.hpp"
@@ -25,16 +25,13 @@ struct ExecOptions {
 
 ExitCode exec_command(const GlobalOptions& global, ExecOptions options) {
     if (options.rank >= 0) options.selection.rank = options.rank;
-    const auto timeout = config::parse_duration(options.timeout);
-    if (!timeout || timeout->count() <= 0)
-        throw Failure(ExitCode::kUsage, "--timeout: cannot read '" + options.timeout + "'",
-                      std::string("a duration: ") + config::kDurationForms);
+    const auto timeout = parse_duration_flag("--timeout", options.timeout);
     if (options.stream && global.json)
         throw Failure(ExitCode::kUsage, "--stream prints lines as they come; --json one document at the end",
                       "pick one of --stream and --json");
     auto context = load_context(global, Purpose::kOnNodes, "exec");
     report::ExecLinePrinter printer(context.redactor);
-    const auto answers = ops::run_exec(context, {options.selection, options.argv, *timeout},
+    const auto answers = ops::run_exec(context, {options.selection, options.argv, timeout},
                                        options.stream ? &printer : nullptr);
     if (options.stream) {
         // The lines are out already; what is left is how each node ended (and who could not be reached).

@@ -27,7 +27,9 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("role", options->role, "role name (every group of it), or one group's name")
         ->type_name("ROLE|GROUP");
     add_scope_flags(*command, options->scope);
-    command->add_option("--node", options->node, "only this node")->type_name("NODE");
+    command->add_option("--node", options->nodes, "only this node (repeatable)")
+        ->type_name("NODE")
+        ->allow_extra_args(false);
     command->add_option("--rank", options->rank, "only this rank");
     command->add_option("--tail", options->tail, "lines per unit (default 50; with --since, every line)");
     command->add_option("--since", options->since,

@@ -5,31 +5,29 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "pdctl/config/duration.hpp"
+#include "duration_flag.hpp"
 #include "pdctl/ops/pull.hpp"
 #include "pdctl/report/pull_view.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 struct PullOptions {
-    std::vector<std::string> roles;  // --role: only these roles' images (on their nodes)
+    plan::Scope scope;               // --role / --group: only these groups' images (on their nodes)
     std::vector<std::string> nodes;  // --node: only on these nodes
     std::string timeout = "60m";     // one `<cli> pull`; images of 30+ GB take many minutes
 };
 
-pull::Duration parse_timeout(const std::string& text) {
-    const auto timeout = config::parse_duration(text);
-    if (!timeout || timeout->count() <= 0)
-        throw Failure(ExitCode::kUsage, "--timeout: cannot read '" + text + "'",
-                      std::string("a duration: ") + config::kDurationForms);
-    return *timeout;
-}
-
 ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
     auto context = load_context(global, Purpose::kOnNodes, "pull");
-    const pull::PullFilter filter{options.roles, options.nodes};
+    // A role means every group of it, as on every verb: the filter takes the groups' names.
+    std::vector<std::string> groups;
+    if (!options.scope.empty())
+        for (const auto& stage : plan::scope_plan(context.plan, options.scope, "pull").plan.stages)
+            groups.push_back(stage.role);
+    const pull::PullFilter filter{groups, options.nodes};
     const auto unknown = pull::unknown_names(context.cluster, filter);
     if (!unknown.empty()) {
         std::string names;
@@ -38,13 +36,13 @@ ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
                       "`pdctl plan` lists the roles and nodes");
     }
     pull::PullOptions pull_options;
-    pull_options.timeout = parse_timeout(options.timeout);
+    pull_options.timeout = parse_duration_flag("--timeout", options.timeout);
     const auto plan = pull::plan_pull(context.cluster, filter);
     if (plan.empty()) {
         fmt::print(stderr,
                    "pdctl: nothing to pull: no role{} runs with `runtime: docker` and an image (process "
                    "roles need no image)\n",
-                   filter.roles.empty() && filter.nodes.empty() ? "" : " selected by --role/--node");
+                   filter.roles.empty() && filter.nodes.empty() ? "" : " selected by --role/--group/--node");
         return ExitCode::kOk;
     }
 
@@ -60,9 +58,7 @@ void add_pull_verb(CLI::App& app, Verbs& verbs) {
         "pull",
         "pull the docker-runtime roles' images on their nodes in parallel, then require one image ID "
         "per image on every node");
-    command->add_option("--role", options->roles, "only this role's image (repeatable)")
-        ->type_name("ROLE")
-        ->allow_extra_args(false);
+    add_scope_flags(*command, options->scope);
     command->add_option("--node", options->nodes, "only on this node (repeatable)")
         ->type_name("NODE")
         ->allow_extra_args(false);

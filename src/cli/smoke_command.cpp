@@ -5,9 +5,11 @@
 #include <chrono>
 #include <memory>
 
+#include "duration_flag.hpp"
 #include "engine_verb.hpp"
 #include "pdctl/ops/smoke.hpp"
 #include "pdctl/report/smoke_view.hpp"
+#include "scope_flags.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -15,10 +17,12 @@ namespace {
 
 struct SmokeOptions {
     std::string junit;
+    std::string timeout = "120s";
     ops::SmokeRequest request;
 };
 
-ExitCode smoke_command(const GlobalOptions& global, const SmokeOptions& options) {
+ExitCode smoke_command(const GlobalOptions& global, SmokeOptions options) {
+    options.request.timeout = parse_duration_flag("--timeout", options.timeout);
     check_junit_path(options.junit);
     const auto began = std::chrono::steady_clock::now();
     const auto timestamp = report::junit_timestamp_now();
@@ -49,8 +53,9 @@ void add_smoke_verb(CLI::App& app, Verbs& verbs) {
     add_junit_flag(*command, options->junit);
     command->add_option("--max-tokens", options->request.max_new_tokens, "max_new_tokens")
         ->capture_default_str();
-    command->add_option("--timeout", options->request.timeout_seconds, "seconds to wait for the answer")
+    command->add_option("--timeout", options->timeout, "how long each request may take to answer: 90s, 5m")
         ->capture_default_str();
+    add_scope_flags(*command, options->request.scope);
     verbs.add(command, [options](const GlobalOptions& global) { return smoke_command(global, *options); });
 }
 

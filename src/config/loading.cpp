@@ -18,8 +18,8 @@ void read_ssh(const MapReader& parent, SshSettings& out) {
     if (!entry) return;
     MapReader ssh(parent.context(), entry->value, parent.child_path("ssh"), entry->value_where);
     ssh.check_keys({"user", "port", "identity", "transport"});
-    ssh.string("user", out.user);
-    ssh.port("port", out.port);
+    if (ssh.string("user", out.user)) out.user_given = true;
+    if (ssh.port("port", out.port)) out.port_given = true;
     // `~` is kept: it names the operator's home on the machine that runs pdctl.
     ssh.string("identity", out.identity);
     ssh.choice("transport", out.transport,

@@ -1,18 +1,30 @@
 #include "pdctl/ops/doctor.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "pdctl/doctor/live_checks.hpp"
 
 namespace pdctl::ops {
 
-DoctorAnswer run_doctor(const Deployment& deployment, bool static_only) {
+DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
+                        const std::optional<std::vector<std::string>>& nodes) {
     DoctorAnswer answer{lint::run_static_rules(deployment.cluster, deployment.plan), 0};
     auto& report = answer.report;
     answer.static_errors = report.errors();
     if (static_only) return answer;
     const auto started = std::chrono::steady_clock::now();
-    auto live = doctor::run_live_checks(deployment.cluster, deployment.plan, *deployment.executor);
+    auto cluster = deployment.cluster;
+    auto plan = deployment.plan;
+    if (nodes) {
+        const auto unselected = [&](const std::string& name) {
+            return std::find(nodes->begin(), nodes->end(), name) == nodes->end();
+        };
+        std::erase_if(cluster.nodes, [&](const config::Node& node) { return unselected(node.name); });
+        for (auto& stage : plan.stages)
+            std::erase_if(stage.units, [&](const plan::Unit& unit) { return unselected(unit.node); });
+    }
+    auto live = doctor::run_live_checks(cluster, plan, *deployment.executor);
     const auto elapsed = std::chrono::steady_clock::now() - started;
     for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
     lint::acknowledge(report, deployment.cluster.doctor.ignore);

@@ -32,7 +32,9 @@ std::vector<LogTarget> targets_of(const Deployment& deployment, const plan::Plan
     std::vector<LogTarget> targets;
     for (const auto& stage : scoped.stages) {
         for (const auto& unit : stage.units) {
-            if (!request.node.empty() && unit.node != request.node) continue;
+            if (!request.nodes.empty() &&
+                std::find(request.nodes.begin(), request.nodes.end(), unit.node) == request.nodes.end())
+                continue;
             if (request.rank >= 0 && unit.rank != request.rank) continue;
             targets.push_back({&unit, cluster.find_node(unit.node), stage.runtime, unit.node_dir});
         }

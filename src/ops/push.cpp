@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <map>
 
 #include "pdctl/engine/clock.hpp"
@@ -62,8 +63,13 @@ class JournaledPushView : public push::PushObserver {
 
 }  // namespace
 
-ExitCode run_push(const Deployment& deployment, PushView& view) {
-    const auto plan = push::plan_push(deployment.cluster);
+ExitCode run_push(const Deployment& deployment, PushView& view,
+                  const std::optional<std::vector<std::string>>& nodes) {
+    auto plan = push::plan_push(deployment.cluster);
+    if (nodes)
+        std::erase_if(plan, [&](const push::NodeFiles& entry) {
+            return std::find(nodes->begin(), nodes->end(), entry.node.name) == nodes->end();
+        });
     const auto local = read_sources(deployment.cluster);
     std::uint64_t at_most = 0;
     for (const auto& node : plan)

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "pdctl/health/generate_answer.hpp"
@@ -39,7 +40,7 @@ SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::str
 }
 
 SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
-                           std::chrono::seconds timeout) {
+                           std::chrono::milliseconds timeout) {
     auto check = make_check("health_generate", stage, "/health_generate");
     const auto began = std::chrono::steady_clock::now();
     const auto answer = prober.get(check.url, timeout);
@@ -55,7 +56,7 @@ SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
 SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const SmokeRequest& request) {
     auto check = make_check("generate", router, "/generate");
     health::PostTimeouts timeouts;
-    timeouts.read = std::chrono::seconds(request.timeout_seconds);
+    timeouts.read = request.timeout;
     const auto began = std::chrono::steady_clock::now();
     const auto answer =
         prober.post(check.url, health::generate_request(request.prompt, request.max_new_tokens),
@@ -72,24 +73,47 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
     return check;
 }
 
+
+// Whether `router` sends requests to any of `groups` (its prefill and decode lists).
+bool routes_to(const config::Cluster& cluster, const plan::Stage& router,
+               const std::vector<const plan::Stage*>& groups) {
+    const auto* role = cluster.find_role(router.role);
+    if (!role) return false;
+    return std::any_of(groups.begin(), groups.end(), [&](const plan::Stage* group) {
+        const auto listed = [&](const std::vector<std::string>& names) {
+            return std::find(names.begin(), names.end(), group->role) != names.end();
+        };
+        return listed(role->prefill_roles) || listed(role->decode_roles);
+    });
+}
+
 }  // namespace
 
 std::vector<SmokeCheck> run_smoke(const Deployment& deployment, const SmokeRequest& request) {
-    const plan::Stage* router = nullptr;
+    const auto selected = plan::scope_plan(deployment.plan, request.scope, "smoke").plan;
+    std::vector<const plan::Stage*> routers;
     std::vector<const plan::Stage*> groups;
-    for (const auto& stage : deployment.plan.stages) {
-        if (stage.kind == config::RoleKind::Router) router = &stage;
+    for (const auto& stage : selected.stages) {
+        if (stage.kind == config::RoleKind::Router) routers.push_back(&stage);
         if (stage.kind == config::RoleKind::Sglang) groups.push_back(&stage);
     }
-    if (!router) throw Failure(ExitCode::kUsage, "the config has no router role to send a request through");
+    if (routers.empty())
+        for (const auto& stage : deployment.plan.stages)
+            if (stage.kind == config::RoleKind::Router &&
+                (request.scope.empty() || routes_to(deployment.cluster, stage, groups)))
+                routers.push_back(&stage);
+    if (routers.empty())
+        throw Failure(ExitCode::kUsage, request.scope.empty()
+                                            ? "the config has no router role to send a request through"
+                                            : "no router sends requests to the selected groups");
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
     health::RealHttpProber prober;
     std::vector<SmokeCheck> checks(groups.size());
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
-        checks[i] = health_generate(prober, *groups[i], std::chrono::seconds(request.timeout_seconds));
+        checks[i] = health_generate(prober, *groups[i], request.timeout);
     });
-    checks.push_back(generate(prober, *router, request));
+    for (const auto* router : routers) checks.push_back(generate(prober, *router, request));
     return checks;
 }
 

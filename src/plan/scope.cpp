@@ -65,4 +65,12 @@ ScopedPlan scope_plan(const Plan& plan, const Scope& scope, const std::string& v
     return scoped;
 }
 
+std::vector<std::string> nodes_in_scope(const Plan& plan, const Scope& scope) {
+    std::vector<std::string> nodes;
+    for (const auto& stage : scope_plan(plan, scope, "select").plan.stages)
+        for (const auto& unit : stage.units)
+            if (std::find(nodes.begin(), nodes.end(), unit.node) == nodes.end()) nodes.push_back(unit.node);
+    return nodes;
+}
+
 }  // namespace pdctl::plan

@@ -62,6 +62,10 @@ enum class SshTransport { Auto, Libssh2, OpenSsh };
 struct SshSettings {
     std::string user = "root";
     int port = 22;
+    // Whether pdctl.yaml says so (`ssh: {user: ...}` under defaults or the node): a value written there
+    // wins over ~/.ssh/config even when it equals the built-in default; an unwritten one gives way.
+    bool user_given = false;
+    bool port_given = false;
     std::string identity;  // path to a private key; empty = agent / default keys
     SshTransport transport = SshTransport::Auto;
 };

@@ -2,6 +2,10 @@
 // `pdctl doctor`: the static rules of lint/ over the config and plan, then (unless static only) the
 // live checks of doctor/ on every node, in one report.
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "pdctl/lint/rules.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -13,7 +17,10 @@ struct DoctorAnswer {
     int static_errors = 0;  // the config's own errors, before any node was asked
 };
 
-DoctorAnswer run_doctor(const Deployment& deployment, bool static_only);
+// `nodes`: the live checks run on these nodes only, for the roles that run there (--role/--group/--node);
+// nullopt: every node. The static rules always read the whole config: they compare roles with each other.
+DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
+                        const std::optional<std::vector<std::string>>& nodes = std::nullopt);
 
 // docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
 // anyway), then an unreachable node, then an error found on a node.

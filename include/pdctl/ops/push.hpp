@@ -4,7 +4,9 @@
 // (a start must not pip-install a wheel that is being replaced) and is journaled like start/stop.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/push/pusher.hpp"
@@ -22,7 +24,8 @@ class PushView : public push::PushObserver {
 };
 
 // Throws Failure (usage) naming the config line of a source that cannot be read, before any node is
-// touched. The config must declare `files:`.
-ExitCode run_push(const Deployment& deployment, PushView& view);
+// touched. The config must declare `files:`. `nodes`: only these (nullopt: every node that gets a file).
+ExitCode run_push(const Deployment& deployment, PushView& view,
+                  const std::optional<std::vector<std::string>>& nodes = std::nullopt);
 
 }  // namespace pdctl::ops

@@ -2,10 +2,12 @@
 // `pdctl smoke`, the runbook's last step: every SGLang group's rank 0 answers /health_generate (which
 // runs a real generation inside that server), and one /generate through the router returns text.
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/plan/scope.hpp"
 
 namespace pdctl::ops {
 
@@ -26,11 +28,14 @@ bool all_passed(const std::vector<SmokeCheck>& checks);
 struct SmokeRequest {
     std::string prompt = "Hello";
     int max_new_tokens = 16;
-    int timeout_seconds = 120;
+    std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // each request's answer
+    // --role / --group: only these sglang groups, and the routers selected, or else the routers that
+    // send to a selected group. Empty: every group and every router.
+    plan::Scope scope;
 };
 
-// The health checks of every group (at once), then the /generate through the router, last. Throws
-// Failure (usage) when the config has no router.
+// The health checks of the groups (at once), then one /generate through each router, last. Throws
+// Failure (usage) when the config has no router, or the scope names none and no router sends to it.
 std::vector<SmokeCheck> run_smoke(const Deployment& deployment, const SmokeRequest& request);
 
 }  // namespace pdctl::ops

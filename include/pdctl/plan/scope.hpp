@@ -29,4 +29,8 @@ struct ScopedPlan {
 // own config (its worker list) changed. Throws Failure(kUsage) for a name that is no role or group.
 ScopedPlan scope_plan(const Plan& plan, const Scope& scope, const std::string& verb);
 
+// The nodes that run a unit of the selected stages (no closure), in the order they first appear in the
+// plan: what push, pull and doctor act on for --role/--group. Throws like scope_plan for unknown names.
+std::vector<std::string> nodes_in_scope(const Plan& plan, const Scope& scope);
+
 }  // namespace pdctl::plan

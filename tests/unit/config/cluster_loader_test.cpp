@@ -22,6 +22,8 @@ TEST(ConfigLoad, LoadsTheMinimalCluster) {
     EXPECT_EQ(cluster.nodes[1].address, "10.0.0.2");
     EXPECT_EQ(cluster.nodes[1].ssh.user, "root");
     EXPECT_EQ(cluster.nodes[1].ssh.port, 22);
+    EXPECT_FALSE(cluster.nodes[1].ssh.user_given) << "the built-in default gives way to ~/.ssh/config";
+    EXPECT_FALSE(cluster.nodes[1].ssh.port_given);
     EXPECT_EQ(cluster.nodes[1].where.line, 6);
     ASSERT_EQ(cluster.roles.size(), 4u);
     const std::vector<std::string> names = {cluster.roles[0].name, cluster.roles[1].name,
@@ -106,6 +108,8 @@ roles:
     EXPECT_EQ(cluster.nodes[0].ssh.identity, "~/.ssh/id_ed25519") << "~ is kept";
     EXPECT_EQ(cluster.nodes[1].ssh.user, "ops") << "per-field override";
     EXPECT_EQ(cluster.nodes[1].ssh.port, 22);
+    EXPECT_TRUE(cluster.nodes[1].ssh.user_given && cluster.nodes[1].ssh.port_given)
+        << "written in the file, so it wins over ~/.ssh/config even where it equals the default";
 
     const Role& p = *cluster.find_role("prefill");
     EXPECT_EQ(p.nodes, (std::vector<std::string>{"n2", "n1"}));

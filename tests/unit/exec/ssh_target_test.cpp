@@ -47,13 +47,26 @@ TEST(SshTarget, SshConfigFillsWhatPdctlYamlLeavesAtItsDefault) {
 TEST(SshTarget, ExplicitPdctlValuesWin) {
     auto n = node("web");
     n.ssh.user = "ops";
+    n.ssh.user_given = true;
     n.ssh.port = 2022;
+    n.ssh.port_given = true;
     n.ssh.identity = "/keys/ops";
     const auto target = resolve_target(n, kConfig, "/home/op", "op");
     EXPECT_EQ(target.host, "web.internal");  // HostName comes only from the ssh config
     EXPECT_EQ(target.user, "ops");
     EXPECT_EQ(target.port, 2022);
     EXPECT_EQ(target.identities, std::vector<std::string>{"/keys/ops"});
+}
+
+// `ssh: {user: root, port: 22}` written in pdctl.yaml is the operator's word too, though it equals
+// the built-in defaults: it beats the ssh config's User/Port.
+TEST(SshTarget, ExplicitValuesEqualToTheDefaultsStillWin) {
+    auto n = node("web");
+    n.ssh.user_given = true;
+    n.ssh.port_given = true;
+    const auto target = resolve_target(n, kConfig, "/home/op", "op");
+    EXPECT_EQ(target.user, "root");
+    EXPECT_EQ(target.port, 22);
 }
 
 TEST(SshTarget, ProxyJumpIsUnsupportedUnlessNone) {
