@@ -36,6 +36,8 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
                         "only lines from this moment on: a duration (90s, 10m, 2h) or a time on the node "
                         "(2026-11-29 08:12[:03])");
     command->add_flag("-f,--follow", options->follow, "keep printing new lines until Ctrl-C");
+    command->add_flag("-p,--previous", options->previous,
+                      "the log each unit left when pdctl last stopped or replaced it (kept on its node)");
     verbs.add(command, [options](const GlobalOptions& global) { return logs_command(global, *options); });
 }
 

@@ -61,8 +61,8 @@ void EnvParser::skip_blanks() {
     while (!at_end() && is_blank(peek())) advance();
 }
 
-// `# assumption: WHY` marks the next assignment as a site-specific value that the seed documents do
-// not give (`pdctl doctor --static` lists each one, ASSUME001). Other comments are skipped.
+// `# assumption: WHY` marks the next assignment as a site-specific value that the runbook does
+// not give (`pdctl doctor --static` lists each one, PD014). Other comments are skipped.
 void EnvParser::read_comment() {
     constexpr std::string_view kMarker = "# assumption:";
     const auto end = text_.find('\n', pos_);

@@ -223,8 +223,8 @@ void read_kind_specific(const MapReader& m, Role& role) {
 }
 
 // Without `impl:`, the image says which router it carries: SMG's own images (lightseekorg/smg,
-// smg-project) run SMG, sgl-model-gateway's run the Rust router, and anything else (the seed's
-// lmsysorg/sglang) the MiniLB the seed deployment uses.
+// smg-project) run SMG, sgl-model-gateway's run the Rust router, and anything else (deploy_pd.sh's
+// lmsysorg/sglang) the MiniLB deploy_pd.sh runs.
 RouterImpl router_implied_by(const Role& role, std::string& reason) {
     const std::string image = util::lower(role.container.image);
     const std::string name = image.substr(0, image.find(':'));
@@ -238,10 +238,10 @@ RouterImpl router_implied_by(const Role& role, std::string& reason) {
             reason = "image " + role.container.image + " is the Rust router's";
             return RouterImpl::SglangRouter;
         }
-        reason = "image " + role.container.image + " names no router: the seed deployment's MiniLB";
+        reason = "image " + role.container.image + " names no router: the MiniLB deploy_pd.sh runs";
         return RouterImpl::MiniLb;
     }
-    reason = "the seed deployment's MiniLB (no impl: given)";
+    reason = "the MiniLB deploy_pd.sh runs (no impl: given)";
     return RouterImpl::MiniLb;
 }
 

@@ -74,13 +74,14 @@ void check_flag_given_twice(const RuleInput& input, FindingSink& sink) {
             std::string message = role->name + " gives " + generated.name + " " + shown_value(mine->value) +
                                   " in " + where_given(*role, *mine) + ", and pdctl sets it to " +
                                   shown_value(generated.value) + (rank_bound ? " on rank 0" : "") + " from " +
-                                  plan::flag_source(generated.name) +
+                                  plan::flag_source(role->kind, generated.name) +
                                   "; the server takes the last: " + shown_value(mine->value);
             if (rank_bound) message += " on every rank, which each need their own";
-            auto& finding = sink.add(
-                rank_bound ? Severity::Error : Severity::Warn, role->name, std::move(message),
-                "remove " + generated.name + " from " + (mine->in_extra_args ? "EXTRA_ARGS" : "`args:`") +
-                    " and set " + plan::flag_source(generated.name) + " in the cluster file instead");
+            auto& finding =
+                sink.add(rank_bound ? Severity::Error : Severity::Warn, role->name, std::move(message),
+                         "remove " + generated.name + " from " +
+                             (mine->in_extra_args ? "EXTRA_ARGS" : "`args:`") + " and set " +
+                             plan::flag_source(role->kind, generated.name) + " in the cluster file instead");
             finding.location = mine->in_extra_args ? role->extra_args_where : role->where;
         }
     }

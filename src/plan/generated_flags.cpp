@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "pdctl/plan/role_kinds.hpp"
+
 namespace pdctl::plan {
 
 std::vector<GeneratedFlag> generated_flags(const Unit& unit, const config::Role& role) {
@@ -26,7 +28,18 @@ std::vector<GeneratedFlag> generated_flags(const Unit& unit, const config::Role&
     return flags;
 }
 
-std::string flag_source(const std::string& flag) {
+std::string flag_source(config::RoleKind kind, const std::string& flag) {
+    if (flag == "--port") {
+        switch (kind) {
+            case config::RoleKind::MooncakeMaster:
+                return "port: (default " + std::to_string(kMooncakePort) +
+                       "; the RPC port, --rpc_port from Mooncake 0.3.4.post1)";
+            case config::RoleKind::Router:
+                return "port: (default " + std::to_string(kRouterPort) + ")";
+            default:
+                return "port: (default " + std::to_string(kSglangPort) + ")";
+        }
+    }
     // The builders in this folder: sglang.cpp, router.cpp, mooncake_master.cpp.
     static const std::map<std::string, std::string> sources = {
         {"--model-path", "model_path: (or MODEL_PATH in the profile)"},
@@ -34,7 +47,6 @@ std::string flag_source(const std::string& flag) {
         {"--disaggregation-transfer-backend", "transfer_backend: (default mooncake)"},
         {"--disaggregation-bootstrap-port", "bootstrap_port: (default 8998)"},
         {"--host", "host: (default: the node's compute address)"},
-        {"--port", "port: (the master's RPC port before Mooncake 0.3.4.post1)"},
         {"--nnodes", "nodes: (how many)"},
         {"--node-rank", "nodes: (the node's position, one per rank)"},
         {"--dist-init-addr", "nodes: (rank 0's compute address) and dist_init_port: (default 5000)"},
@@ -45,7 +57,7 @@ std::string flag_source(const std::string& flag) {
         {"--pd-disaggregation", "kind: router"},
         {"--mini-lb", "impl: minilb"},
         {"--worker-startup-timeout-secs", "the prefill and decode roles' health deadlines"},
-        {"--rpc_port", "port: (default 50051; --port before Mooncake 0.3.4.post1)"},
+        {"--rpc_port", "port: (default 50051)"},
         {"--metrics_port", "metrics_port: (default 9003)"},
     };
     const auto it = sources.find(flag);

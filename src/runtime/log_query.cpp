@@ -61,6 +61,33 @@ std::string normalize_rfc3339(const std::string& timestamp) {
     return whole + "." + fraction + "Z";
 }
 
+namespace {
+
+// The process runtime's log reader (log_process_read.sh) over one file.
+exec::Command read_log_file_command(const std::string& file, const LogRequest& request) {
+    std::string mode = "none", value;
+    if (request.since && request.since->seconds_ago >= 0) {
+        mode = "ago";
+        value = std::to_string(request.since->seconds_ago);
+    } else if (request.since) {
+        mode = "at";
+        value = request.since->local_time;
+    }
+    return with_timeout({"sh", "-c", std::string(scripts::log_process_read), "pdctl-logs", file,
+                         std::to_string(request.tail_lines), request.with_cursor ? "1" : "0", mode, value});
+}
+
+}  // namespace
+
+std::string previous_log_file(const std::string& node_dir, const std::string& unit) {
+    return node_dir + "/previous/" + unit + ".log";
+}
+
+exec::Command previous_log_command(const std::string& node_dir, const std::string& unit,
+                                   const LogRequest& request) {
+    return read_log_file_command(previous_log_file(node_dir, unit), request);
+}
+
 exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request) {
     if (is_container(runtime)) {
@@ -79,17 +106,7 @@ exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& no
                     {"--tail", request.tail_lines >= 0 ? std::to_string(request.tail_lines) : "all"});
         return with_timeout(std::move(argv));
     }
-    std::string mode = "none", value;
-    if (request.since && request.since->seconds_ago >= 0) {
-        mode = "ago";
-        value = std::to_string(request.since->seconds_ago);
-    } else if (request.since) {
-        mode = "at";
-        value = request.since->local_time;
-    }
-    return with_timeout({"sh", "-c", std::string(scripts::log_process_read), "pdctl-logs",
-                         log_file(node_dir, unit), std::to_string(request.tail_lines),
-                         request.with_cursor ? "1" : "0", mode, value});
+    return read_log_file_command(log_file(node_dir, unit), request);
 }
 
 exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,

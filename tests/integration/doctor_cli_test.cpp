@@ -88,8 +88,8 @@ TEST(DoctorCli, StartRefusesABrokenProfileBeforeTouchingAnything) {
 TEST(DoctorCli, AnAcknowledgedRuleIsShownOnceWithItsReason) {
     SimCluster cluster("doctor-ack", kBlock);
     cluster.append("prefill.env",
-                   "# assumption: the model path of the site's NFS mount\nMODEL_DIR=/models/a\n"
-                   "# assumption: the GID index of the site's RoCE NICs\nMC_GID=3\n");
+                   "# assumption: the GID index of the site's NCCL NICs\nNCCL_IB_GID_INDEX=3\n"
+                   "# assumption: the GID index of the site's RoCE NICs\nMC_GID_INDEX=3\n");
     break_prefill(cluster);
     const auto before = cluster.run({"doctor", "--static"});
     EXPECT_EQ(before.exit_code, 2) << before.out;

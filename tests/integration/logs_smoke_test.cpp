@@ -99,5 +99,44 @@ TEST(LogsAndSmoke, SmokeChecksEveryGroupThenLogsSinceAndFollow) {
     EXPECT_THAT(down.out, HasSubstr("✗ smoke: POST"));
 }
 
+// A unit that crashed, then `stop`: its log is kept on its node (state_dir/<cluster>/<node>/previous/),
+// `logs --previous` shows it, and the next stop or replacement rotates it (.1, .2).
+TEST(LogsAndSmoke, ACrashedUnitsLogSurvivesStopAndPreviousShowsIt) {
+    SimCluster cluster("prevlogs", 103);
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    const auto unit = cluster.unit("prefill", 2);
+    const auto pids = running_unit_pids(cluster);
+    ASSERT_EQ(pids.count(unit), 1u);
+    const auto node_dir = cluster.state_dir() / "n3";
+    append_to(node_dir / (unit + ".log"), "marker: the last words of rank 2\n");
+    ASSERT_EQ(::kill(-pids.at(unit), SIGKILL), 0);  // the rank's whole process group: a crash
+    ASSERT_TRUE(
+        eventually([&] { return running_unit_pids(cluster).count(unit) == 0; }, std::chrono::seconds(20)));
+
+    const auto stop = cluster.run({"stop"});
+    ASSERT_EQ(stop.exit_code, 0) << stop.out << stop.err;
+    EXPECT_FALSE(std::filesystem::exists(node_dir / (unit + ".log"))) << "moved, not copied";
+    const auto previous = cluster.run({"logs", "prefill", "--rank", "2", "--previous"});
+    EXPECT_EQ(previous.exit_code, 0) << previous.err;
+    EXPECT_THAT(previous.out, HasSubstr("marker: the last words of rank 2"));
+    const auto current = cluster.run({"logs", "prefill", "--rank", "2"});
+    EXPECT_THAT(current.out, HasSubstr("`--previous` shows the log it left")) << current.out;
+    // Every unit of the stopped cluster left its log.
+    const auto all = cluster.run({"logs", "decode", "--previous", "--tail", "1"});
+    EXPECT_EQ(count_of(all.out, "[n"), 4u) << all.out;
+
+    // The next run's log takes its place; the crashed run's becomes .1.
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    ASSERT_EQ(cluster.run({"stop"}).exit_code, 0);
+    EXPECT_THAT(read_text(node_dir / "previous" / (unit + ".log.1")),
+                HasSubstr("marker: the last words of rank 2"));
+    EXPECT_THAT(cluster.run({"logs", "prefill", "--rank", "2", "--previous"}).out,
+                ::testing::Not(HasSubstr("marker: the last words")));
+
+    const auto both = cluster.run({"logs", "prefill", "--previous", "--follow"});
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_THAT(both.err, HasSubstr("--follow and --previous"));
+}
+
 }  // namespace
 }  // namespace pdctl::testing

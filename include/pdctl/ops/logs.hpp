@@ -22,6 +22,7 @@ struct LogsRequest {
     int tail = -1;      // -1: 50 lines, or every line with --since
     std::string since;  // runtime::parse_since
     bool follow = false;
+    bool previous = false;  // the log each unit left when pdctl last stopped or replaced it
     std::chrono::milliseconds poll_interval{500};  // --follow
 };
 

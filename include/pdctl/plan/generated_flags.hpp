@@ -19,7 +19,8 @@ struct GeneratedFlag {
 // order, each with the word after it (or after `=`). Empty when the argv does not end with role.args.
 std::vector<GeneratedFlag> generated_flags(const Unit& unit, const config::Role& role);
 
-// The config key behind a generated flag, for messages and docs: "tp_size: (default: nodes × gpus_per_node)".
-std::string flag_source(const std::string& flag);
+// The config key behind a flag pdctl generates for a role of `kind`, for messages and docs:
+// "tp_size: (default: nodes × gpus_per_node)".
+std::string flag_source(config::RoleKind kind, const std::string& flag);
 
 }  // namespace pdctl::plan

@@ -41,6 +41,13 @@ struct LogCursor {
 // Recognised stamps: SGLang's `[YYYY-MM-DD HH:MM:SS` and glog's `I1129 08:12:03` (Mooncake).
 exec::Command read_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                const std::string& unit, const LogRequest& request);
+// `pdctl logs --previous`: the log the unit left when pdctl last stopped or replaced it, kept on its node as
+// NODE_DIR/previous/UNIT.log (runtime/scripts/_keep_log.sh), read like a process log whatever the runtime.
+exec::Command previous_log_command(const std::string& node_dir, const std::string& unit,
+                                   const LogRequest& request);
+// Where that file is, for messages and `logs --bundle`.
+std::string previous_log_file(const std::string& node_dir, const std::string& unit);
+
 // What the log gained after `cursor`; at most `max_bytes` per call for the process runtime.
 exec::Command follow_log_command(const RuntimeSpec& runtime, const std::string& node_dir,
                                  const std::string& unit, const LogCursor& cursor,

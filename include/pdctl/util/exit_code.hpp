@@ -21,7 +21,7 @@ enum class ExitCode : int {
     kNodeCheckFailed = 10,  // doctor: a live check found an error on a reachable node
     kStopFailed = 11,       // stop/restart: a unit still runs after its grace period and SIGKILL
     kGpusBusy = 12,         // stop/restart: every unit stopped, but a node's GPUs are still in use
-    kCommandFailed = 13,    // exec: the command exited non-zero (or timed out) on a reachable node
+    kCommandFailed = 13,    // exec/stack: the command (py-spy) failed or timed out on a reachable node
     kInterrupted = 130,     // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 

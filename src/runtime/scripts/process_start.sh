@@ -6,7 +6,9 @@
 # group, so its pid is the group id) writes the pid file and moves the state file into place, then runs
 # the program. Whenever pdctl dies (before this script, during it, after it) a program that runs has a
 # record that status and stop find. The script returns once the record exists. Exit 17: already running.
+# A log left by an earlier run that was never stopped (it crashed) is kept before it is overwritten.
 . ./_alive.sh
+. ./_keep_log.sh
 . ./_env_complete.sh
 dir=$1 unit=$2 labels=$3; shift 3
 . ./_receive_env.sh
@@ -14,6 +16,7 @@ if [ -f "$dir/$unit.pid" ] && group_alive "$(cat "$dir/$unit.pid")"; then
   echo "pdctl: $unit is already running (pid $(cat "$dir/$unit.pid"))" >&2; exit 17
 fi
 rm -f "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"
+if [ -s "$dir/$unit.log" ]; then keep_log "$dir" "$unit" < "$dir/$unit.log"; fi
 printf '%s\nstarted=%s\n' "$labels" "$(date +%s)" > "$dir/$unit.state.new"
 (
   while IFS= read -r kv; do case $kv in '#'*) ;; *) export "$kv";; esac; done < "$dir/$unit.env"

@@ -4,8 +4,9 @@
 # kernel to finish the kill (a process in uninterruptible sleep, a GPU driver tearing down a context,
 # dies only when it leaves it). Anything still alive after that is named on stderr with exit 70, and the
 # record stays, so status keeps showing the unit and a later stop can try again. dash's kill takes no
-# `--`; a negative pid signals the whole process group.
+# `--`; a negative pid signals the whole process group. The unit's log moves to DIR/previous/ (keep_log).
 . ./_alive.sh
+. ./_keep_log.sh
 dir=$1 unit=$2 grace=$3 kill_wait=$4
 pid=$(cat "$dir/$unit.pid" 2>/dev/null)
 if [ -n "$pid" ] && group_alive "$pid"; then
@@ -25,4 +26,5 @@ if [ -n "$pid" ] && group_alive "$pid"; then
 else
   echo "$unit was not running"
 fi
+if [ -f "$dir/$unit.log" ]; then keep_log "$dir" "$unit" < "$dir/$unit.log"; rm -f "$dir/$unit.log"; fi
 rm -f "$dir/$unit.pid" "$dir/$unit.state" "$dir/$unit.state.new" "$dir/$unit.env" "$dir/$unit.exit"

@@ -26,7 +26,7 @@ TEST(RouterImpl, WithoutImplTheImageDecidesAndSaysSo) {
     const auto seed = *with_router("").find_role("router");
     EXPECT_EQ(seed.router_impl, RouterImpl::MiniLb);
     EXPECT_EQ(seed.router_impl_reason,
-              "image lmsysorg/sglang:kimi-k3 names no router: the seed deployment's MiniLB");
+              "image lmsysorg/sglang:kimi-k3 names no router: the MiniLB deploy_pd.sh runs");
     const auto smg = *with_router("", "lightseekorg/smg:v1.9.0").find_role("router");
     EXPECT_EQ(smg.router_impl, RouterImpl::Smg);
     EXPECT_EQ(smg.router_impl_reason, "image lightseekorg/smg:v1.9.0 is SMG's");

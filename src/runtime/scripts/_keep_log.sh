@@ -1,0 +1,15 @@
+# shellcheck shell=sh
+# Piece (read in by the start and stop scripts):
+#   keep_log DIR UNIT < LOG   keeps a unit's log before pdctl removes or overwrites it: the last 16 MiB
+#                             as DIR/previous/UNIT.log (what `pdctl logs --previous` reads), the two
+#                             before it as .1 and .2. An empty log keeps what was kept. Never fails the
+#                             stop or start around it: evidence is worth keeping, not worth a failed stop.
+keep_log() {
+  kept="$1/previous/$2.log"
+  mkdir -p "$1/previous" 2>/dev/null || return 0
+  tail -c 16777216 > "$kept.new" 2>/dev/null || { rm -f "$kept.new"; return 0; }
+  if [ ! -s "$kept.new" ]; then rm -f "$kept.new"; return 0; fi
+  if [ -f "$kept.1" ]; then mv -f "$kept.1" "$kept.2"; fi
+  if [ -f "$kept" ]; then mv -f "$kept" "$kept.1"; fi
+  mv -f "$kept.new" "$kept"
+}
