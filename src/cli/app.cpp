@@ -24,6 +24,7 @@ constexpr const char* kExitCodes =
     "  5 gate timeout · 6 deploy locked · 7 status: degraded · 8 status: stopped · 9 smoke failed\n"
     "  10 doctor: a node check failed · 11 stop failed: a unit still runs after SIGKILL\n"
     "  12 stop: the units stopped but GPU memory is still in use · 13 exec/stack: failed on a node\n"
+    "  14 stop: the coordinator was unreachable; every reachable unit stopped without the lock\n"
     "  130 interrupted (SIGINT/SIGTERM)          details: docs/exit-codes.md";
 
 // The verbs, in the order `pdctl --help` lists them.

@@ -10,7 +10,6 @@
 
 namespace pdctl::cli {
 
-
 void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor) {
     command
         .add_option(
@@ -22,7 +21,6 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
     command.add_option("--deadline-floor", floor, "the shortest deadline learning may set")
         ->capture_default_str();
 }
-
 
 void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
                           const std::string& floor) {

@@ -33,7 +33,8 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     ops::EngineRequest request;
     request.verb = verb;
     // A bad flag is refused before the lock is taken.
-    if (verb != ops::EngineVerb::kStop) request.deadline_floor = parse_duration_flag("--deadline-floor", options.deadline_floor);
+    if (verb != ops::EngineVerb::kStop)
+        request.deadline_floor = parse_duration_flag("--deadline-floor", options.deadline_floor);
     request.scope = options.scope;
     request.keep_on_failure = options.keep_on_failure;
     request.skip_preflight = options.skip_preflight;

@@ -152,8 +152,8 @@ class MasterSpawner {
 std::vector<std::string> openssh_destination_args(const config::Node& node, const std::string& home) {
     std::vector<std::string> args;
     // Only what pdctl.yaml says: the rest is the ssh config's, as the operator's own `ssh` would see it.
-    if (node.ssh.user_given) args.insert(args.end(), {"-l", node.ssh.user});
-    if (node.ssh.port_given) args.insert(args.end(), {"-p", std::to_string(node.ssh.port)});
+    if (node.ssh.user_set()) args.insert(args.end(), {"-l", node.ssh.user});
+    if (node.ssh.port_set()) args.insert(args.end(), {"-p", std::to_string(node.ssh.port)});
     if (!node.ssh.identity.empty()) args.insert(args.end(), {"-i", expand_home(node.ssh.identity, home)});
     args.insert(args.end(), {"--", node.address});
     return args;

@@ -100,8 +100,8 @@ SshTarget resolve_target(const config::Node& node, const SshConfig& ssh_config, 
     SshTarget target;
     target.node = node.name;
     target.alias = node.address;
-    target.user = node.ssh.user_given ? node.ssh.user : from_config.user.value_or(builtin.user);
-    target.port = node.ssh.port_given ? node.ssh.port : from_config.port.value_or(builtin.port);
+    target.user = node.ssh.user_set() ? node.ssh.user : from_config.user.value_or(builtin.user);
+    target.port = node.ssh.port_set() ? node.ssh.port : from_config.port.value_or(builtin.port);
 
     Tokens tokens{node.address, node.address, home, local_user, target.user, target.port};
     target.host = from_config.hostname ? expand_tokens(*from_config.hostname, tokens) : node.address;

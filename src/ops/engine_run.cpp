@@ -106,34 +106,41 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
                           : plan::scope_plan(deployment.plan, request.scope, verb);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
-    return run_mutating_verb(deployment, screen, verb, [&](engine::Reporter& journaled) {
-        for (const auto& why : scoped.closure) journaled.note(why);
-        if (request.verb == EngineVerb::kStop) {
-            engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
-            return run_verb(engine, request.verb);
-        }
-        // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
-        // A journal that cannot be read costs the learning, never the start.
-        JournalText journal;
-        try {
-            journal = read_journal(deployment);
-        } catch (const Failure& failure) {
-            spdlog::warn("{}; the configured gate deadlines apply", failure.what());
-        }
-        auto history = timeline::start_history(timeline::read_timelines(journal.text));
-        timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
-        for (const auto& stage : scoped.plan.stages)
-            if (timeline::deadline_learned(stage.gate))
-                journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
-                                           util::format_elapsed(stage.gate.deadline),
-                                           stage.gate.deadline_note));
-        PaceReporter paced(journaled, std::move(history));
-        engine::Reporter* sink = &paced;
-        std::optional<engine::TeeReporter> recorded;
-        if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
-        engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
-        return rolling ? engine.rolling_restart(*rolling) : run_verb(engine, request.verb);
-    });
+    // A stop must never depend on one node: without the coordinator it stops what it reaches, unlocked.
+    const auto unreachable = request.verb == EngineVerb::kStop
+                                 ? state::WhenCoordinatorUnreachable::kGoOnUnlocked
+                                 : state::WhenCoordinatorUnreachable::kRefuse;
+    return run_mutating_verb(
+        deployment, screen, verb,
+        [&](engine::Reporter& journaled) {
+            for (const auto& why : scoped.closure) journaled.note(why);
+            if (request.verb == EngineVerb::kStop) {
+                engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
+                return run_verb(engine, request.verb);
+            }
+            // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
+            // A journal that cannot be read costs the learning, never the start.
+            JournalText journal;
+            try {
+                journal = read_journal(deployment);
+            } catch (const Failure& failure) {
+                spdlog::warn("{}; the configured gate deadlines apply", failure.what());
+            }
+            auto history = timeline::start_history(timeline::read_timelines(journal.text));
+            timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
+            for (const auto& stage : scoped.plan.stages)
+                if (timeline::deadline_learned(stage.gate))
+                    journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
+                                               util::format_elapsed(stage.gate.deadline),
+                                               stage.gate.deadline_note));
+            PaceReporter paced(journaled, std::move(history));
+            engine::Reporter* sink = &paced;
+            std::optional<engine::TeeReporter> recorded;
+            if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
+            engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
+            return rolling ? engine.rolling_restart(*rolling) : run_verb(engine, request.verb);
+        },
+        unreachable);
 }
 
 }  // namespace pdctl::ops

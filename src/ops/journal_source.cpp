@@ -51,11 +51,17 @@ JournalText read_journal(const Deployment& deployment) {
         journal.code = ExitCode::kUnreachable;
         return journal;
     }
-    const auto source = state::journal_location(deployment.cluster);
+    auto source = state::journal_location(deployment.cluster);
     if (!answer.ok())
         throw Failure(ExitCode::kInternal,
                       fmt::format("cannot read the journal {}: {}", source, exec::failure_reason(answer)));
-    return {answer.out, source, ExitCode::kOk};
+    // Runs this machine made while the coordinator was unreachable reach it with the next record written;
+    // until then they are shown from here, without writing anything.
+    const auto pending = state::pending_journal(deployment.cluster.name);
+    if (!pending.empty())
+        source += " and " + state::pending_journal_path(deployment.cluster.name).string() +
+                  " (runs made while it was unreachable)";
+    return {answer.out + pending, source, ExitCode::kOk};
 }
 
 }  // namespace pdctl::ops

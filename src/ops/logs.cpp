@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "log_follow.hpp"
+#include "log_targets.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -12,45 +13,10 @@ namespace {
 
 constexpr int kDefaultTail = 50;
 
-// The positional ROLE names a `roles:` entry (every group) or one group (prefill-2).
-plan::Scope scope_of(const plan::Plan& plan, const LogsRequest& request) {
-    plan::Scope scope = request.scope;
-    if (!request.role.empty()) {
-        const bool entry = std::any_of(plan.stages.begin(), plan.stages.end(),
-                                       [&](const plan::Stage& s) { return s.config_role == request.role; });
-        (entry || !plan.find_stage(request.role) ? scope.roles : scope.groups).push_back(request.role);
-    }
-    if (scope.empty())
-        throw Failure(ExitCode::kUsage, "which role's logs?",
-                      "name a role: pdctl logs ROLE, or --role ROLE / --group GROUP");
-    return scope;
-}
-
-std::vector<LogTarget> targets_of(const Deployment& deployment, const plan::Plan& scoped,
-                                  const LogsRequest& request) {
-    const auto& cluster = deployment.cluster;
-    std::vector<LogTarget> targets;
-    for (const auto& stage : scoped.stages) {
-        for (const auto& unit : stage.units) {
-            if (!request.nodes.empty() &&
-                std::find(request.nodes.begin(), request.nodes.end(), unit.node) == request.nodes.end())
-                continue;
-            if (request.rank >= 0 && unit.rank != request.rank) continue;
-            targets.push_back({&unit, cluster.find_node(unit.node), stage.runtime, unit.node_dir});
-        }
-    }
-    if (targets.empty()) {
-        std::vector<std::string> names;
-        for (const auto& stage : scoped.stages) names.push_back(stage.role);
-        throw Failure(ExitCode::kUsage, "no unit of " + util::join(names, ", ") + " matches --node/--rank");
-    }
-    return targets;
-}
-
 }  // namespace
 
 ExitCode show_logs(const Deployment& deployment, const LogsRequest& request, LogSink& sink) {
-    const auto scoped = plan::scope_plan(deployment.plan, scope_of(deployment.plan, request), "logs");
+    const auto scoped = plan::scope_plan(deployment.plan, logs_scope(deployment.plan, request), "logs");
     runtime::LogRequest read;
     if (!request.since.empty()) {
         read.since = runtime::parse_since(request.since);
@@ -63,7 +29,7 @@ ExitCode show_logs(const Deployment& deployment, const LogsRequest& request, Log
     if (request.follow && request.previous)
         throw Failure(ExitCode::kUsage, "--follow and --previous: a kept log no longer grows",
                       "pick one: --previous shows what a stopped or replaced unit left");
-    const auto targets = targets_of(deployment, scoped.plan, request);
+    const auto targets = log_targets(deployment, scoped.plan, request);
     sink.begin(targets);
     if (request.follow) return follow_logs(*deployment.executor, targets, read, request.poll_interval, sink);
 

@@ -1,5 +1,7 @@
 #include "pdctl/ops/mutating_run.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <random>
 
 #include "pdctl/engine/clock.hpp"
@@ -13,21 +15,34 @@
 namespace pdctl::ops {
 
 ExitCode run_mutating_verb(const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
-                           const std::function<ExitCode(engine::Reporter&)>& action) {
+                           const std::function<ExitCode(engine::Reporter&)>& action,
+                           state::WhenCoordinatorUnreachable unreachable) {
     auto& executor = *deployment.executor;
     const auto me = state::current_operator();
     const std::string run_id =
         state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}());
-    state::DeployLock lock(executor, deployment.cluster, me, verb, run_id);
+    state::DeployLock lock(executor, deployment.cluster, me, verb, run_id, unreachable);
     // Ctrl-C while the lock was being taken: nothing was touched yet, nothing to journal.
     if (engine::interrupted()) return ExitCode::kInterrupted;
 
     JournalingReporter journal(
         reporter, deployment.redactor,
         {run_id, verb, me.who(), deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION});
+    std::string unlocked;
+    if (!lock.held()) {
+        unlocked =
+            lock.why_not_held() + ": " + verb +
+            " goes on WITHOUT the deploy lock, stopping every unit it can reach; nothing keeps another "
+            "run from acting at the same time. The journal record waits on this machine until the "
+            "coordinator answers (exit 14)";
+        spdlog::error("{}", unlocked);
+        journal.journal_note(unlocked);
+    }
     ExitCode code = ExitCode::kInternal;
     try {
         code = action(journal);
+        if (!lock.held() && (code == ExitCode::kOk || code == ExitCode::kUnreachable))
+            code = ExitCode::kStoppedWithoutLock;
     } catch (const Failure& failure) {
         journal.journal_note(failure.what());
         state::write_journal(executor, deployment.cluster, journal.finish(failure.code()));
@@ -40,6 +55,11 @@ ExitCode run_mutating_verb(const Deployment& deployment, engine::Reporter& repor
     // Still under the lock: journal appends never interleave.
     state::write_journal(executor, deployment.cluster, journal.finish(code));
     lock.release();
+    if (!lock.held() && !lock.why_not_held().empty())
+        spdlog::error(
+            "{} ran without the deploy lock ({}); once it answers, `pdctl {}` again reaches what "
+            "this run could not, and `pdctl status` shows what is left",
+            verb, lock.why_not_held(), verb);
     return code;
 }
 

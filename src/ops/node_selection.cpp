@@ -12,7 +12,8 @@ std::optional<std::vector<std::string>> selected_nodes(const Deployment& deploym
     if (selection.empty()) return std::nullopt;
     for (const auto& name : selection.nodes)
         if (!deployment.cluster.find_node(name))
-            throw Failure(ExitCode::kUsage, "--node: no node '" + name + "' in " + deployment.cluster.config_path,
+            throw Failure(ExitCode::kUsage,
+                          "--node: no node '" + name + "' in " + deployment.cluster.config_path,
                           "`pdctl plan` lists the nodes");
     const auto in_scope = selection.scope.empty() ? std::vector<std::string>{}
                                                   : plan::nodes_in_scope(deployment.plan, selection.scope);
@@ -20,7 +21,8 @@ std::optional<std::vector<std::string>> selected_nodes(const Deployment& deploym
         const auto listed = [&](const std::vector<std::string>& names) {
             return std::find(names.begin(), names.end(), name) != names.end();
         };
-        return (selection.scope.empty() || listed(in_scope)) && (selection.nodes.empty() || listed(selection.nodes));
+        return (selection.scope.empty() || listed(in_scope)) &&
+               (selection.nodes.empty() || listed(selection.nodes));
     };
     std::vector<std::string> chosen;
     for (const auto& node : deployment.cluster.nodes)

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "pdctl/engine/clock.hpp"

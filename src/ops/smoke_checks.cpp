@@ -73,7 +73,6 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
     return check;
 }
 
-
 // Whether `router` sends requests to any of `groups` (its prefill and decode lists).
 bool routes_to(const config::Cluster& cluster, const plan::Stage& router,
                const std::vector<const plan::Stage*>& groups) {

@@ -25,12 +25,18 @@ std::string lock_location(const config::Cluster& cluster) {
 }
 
 DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster, const OperatorIdentity& me,
-                       const std::string& verb, const std::string& token)
+                       const std::string& verb, const std::string& token,
+                       WhenCoordinatorUnreachable unreachable)
     : executor_(executor), cluster_(cluster), token_(token) {
     const auto& coordinator = state::coordinator_node(cluster);
     const auto began = std::chrono::steady_clock::now();
     const auto answer = executor.run(
         coordinator, state::lock::acquire_command(lock_directory(cluster), holder_for(me, verb, token)));
+    if (!answer.transport_error.empty() && unreachable == WhenCoordinatorUnreachable::kGoOnUnlocked) {
+        why_not_held_ = fmt::format("{} ({}), the coordinator, is unreachable: {}", coordinator.name,
+                                    coordinator.address, answer.transport_error);
+        return;
+    }
     if (!answer.transport_error.empty()) {
         throw Failure(ExitCode::kUnreachable,
                       fmt::format("{} ({}), the coordinator, is unreachable: cannot take the deploy lock: {}",

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/exec/command.hpp"
@@ -17,12 +18,7 @@ std::string cluster_dir(const config::Cluster& cluster) {
     return config::cluster_state_dir(cluster.state_dir, cluster.name);
 }
 
-void append_locally(const std::string& cluster, const std::string& lines) {
-    const auto path = local_journal_path(cluster);
-    if (path.empty()) {
-        spdlog::warn("journal: neither XDG_STATE_HOME nor HOME is set; no local copy of this run");
-        return;
-    }
+void append_to(const std::filesystem::path& path, const std::string& lines) {
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     std::ofstream out(path, std::ios::app | std::ios::binary);
@@ -30,7 +26,30 @@ void append_locally(const std::string& cluster, const std::string& lines) {
     if (error || !out) spdlog::warn("journal: cannot append to {}", path.string());
 }
 
+void append_locally(const std::string& cluster, const std::string& lines) {
+    const auto path = local_journal_path(cluster);
+    if (path.empty()) {
+        spdlog::warn("journal: neither XDG_STATE_HOME nor HOME is set; no local copy of this run");
+        return;
+    }
+    append_to(path, lines);
+}
+
 }  // namespace
+
+std::filesystem::path pending_journal_path(const std::string& cluster) {
+    const auto local = local_journal_path(cluster);
+    return local.empty() ? local : local.parent_path() / (cluster + ".pending.jsonl");
+}
+
+std::string pending_journal(const std::string& cluster) {
+    const auto path = pending_journal_path(cluster);
+    if (path.empty()) return {};
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 std::string journal_location(const config::Cluster& cluster) {
     return state::coordinator_node(cluster).name + ":" + state::journal::journal_path(cluster_dir(cluster));
@@ -50,9 +69,23 @@ std::filesystem::path local_journal_path(const std::string& cluster) {
 
 void write_journal(exec::Executor& executor, const config::Cluster& cluster, const std::string& lines) {
     const auto& coordinator = state::coordinator_node(cluster);
+    const auto pending = pending_journal(cluster.name);
     const auto answer =
-        executor.run(coordinator, state::journal::append_command(cluster_dir(cluster), lines));
-    if (!answer.ok()) {
+        executor.run(coordinator, state::journal::append_command(cluster_dir(cluster), pending + lines));
+    const auto pending_path = pending_journal_path(cluster.name);
+    if (answer.ok()) {
+        if (!pending.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove(pending_path, ignored);
+            spdlog::info("journal: the records kept while {} was unreachable are on it now",
+                         coordinator.name);
+        }
+    } else if (!pending_path.empty()) {
+        spdlog::warn("journal: cannot append this run to {}: {}; kept on this machine ({}) until {} answers",
+                     journal_location(cluster), exec::failure_reason(answer), pending_path.string(),
+                     coordinator.name);
+        append_to(pending_path, lines);
+    } else {
         spdlog::warn("journal: cannot append this run to {}: {}", journal_location(cluster),
                      exec::failure_reason(answer));
     }

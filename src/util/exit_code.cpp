@@ -32,6 +32,8 @@ const char* describe(ExitCode code) {
             return "GPUs still in use";
         case ExitCode::kCommandFailed:
             return "command failed";
+        case ExitCode::kStoppedWithoutLock:
+            return "stopped without the lock";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

@@ -28,7 +28,7 @@ def exit_codes():
     enum = re.findall(r"^\s*k\w+\s*=\s*(\d+),", read("include/pdctl/util/exit_code.hpp"), re.M)
     codes = {int(code) for code in enum}
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", read("docs/exit-codes.md"), re.M)}
-    footer = read("src/cli/app.cpp").split("kExitCodes =", 1)[1].split(";", 1)[0]
+    footer = read("src/cli/app.cpp").split("kExitCodes =", 1)[1].split('";', 1)[0]
     in_help = {int(code) for code in re.findall(r"(?:\"  |· )(\d+) ", footer)}
     for name, found in (("docs/exit-codes.md", documented), ("pdctl --help (src/cli/app.cpp)", in_help)):
         if found != codes:

@@ -177,5 +177,46 @@ TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
     c.expect_invariant();
 }
 
+// The coordinator (n1: the lock, the journal, the master and prefill rank 0) loses its link with the
+// cluster running. An emergency stop must not depend on it: every unit pdctl reaches is stopped, the
+// run says it had no lock and exits 14 naming n1; once n1 is back, history shows that stop (kept on
+// this machine meanwhile) and the invariant's stop removes n1's units.
+TEST_F(SshFault, TheCoordinatorsLinkDownStopStillStopsEveryReachableUnit) {
+    FaultCase c("network", "coordinator-down-stop", 153, on_ssh_hosts(153), subnet());
+    c.describe("host n1, the coordinator, loses its link with the cluster running; then `stop`",
+               "stop exits 14 naming n1 and stops every unit on n2-n8; after the link returns, history shows "
+               "that stop, and stop removes n1's two units");
+    // n1's ranks outlive their stopped peers, so what is left is exactly what pdctl could not reach.
+    c.append("prefill.env", "PDSIM_PEER_DEATH_MS=600000\n");
+    const auto start = c.cluster().run({"start"});
+    c.expect(start.exit_code == 0, "start exit " + std::to_string(start.exit_code) + ": " + start.err);
+    bool down = false;
+    Restore link_up([&] {
+        if (down) local({"ip", "link", "set", host(1).veth, "up"});
+    });
+    local({"ip", "link", "set", host(1).veth, "down"});
+    down = true;
+
+    const auto stop = c.cluster().run({"stop"});
+    c.expect(stop.exit_code == 14,
+             "stop exit " + std::to_string(stop.exit_code) + ", expected 14: " + stop.err);
+    c.expect(
+        stop.err.find("n1 (" + host(1).address + "), the coordinator, is unreachable") != std::string::npos &&
+            stop.err.find("WITHOUT the deploy lock") != std::string::npos,
+        "stop does not say loudly that it ran without the lock, naming n1: " + stop.err);
+    c.expect(eventually([&] { return c.live().size() == 2; }, std::chrono::seconds(10)),
+             "not exactly n1's two units left running: " + std::to_string(c.live().size()) + " groups");
+
+    local({"ip", "link", "set", host(1).veth, "up"});
+    down = false;
+    c.expect(wait_until_reachable(1), "n1 does not accept connections 20 s after its link came back");
+    const auto history = c.cluster().run({"--json", "history", "--limit", "1"});
+    const auto doc = json::parse(history.out, nullptr, false);
+    c.expect(history.exit_code == 0 && doc.is_object() && doc["runs"].size() == 1 &&
+                 doc["runs"][0].value("verb", "") == "stop" && doc["runs"][0].value("exit_code", -1) == 14,
+             "history does not show the unlocked stop: " + history.out + history.err);
+    c.expect_invariant();
+}
+
 }  // namespace
 }  // namespace pdctl::testing::faults

@@ -133,6 +133,24 @@ TEST(LogsAndSmoke, ACrashedUnitsLogSurvivesStopAndPreviousShowsIt) {
     EXPECT_THAT(cluster.run({"logs", "prefill", "--rank", "2", "--previous"}).out,
                 ::testing::Not(HasSubstr("marker: the last words")));
 
+    // The incident bundle holds every unit's kept log, the plan, status and the journal.
+    const auto bundle_path = cluster.config().parent_path() / "incident.tar.gz";
+    const auto bundle = cluster.run({"logs", "--bundle", bundle_path.string()});
+    EXPECT_EQ(bundle.exit_code, 0) << bundle.out << bundle.err;
+    EXPECT_THAT(bundle.out, HasSubstr("bundle " + bundle_path.string() + ": "));
+    exec::Command list;
+    list.argv = {"tar", "-tzf", bundle_path.string()};
+    list.timeout = std::chrono::seconds(30);
+    const auto listing = exec::LocalExecutor().run({"local", "127.0.0.1", {}, {}, {}}, list).out;
+    for (const std::string& part :
+         std::vector<std::string>{"/MANIFEST.txt", "/plan.txt", "/status.json", "/journal.jsonl",
+                                  "/logs/n3/previous/" + unit + ".log",
+                                  "/logs/n1/previous/" + cluster.unit("mooncake-master", 0) + ".log",
+                                  "/logs/n5/previous/" + cluster.unit("router", 0) + ".log"})
+        EXPECT_THAT(listing, HasSubstr(part));
+    EXPECT_EQ(count_of(listing, "/previous/pd-"), 10u) << "the kept log of each of the 10 units:\n"
+                                                       << listing;
+
     const auto both = cluster.run({"logs", "prefill", "--previous", "--follow"});
     EXPECT_EQ(both.exit_code, 2);
     EXPECT_THAT(both.err, HasSubstr("--follow and --previous"));

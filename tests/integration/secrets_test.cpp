@@ -148,6 +148,28 @@ TEST_F(SecretsTest, NoOutputModeEverShowsASecretValue) {
     record("history --json", cluster.run({"--json", "history"}));
     record("stop after failure", cluster.run({"stop"}));
 
+    // The incident bundle, every file of it as it would be attached to a ticket: the failed start's kept
+    // prefill log holds the line with the token, which must arrive redacted.
+    const auto bundle_path = cluster.config().parent_path() / "incident.tar.gz";
+    const auto bundle = cluster.run({"logs", "--bundle", bundle_path.string()});
+    EXPECT_EQ(bundle.exit_code, 0) << bundle.out << bundle.err;
+    record("logs --bundle", bundle);
+    const auto unpacked = cluster.config().parent_path() / "incident";
+    std::filesystem::create_directories(unpacked);
+    exec::Command untar;
+    untar.argv = {"tar", "-xzf", bundle_path.string(), "-C", unpacked.string()};
+    untar.timeout = std::chrono::seconds(30);
+    ASSERT_TRUE(exec::LocalExecutor().run({"local", "127.0.0.1", {}, {}, {}}, untar).ok());
+    bool redacted_token_line = false;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(unpacked)) {
+        if (!entry.is_regular_file()) continue;
+        const auto text = read_text(entry.path());
+        outputs_["bundle " + entry.path().lexically_relative(unpacked).string()] = text;
+        redacted_token_line =
+            redacted_token_line || text.find("failing with [REDACTED]") != std::string::npos;
+    }
+    EXPECT_TRUE(redacted_token_line) << "no kept log with the token line in the bundle";
+
     // Config errors on lines that hold secrets: a secret expanded into BOOTSTRAP, a broken secret line.
     write_text(cluster.config().parent_path() / "prefill.env",
                prefill_env + "BOOTSTRAP=\"echo ${HF_TOKEN}\"\nMY_TOKEN " +

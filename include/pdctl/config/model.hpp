@@ -66,6 +66,10 @@ struct SshSettings {
     // wins over ~/.ssh/config even when it equals the built-in default; an unwritten one gives way.
     bool user_given = false;
     bool port_given = false;
+    // Whether the value is pdctl's word rather than its built-in default: written in the file, or (a
+    // node built in code) different from the default.
+    bool user_set() const { return user_given || user != "root"; }
+    bool port_set() const { return port_given || port != 22; }
     std::string identity;  // path to a private key; empty = agent / default keys
     SshTransport transport = SshTransport::Auto;
 };

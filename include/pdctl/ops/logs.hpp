@@ -15,12 +15,12 @@
 namespace pdctl::ops {
 
 struct LogsRequest {
-    std::string role;   // a role (every group) or one group; "" when the scope says
-    plan::Scope scope;  // --role / --group
+    std::string role;                // a role (every group) or one group; "" when the scope says
+    plan::Scope scope;               // --role / --group
     std::vector<std::string> nodes;  // --node (repeatable); empty = every node
-    int rank = -1;      // -1 = every rank
-    int tail = -1;      // -1: 50 lines, or every line with --since
-    std::string since;  // runtime::parse_since
+    int rank = -1;                   // -1 = every rank
+    int tail = -1;                   // -1: 50 lines, or every line with --since
+    std::string since;               // runtime::parse_since
     bool follow = false;
     bool previous = false;  // the log each unit left when pdctl last stopped or replaced it
     std::chrono::milliseconds poll_interval{500};  // --follow

@@ -8,12 +8,19 @@
 
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/state/deploy_lock.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::ops {
 
-ExitCode run_mutating_verb(const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
-                           const std::function<ExitCode(engine::Reporter&)>& action);
+// `unreachable`: kGoOnUnlocked for `stop` only. Without the lock the run says so loudly (stderr and a
+// note in its output and record), its record waits on this machine until the coordinator answers
+// (state/journal_writer.hpp), and its exit code is 14 (kStoppedWithoutLock) where it would have been 0
+// or 3: what could be reached was stopped, and nothing guarded it against another run.
+ExitCode run_mutating_verb(
+    const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
+    const std::function<ExitCode(engine::Reporter&)>& action,
+    state::WhenCoordinatorUnreachable unreachable = state::WhenCoordinatorUnreachable::kRefuse);
 
 // A run of one line, for an act that is not a verb's run but must be audited (`lock release --force`):
 // its record, with `message` as the outcome, appended to the journal.

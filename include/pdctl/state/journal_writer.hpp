@@ -15,9 +15,16 @@ namespace pdctl::state {
 std::string journal_location(const config::Cluster& cluster);
 // Empty when neither XDG_STATE_HOME nor HOME is set.
 std::filesystem::path local_journal_path(const std::string& cluster);
+// The records the coordinator has not received yet (it was unreachable when they were written), beside
+// the local copy: <cluster>.pending.jsonl. Empty path as above.
+std::filesystem::path pending_journal_path(const std::string& cluster);
+// What that file holds ("" when nothing is pending).
+std::string pending_journal(const std::string& cluster);
 
-// Failures are warnings on stderr: the run already happened, and its exit code must say how it went,
-// not whether the journal could be written.
+// Appends the pending records, then `lines`, to the coordinator's journal in one command, and `lines`
+// to this machine's copy. A coordinator that cannot be written keeps `lines` pending, to go with the next
+// record that reaches it. Failures are warnings on stderr: the run already happened, and its exit code
+// must say how it went, not whether the journal could be written.
 void write_journal(exec::Executor& executor, const config::Cluster& cluster, const std::string& lines);
 
 }  // namespace pdctl::state

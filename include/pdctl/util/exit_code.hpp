@@ -9,20 +9,21 @@ namespace pdctl {
 
 enum class ExitCode : int {
     kOk = 0,
-    kInternal = 1,          // a bug or an unexpected library failure
-    kUsage = 2,             // bad command line or invalid config (every problem is listed)
-    kUnreachable = 3,       // a node could not be reached or authenticated
-    kStageFailed = 4,       // a role's process/container failed to start or exited while its stage waited
-    kGateTimeout = 5,       // a readiness gate did not pass before its deadline
-    kLocked = 6,            // another operator holds the deploy lock (`pdctl lock status`)
-    kDegraded = 7,          // status: something runs but not every role is running and healthy
-    kStopped = 8,           // status: nothing of the cluster is running
-    kSmokeFailed = 9,       // smoke: the end-to-end request did not return text
-    kNodeCheckFailed = 10,  // doctor: a live check found an error on a reachable node
-    kStopFailed = 11,       // stop/restart: a unit still runs after its grace period and SIGKILL
-    kGpusBusy = 12,         // stop/restart: every unit stopped, but a node's GPUs are still in use
-    kCommandFailed = 13,    // exec/stack: the command (py-spy) failed or timed out on a reachable node
-    kInterrupted = 130,     // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+    kInternal = 1,             // a bug or an unexpected library failure
+    kUsage = 2,                // bad command line or invalid config (every problem is listed)
+    kUnreachable = 3,          // a node could not be reached or authenticated
+    kStageFailed = 4,          // a role's process/container failed to start or exited while its stage waited
+    kGateTimeout = 5,          // a readiness gate did not pass before its deadline
+    kLocked = 6,               // another operator holds the deploy lock (`pdctl lock status`)
+    kDegraded = 7,             // status: something runs but not every role is running and healthy
+    kStopped = 8,              // status: nothing of the cluster is running
+    kSmokeFailed = 9,          // smoke: the end-to-end request did not return text
+    kNodeCheckFailed = 10,     // doctor: a live check found an error on a reachable node
+    kStopFailed = 11,          // stop/restart: a unit still runs after its grace period and SIGKILL
+    kGpusBusy = 12,            // stop/restart: every unit stopped, but a node's GPUs are still in use
+    kCommandFailed = 13,       // exec/stack: the command (py-spy) failed or timed out on a reachable node
+    kStoppedWithoutLock = 14,  // stop: the coordinator was unreachable; every reachable unit stopped unlocked
+    kInterrupted = 130,        // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 
 inline int to_int(ExitCode code) {

@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config_test_util.hpp"
 
 namespace pdctl::config {
@@ -18,6 +20,17 @@ TEST(ConfigCoordinator, DefaultsToTheFirstNode) {
 
 TEST(ConfigCoordinator, NamesANode) {
     EXPECT_EQ(load(std::string("coordinator: n2\n") + kMinimalCluster).coordinator, "n2");
+}
+
+// A management host listed only to keep the lock and the journal: the first node's failure (it runs the
+// master and prefill rank 0) then leaves the lock and the journal alone (docs/config.md).
+TEST(ConfigCoordinator, MayNameANodeThatRunsNoRole) {
+    std::string yaml = std::string("coordinator: ops\n") + kMinimalCluster;
+    yaml.replace(yaml.find("  - {name: n2, address: 10.0.0.2}\n"), 0, "  - {name: ops, address: 10.0.0.9}\n");
+    const auto cluster = load(yaml);
+    EXPECT_EQ(cluster.coordinator, "ops");
+    for (const auto& role : cluster.roles)
+        EXPECT_EQ(std::find(role.nodes.begin(), role.nodes.end(), "ops"), role.nodes.end()) << role.name;
 }
 
 TEST(ConfigCoordinator, AnUnknownNodeIsAnErrorAtItsLine) {

@@ -1,0 +1,138 @@
+#include "pdctl/ops/log_bundle.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+
+#include "log_targets.hpp"
+#include "pdctl/exec/local_executor.hpp"
+#include "pdctl/ops/journal_source.hpp"
+#include "pdctl/runtime/log_query.hpp"
+#include "pdctl/util/parallel.hpp"
+
+namespace pdctl::ops {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The journal lines of its newest `runs` runs, in journal order.
+std::string newest_runs(const std::string& journal, std::size_t runs) {
+    std::vector<std::string> lines;
+    std::vector<std::string> order;  // run ids, first appearance
+    std::string line;
+    for (std::size_t at = 0; at < journal.size();) {
+        auto end = journal.find('\n', at);
+        if (end == std::string::npos) end = journal.size();
+        lines.push_back(journal.substr(at, end - at));
+        at = end + 1;
+    }
+    const auto run_of = [](const std::string& text) {
+        const auto key = text.find("\"run\":\"");
+        if (key == std::string::npos) return std::string();
+        const auto from = key + 7;
+        return text.substr(from, text.find('"', from) - from);
+    };
+    for (const auto& text : lines)
+        if (const auto run = run_of(text);
+            !run.empty() && std::find(order.begin(), order.end(), run) == order.end())
+            order.push_back(run);
+    const std::set<std::string> kept(
+        order.size() > runs ? order.end() - static_cast<long>(runs) : order.begin(), order.end());
+    std::string out;
+    for (const auto& text : lines)
+        if (kept.count(run_of(text))) out += text + "\n";
+    return out;
+}
+
+struct UnitLogs {
+    std::vector<BundleFile> files;
+    std::vector<std::string> missing;
+    bool running = true;
+    bool unreachable = false;
+};
+
+// One unit's current log and its kept one, both read on its node.
+UnitLogs read_unit_logs(const Deployment& deployment, const LogTarget& target) {
+    UnitLogs logs;
+    const auto& name = target.unit->name;
+    const std::string where = "logs/" + target.unit->node + "/";
+    runtime::LogRequest whole;
+    whole.tail_lines = kBundleCurrentLogLines;
+    const auto current = deployment.executor->run(
+        *target.node, runtime::read_log_command(target.runtime, target.node_dir, name, whole));
+    if (!current.transport_error.empty()) {
+        logs.unreachable = true;
+        logs.missing.push_back(target.unit->node + " " + name + ": " + current.transport_error);
+        return logs;
+    }
+    if (current.exit_code == 0)
+        logs.files.push_back({where + name + ".log", deployment.redactor.redact(current.out)});
+    else
+        logs.running = false;
+    whole.tail_lines = -1;  // kept logs are bounded on the node
+    const auto kept =
+        deployment.executor->run(*target.node, runtime::previous_log_command(target.node_dir, name, whole));
+    if (kept.exit_code == 0)
+        logs.files.push_back({where + "previous/" + name + ".log", deployment.redactor.redact(kept.out)});
+    return logs;
+}
+
+}  // namespace
+
+Bundle collect_bundle(const Deployment& deployment, const LogsRequest& request) {
+    const auto scope = logs_scope(deployment.plan, request, /*every_unit_when_unnamed=*/true);
+    const auto scoped = plan::scope_plan(deployment.plan, scope, "logs");
+    const auto targets = log_targets(deployment, scoped.plan, request);
+    std::vector<UnitLogs> read(targets.size());
+    util::for_each_parallel(targets.size(), util::kEngineFanout,
+                            [&](std::size_t i) { read[i] = read_unit_logs(deployment, targets[i]); });
+    Bundle bundle;
+    for (auto& unit : read) {
+        for (auto& file : unit.files) bundle.files.push_back(std::move(file));
+        for (auto& why : unit.missing) bundle.missing.push_back(std::move(why));
+        if (!unit.running && !unit.unreachable)
+            bundle.not_running.push_back(targets[&unit - read.data()].unit->name);
+        if (unit.unreachable) bundle.code = ExitCode::kUnreachable;
+    }
+    try {
+        const auto journal = read_journal(deployment);
+        bundle.files.push_back(
+            {"journal.jsonl", deployment.redactor.redact(newest_runs(journal.text, kBundleJournalRuns))});
+        if (journal.code != ExitCode::kOk) {
+            bundle.missing.push_back("the coordinator's journal: " + journal.source);
+            bundle.code = ExitCode::kUnreachable;
+        }
+    } catch (const Failure& failure) {
+        bundle.missing.push_back(std::string("the journal: ") + failure.what());
+    }
+    return bundle;
+}
+
+void write_bundle(const std::string& path, const std::string& top_dir, const std::vector<BundleFile>& files) {
+    std::string pattern = (fs::temp_directory_path() / "pdctl-bundle-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw Failure(ExitCode::kInternal, "cannot create a temporary directory");
+    const fs::path scratch = pattern;
+    const auto clean = [&] {
+        std::error_code ignored;
+        fs::remove_all(scratch, ignored);
+    };
+    for (const auto& file : files) {
+        const auto target = scratch / top_dir / file.path;
+        fs::create_directories(target.parent_path());
+        std::ofstream(target, std::ios::binary) << file.content;
+    }
+    exec::Command tar;
+    tar.argv = {"tar", "-czf", fs::absolute(path).string(), "-C", scratch.string(), top_dir};
+    tar.timeout = std::chrono::minutes(5);
+    const auto result = exec::LocalExecutor().run({"local", "127.0.0.1", {}, {}, {}}, tar);
+    clean();
+    if (!result.ok())
+        throw Failure(ExitCode::kUsage,
+                      "cannot write the bundle " + path + ": " + result.err.substr(0, result.err.find('\n')),
+                      "a writable path, e.g. ./incident.tar.gz");
+}
+
+}  // namespace pdctl::ops
