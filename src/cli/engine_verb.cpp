@@ -1,12 +1,16 @@
 #include "engine_verb.hpp"
 
+#include <fmt/format.h>
+
 #include <optional>
 
 #include "doctor_gate.hpp"
 #include "duration_flag.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/engine_run.hpp"
+#include "pdctl/ops/take_over.hpp"
 #include "pdctl/report/junit_reporter.hpp"
+#include "pdctl/report/takeover_view.hpp"
 
 namespace pdctl::cli {
 
@@ -30,8 +34,18 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
             return refused;
         }
     }
+    if (options.dry_run) {
+        if (!options.take_over)
+            throw Failure(ExitCode::kUsage, "--dry-run shows what --take-over would stop", "add --take-over");
+        const auto scan =
+            ops::scan_for_take_over(context, plan::scope_plan(context.plan, options.scope, name).plan);
+        fmt::print("{}", context.redactor.redact(global.json ? report::takeover_to_json(scan).dump(2) + "\n"
+                                                             : report::render_takeover_text(scan)));
+        return scan.code();
+    }
     ops::EngineRequest request;
     request.verb = verb;
+    request.take_over = options.take_over;
     // A bad flag is refused before the lock is taken.
     if (verb != ops::EngineVerb::kStop)
         request.deadline_floor = parse_duration_flag("--deadline-floor", options.deadline_floor);

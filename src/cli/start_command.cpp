@@ -18,6 +18,12 @@ void add_start_verb(CLI::App& app, Verbs& verbs) {
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     add_junit_flag(*command, options->junit);
     add_scope_flags(*command, options->scope);
+    command->add_flag(
+        "--take-over", options->take_over,
+        "first stop what holds the planned ports, GPUs or images without being pdctl's (a "
+        "deploy_pd.sh deployment): containers are stopped and kept, never removed (docs/migrating.md)");
+    command->add_flag("--dry-run", options->dry_run,
+                      "with --take-over: list what it would stop, and touch nothing");
     verbs.add(command, [options](const GlobalOptions& global) {
         return run_engine_verb(global, *options, ops::EngineVerb::kStart);
     });

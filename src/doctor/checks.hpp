@@ -3,12 +3,22 @@
 // findings. A check returns false when it does not apply to the node (nothing to look at), so the
 // closing line counts only checks that ran. The table and the loop are in evaluate.cpp.
 
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/lint/rules.hpp"
 
 namespace pdctl::doctor::detail {
+
+// ss's local address column: "0.0.0.0:30000", "[::]:30000", "127.0.0.53%lo:53", "*:22"; nullopt when
+// it is none of them.
+std::optional<TcpListener> parse_listen_address(std::string_view local);
+// Whether binding `host`:`port` ("" = every interface) collides with `listener`: either takes every
+// interface, or both take the same address.
+bool binds_collide(const std::string& host, int port, const TcpListener& listener);
 
 struct NodeInput {
     const NodeNeeds& needs;

@@ -15,18 +15,17 @@ bool every_interface(const std::string& host) {
     return host.empty() || lint::is_wildcard_host(host);
 }
 
-// Two binds of one port collide when either takes every interface or both take the same address.
-bool collides(const PortNeed& need, const TcpListener& listener) {
-    return need.port == listener.port && (every_interface(need.host) || every_interface(listener.host) ||
-                                          lint::same_host(need.host, listener.host));
-}
-
 std::string shown_address(const TcpListener& listener) {
     return listener.host.find(':') != std::string::npos ? fmt::format("[{}]:{}", listener.host, listener.port)
                                                         : fmt::format("{}:{}", listener.host, listener.port);
 }
 
 }  // namespace
+
+bool binds_collide(const std::string& host, int port, const TcpListener& listener) {
+    return port == listener.port &&
+           (every_interface(host) || every_interface(listener.host) || lint::same_host(host, listener.host));
+}
 
 bool check_ports_free(const NodeInput& input, lint::FindingSink& sink) {
     if (input.needs.ports.empty()) return false;
@@ -39,7 +38,7 @@ bool check_ports_free(const NodeInput& input, lint::FindingSink& sink) {
     }
     for (const auto& need : input.needs.ports) {
         for (const auto& listener : input.facts.listeners) {
-            if (!collides(need, listener)) continue;
+            if (!binds_collide(need.host, need.port, listener)) continue;
             sink.add(
                 lint::Severity::Error, "",
                 fmt::format("port {} that {} binds on {} is taken: {} listens on {}", need.port, need.unit,

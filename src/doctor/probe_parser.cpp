@@ -64,22 +64,6 @@ long long parse_kib(const std::string& text) {
     return value;
 }
 
-// ss's local address column: "0.0.0.0:30000", "[::]:30000", "127.0.0.53%lo:53", "*:22".
-std::optional<TcpListener> parse_listen_address(std::string_view local) {
-    const auto colon = local.rfind(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    TcpListener listener;
-    const auto port = local.substr(colon + 1);
-    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), listener.port);
-    if (ec != std::errc() || end != port.data() + port.size()) return std::nullopt;
-    std::string_view host = local.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    if (const auto percent = host.find('%'); percent != std::string_view::npos)
-        host = host.substr(0, percent);
-    listener.host = host == "*" ? "0.0.0.0" : std::string(host);
-    return listener;
-}
-
 // ss's process column: users:(("python3",pid=432,fd=3),...) → "python3 pid 432" (the first one).
 std::string parse_listen_holder(std::string_view process) {
     const auto open = process.find("((\"");
@@ -128,7 +112,7 @@ ParsedProbe parse_probe_output(std::string_view output) {
             facts.listeners_probed = true;
             facts.listeners_known = field(1) == "ok";
         } else if (kind == "listen") {
-            if (auto listener = parse_listen_address(field(1))) {
+            if (auto listener = detail::parse_listen_address(field(1))) {
                 listener->holder = parse_listen_holder(field(2));
                 facts.listeners.push_back(std::move(*listener));
             }
@@ -177,5 +161,25 @@ ParsedProbe parse_probe_output(std::string_view output) {
         parsed.error = "the answer stops before its end (cut off)";
     return parsed;
 }
+
+namespace detail {
+
+// ss's local address column: "0.0.0.0:30000", "[::]:30000", "127.0.0.53%lo:53", "*:22".
+std::optional<TcpListener> parse_listen_address(std::string_view local) {
+    const auto colon = local.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    TcpListener listener;
+    const auto port = local.substr(colon + 1);
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), listener.port);
+    if (ec != std::errc() || end != port.data() + port.size()) return std::nullopt;
+    std::string_view host = local.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (const auto percent = host.find('%'); percent != std::string_view::npos)
+        host = host.substr(0, percent);
+    listener.host = host == "*" ? "0.0.0.0" : std::string(host);
+    return listener;
+}
+
+}  // namespace detail
 
 }  // namespace pdctl::doctor

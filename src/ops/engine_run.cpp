@@ -15,11 +15,27 @@
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/ops/pace_reporter.hpp"
+#include "pdctl/ops/take_over.hpp"
 #include "pdctl/plan/rolling.hpp"
 #include "pdctl/util/durations.hpp"
 
 namespace pdctl::ops {
 namespace {
+
+// `start --take-over`, under the lock: what holds the plan's ports, GPUs or images without being pdctl's
+// is found and stopped before the first stage; a node that cannot be probed stops the run, since what
+// it holds is unknown.
+ExitCode take_over(const Deployment& deployment, const plan::Plan& plan, engine::Reporter& journaled) {
+    const auto scan = scan_for_take_over(deployment, plan);
+    for (const auto& node : scan.nodes)
+        if (!node.error.empty()) journaled.note("take-over: " + node.node + " " + node.error);
+    if (scan.code() != ExitCode::kOk) return scan.code();
+    if (scan.holders() == 0) {
+        journaled.note("take-over: nothing on the nodes of the plan holds its ports, GPUs or images");
+        return ExitCode::kOk;
+    }
+    return stop_foreign_holders(deployment, scan, journaled);
+}
 
 // Fault injection for the reliability tests (docs/reliability.md): PDCTL_TEST_SIGKILL_AT=MOMENT:UNIT,
 // MOMENT being before-start or after-start, makes pdctl SIGKILL itself right before UNIT's start
@@ -114,6 +130,10 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
         deployment, screen, verb,
         [&](engine::Reporter& journaled) {
             for (const auto& why : scoped.closure) journaled.note(why);
+            if (request.take_over) {
+                const auto taken = take_over(deployment, scoped.plan, journaled);
+                if (taken != ExitCode::kOk) return taken;
+            }
             if (request.verb == EngineVerb::kStop) {
                 engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
                 return run_verb(engine, request.verb);

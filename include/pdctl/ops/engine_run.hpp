@@ -34,6 +34,9 @@ struct EngineRequest {
     // start, restart: gate deadlines from past starts (timeline/start_history.hpp)
     timeline::DeadlinePolicy deadline_policy = timeline::DeadlinePolicy::kLearned;
     plan::Duration deadline_floor = std::chrono::minutes(1);
+    // start only: first stop what holds the planned ports, GPUs or images without being pdctl's
+    // (ops/take_over.hpp), each stop journaled.
+    bool take_over = false;
     // Sees the engine's own events, before the run's reporters do (`start --junit`'s recorder).
     engine::Reporter* recorder = nullptr;
 };
