@@ -148,7 +148,7 @@ TakeoverFacts parse_takeover_probe(const std::string& output) {
         } else if (f[0] == "listen" && f.size() >= 3) {
             if (const auto local = detail::parse_listen_address(f[1]))
                 facts.listeners.push_back({local->host, local->port, to_int(f[2])});
-        } else if (f[0] == "gpu" && f.size() >= 3) {
+        } else if (f[0] == "gpu" && f.size() >= 3 && to_int(f[1]) > 0) {
             facts.gpu_processes.push_back({to_int(f[1]), to_int(f[2])});
         } else if (f[0] == "proc" && f.size() >= 5) {
             facts.processes.push_back(

@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "fake_gpu.hpp"
 #include "generate_stream.hpp"
+#include "pdctl/util/shell_quote.hpp"
+#include "pdctl_process.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
 
@@ -426,6 +429,124 @@ TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
                                            << rolling.out;
     std::printf("[ timing ] ssh rolling restart of 2 decode groups: %lld ms, %d requests, 0 failed\n",
                 rolling.ms, stream.sent());
+}
+
+// docs/migrating.md on the SSH test cluster: the deployment pdctl replaces runs as the old script runs
+// it — one podman container per rank, `--network host`, named by hand, no pdctl label — and serves.
+// `start --take-over --dry-run` names every one of its containers and touches nothing; `start
+// --take-over` stops them (kept, not removed), starts pdctl's own, and /generate passes again. The
+// downtime is measured from the client's side: the last answer of the old router to the first of the new.
+TEST_F(SshScenarioTest, TakeOverOfTheOldScriptsContainersMeasuresTheDowntime) {
+    profile = write_profile(temp / "profile", "sshtake");
+    const auto plan = json::parse(pdctl(profile, {"--json", "plan"}).out, nullptr, false);
+    ASSERT_TRUE(plan.is_object());
+    std::vector<std::string> old_names;
+    const auto started = on_every_host([&](int i) {
+        std::string script = "set -e\n";
+        for (const auto& stage : plan["stages"])
+            for (const auto& unit : stage["units"]) {
+                if (unit["node"] != "n" + std::to_string(i)) continue;
+                const std::string name =
+                    "old_" + stage["role"].get<std::string>() + "_" + std::to_string(unit["rank"].get<int>());
+                std::vector<std::string> argv = {"podman", "run", "-d", "--name", name, "--network", "host"};
+                for (const auto& var : unit["env"])
+                    argv.insert(argv.end(), {"-e", var["key"].get<std::string>() + "=" +
+                                                       var["value"].get<std::string>()});
+                argv.push_back(image);
+                for (const auto& word : unit["program"]) argv.push_back(word.get<std::string>());
+                script += util::join_command(argv) + " >/dev/null\n";
+            }
+        return exec::Command{{"sh", "-c", script}, {}, std::chrono::seconds(60)};
+    });
+    for (std::size_t i = 0; i < started.size(); ++i)
+        ASSERT_TRUE(started[i].ok()) << "host " << i + 1 << started[i].err;
+    // What the client counts as served: text, not an error the harness put into words.
+    const auto served_text = [](const std::string& text) {
+        return !text.empty() && text.rfind("no answer", 0) != 0 && text.rfind("HTTP ", 0) != 0 &&
+               text.rfind("not JSON", 0) != 0;
+    };
+    ASSERT_TRUE(
+        eventually([&] { return served_text(generate(host(5).address, 31000)); }, std::chrono::seconds(60)))
+        << "the old deployment never served";
+
+    const auto dry = pdctl(profile, {"--json", "start", "--take-over", "--dry-run"});
+    ASSERT_EQ(dry.exit_code, 0) << dry.dump();
+    const auto holders = json::parse(dry.out, nullptr, false);
+    ASSERT_TRUE(holders.is_object()) << dry.dump();
+    std::vector<std::string> named;
+    for (const auto& holder : holders["holders"]) {
+        EXPECT_EQ(holder["kind"], "container") << holder.dump();
+        named.push_back(holder["node"].get<std::string>() + ":" + holder["name"].get<std::string>());
+    }
+    std::sort(named.begin(), named.end());
+    EXPECT_EQ(named, (std::vector<std::string>{"n1:old_mooncake-master_0", "n1:old_prefill_0",
+                                               "n2:old_prefill_1", "n3:old_prefill_2", "n4:old_prefill_3",
+                                               "n5:old_decode_0", "n5:old_router_0", "n6:old_decode_1",
+                                               "n7:old_decode_2", "n8:old_decode_3"}));
+    EXPECT_TRUE(served_text(generate(host(5).address, 31000))) << "the dry run touched the old deployment";
+
+    // A client asking all along: the outage is the time between the old router's last answer and the
+    // new router's first.
+    std::atomic<bool> running{true};
+    std::atomic<bool> served_again{false};
+    std::atomic<bool> old_served{false};
+    Clock::time_point last_old{}, first_new{};  // written by the client thread only, read after it ends
+    bool outage = false;
+    std::vector<std::string> answers;  // what the client saw, for the failure message
+    std::thread client([&] {
+        while (running) {
+            const auto text = generate(host(5).address, 31000);
+            const bool answered = served_text(text);
+            if (answers.size() < 20 || answered != (answers.back().rfind("ok", 0) == 0))
+                answers.push_back((answered ? "ok: " : "failed: ") + text.substr(0, 120));
+            if (answered && !outage) {
+                last_old = Clock::now();
+                old_served = true;
+            }
+            if (!answered) outage = true;
+            if (answered && outage && !served_again) {
+                first_new = Clock::now();
+                served_again = true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    struct Join {
+        std::atomic<bool>& running;
+        std::thread& thread;
+        ~Join() {
+            running = false;
+            if (thread.joinable()) thread.join();
+        }
+    } join_client{running, client};
+    ASSERT_TRUE(eventually([&] { return old_served.load(); }, std::chrono::seconds(20)))
+        << "the old deployment does not answer the client";
+    const auto take = pdctl(profile, {"start", "--take-over"});
+    const bool served = eventually([&] { return served_again.load(); }, std::chrono::seconds(30));
+    running = false;
+    client.join();  // before reading what it wrote
+    std::string seen;
+    for (const auto& answer : answers) seen += "\n  " + answer;
+    ASSERT_TRUE(served) << "the new router never answered: " << take.dump() << seen;
+    ASSERT_NE(last_old, Clock::time_point{}) << "the old router never answered the client:" << seen;
+    ASSERT_EQ(take.exit_code, 0) << take.dump();
+    EXPECT_NE(take.out.find("take-over: stopped container old_prefill_0 (" + image + ") on n1"),
+              std::string::npos)
+        << take.out;
+    EXPECT_EQ(pdctl(profile, {"smoke"}).exit_code, 0);
+    // The old containers are kept, stopped, for the way back; pdctl's run.
+    const auto kept = on_every_host("podman ps --all --filter name=old_ --format '{{.Names}} {{.Status}}'");
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        EXPECT_EQ(kept[i].out.find("running"), std::string::npos)
+            << host(static_cast<int>(i) + 1).name << kept[i].out;
+    EXPECT_NE(kept[0].out.find("old_prefill_0 Exited"), std::string::npos) << kept[0].out;
+    const auto downtime_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(first_new - last_old).count();
+    std::printf(
+        "[ timing ] take-over of 10 old containers on 8 hosts: start --take-over %lld ms, downtime "
+        "%lld ms (last answer of the old router to the first of the new)\n",
+        take.ms, static_cast<long long>(downtime_ms));
+    RecordProperty("downtime_ms", std::to_string(downtime_ms));
 }
 
 // pdctl exec over SSH: output folded by identical text with the nodes that printed it, the odd node's

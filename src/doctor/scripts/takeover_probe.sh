@@ -2,7 +2,8 @@
 # shellcheck disable=SC2086 # `set -- $rest` splits /proc/PID/stat's fields on purpose
 # takeover_probe.sh CLI NODE_DIR: for `pdctl start --take-over`, what runs on this node and holds what
 # (doctor/takeover.hpp parses it; one tab-separated fact per line, then `end`). It only reads:
-#   container ID NAME IMAGE CLUSTER_LABEL PID   every running container of CLI ("" = none)
+#   container ID NAME IMAGE CLUSTER_LABEL PID   every running container of CLI ("" = none); a container
+#                                               without labels has none to index (`with` guards it)
 #   listen LOCAL_ADDRESS PID                    every listening TCP socket (`ss -Htlnp`, root sees all)
 #   gpu PID MIB                                 every GPU compute process (nvidia-smi, if present)
 #   proc PID PPID PGID COMM CONTAINER_ID        those processes and their ancestors; CONTAINER_ID is the
@@ -15,8 +16,10 @@ seen=" " wanted=
 tab=$(printf '\t')
 if [ -n "$cli" ] && command -v "$cli" >/dev/null 2>&1; then
   for id in $(bounded "$cli" ps -q --no-trunc 2>/dev/null); do
-    bounded "$cli" inspect --format '{{.Id}}	{{.Name}}	{{.Config.Image}}	{{index .Config.Labels "pdctl.cluster"}}	{{.State.Pid}}' "$id" 2>/dev/null |
-      while IFS="$tab" read -r full name image label pid; do say container "$full" "${name#/}" "$image" "$label" "$pid"; done
+    # `|`, not a tab: tabs are IFS white space, and `read` would fold the empty label of a container pdctl
+    # did not start into the next field.
+    bounded "$cli" inspect --format '{{.Id}}|{{.Name}}|{{.Config.Image}}|{{with .Config.Labels}}{{index . "pdctl.cluster"}}{{end}}|{{.State.Pid}}' "$id" 2>/dev/null |
+      while IFS='|' read -r full name image label pid; do say container "$full" "${name#/}" "$image" "$label" "$pid"; done
   done
 fi
 if command -v ss >/dev/null 2>&1; then
@@ -32,7 +35,7 @@ fi
 if command -v nvidia-smi >/dev/null 2>&1; then
   apps=$(bounded nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null)
   while IFS=', ' read -r pid mib; do
-    [ -n "$pid" ] || continue
+    case $pid in '' | *[!0-9]*) continue ;; esac  # a header line, a message instead of apps
     say gpu "$pid" "$mib"; wanted="$wanted $pid"
   done <<APPS
 $apps
