@@ -5,6 +5,7 @@
 #include <charconv>
 #include <optional>
 
+#include "checks.hpp"
 #include "pdctl/doctor/facts.hpp"
 #include "text.hpp"
 
