@@ -37,5 +37,4 @@ void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
 // --gpu-release-timeout, the same for stop and restart.
 void add_gpu_release_flag(CLI::App& command, StartOptions& options);
 
-
 }  // namespace pdctl::cli

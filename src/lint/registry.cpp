@@ -68,7 +68,8 @@ const std::vector<Rule>& static_rules() {
          "docs/doctor.md#pd016 · https://github.com/llm-d/llm-d/issues/2433", check_tp_transfer},
         {"PD017", "an sglang container role may not ptrace, so `pdctl stack` cannot dump it",
          "docs/doctor.md#pd017 · https://github.com/sgl-project/sglang/issues/33549", check_stack_ptrace},
-        {"PD018", "a config.env or profile key that nothing reads", "docs/doctor.md#pd018", check_unused_keys},
+        {"PD018", "a config.env or profile key that nothing reads", "docs/doctor.md#pd018",
+         check_unused_keys},
         {"PD019", "a flag pdctl sets is given again in args or EXTRA_ARGS", "docs/doctor.md#pd019",
          check_flag_given_twice},
     };

@@ -12,6 +12,7 @@
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/runtime/log_query.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -20,20 +21,13 @@ namespace fs = std::filesystem;
 
 // The journal lines of its newest `runs` runs, in journal order.
 std::string newest_runs(const std::string& journal, std::size_t runs) {
-    std::vector<std::string> lines;
+    const auto lines = util::lines(journal);
     std::vector<std::string> order;  // run ids, first appearance
-    std::string line;
-    for (std::size_t at = 0; at < journal.size();) {
-        auto end = journal.find('\n', at);
-        if (end == std::string::npos) end = journal.size();
-        lines.push_back(journal.substr(at, end - at));
-        at = end + 1;
-    }
-    const auto run_of = [](const std::string& text) {
+    const auto run_of = [](std::string_view text) {
         const auto key = text.find("\"run\":\"");
-        if (key == std::string::npos) return std::string();
+        if (key == std::string_view::npos) return std::string();
         const auto from = key + 7;
-        return text.substr(from, text.find('"', from) - from);
+        return std::string(text.substr(from, text.find('"', from) - from));
     };
     for (const auto& text : lines)
         if (const auto run = run_of(text);
@@ -43,7 +37,10 @@ std::string newest_runs(const std::string& journal, std::size_t runs) {
         order.size() > runs ? order.end() - static_cast<long>(runs) : order.begin(), order.end());
     std::string out;
     for (const auto& text : lines)
-        if (kept.count(run_of(text))) out += text + "\n";
+        if (kept.count(run_of(text))) {
+            out += text;
+            out += '\n';
+        }
     return out;
 }
 
@@ -90,11 +87,11 @@ Bundle collect_bundle(const Deployment& deployment, const LogsRequest& request) 
     util::for_each_parallel(targets.size(), util::kEngineFanout,
                             [&](std::size_t i) { read[i] = read_unit_logs(deployment, targets[i]); });
     Bundle bundle;
-    for (auto& unit : read) {
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        auto& unit = read[i];
         for (auto& file : unit.files) bundle.files.push_back(std::move(file));
         for (auto& why : unit.missing) bundle.missing.push_back(std::move(why));
-        if (!unit.running && !unit.unreachable)
-            bundle.not_running.push_back(targets[&unit - read.data()].unit->name);
+        if (!unit.running && !unit.unreachable) bundle.not_running.push_back(targets[i].unit->name);
         if (unit.unreachable) bundle.code = ExitCode::kUnreachable;
     }
     try {
