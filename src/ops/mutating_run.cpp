@@ -28,9 +28,8 @@ ExitCode run_mutating_verb(const Deployment& deployment, engine::Reporter& repor
     JournalingReporter journal(
         reporter, deployment.redactor,
         {run_id, verb, me.who(), deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION});
-    std::string unlocked;
     if (!lock.held()) {
-        unlocked =
+        const std::string unlocked =
             lock.why_not_held() + ": " + verb +
             " goes on WITHOUT the deploy lock, stopping every unit it can reach; nothing keeps another "
             "run from acting at the same time. The journal record waits on this machine until the "
