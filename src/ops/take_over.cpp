@@ -89,15 +89,14 @@ ExitCode stop_foreign_holders(const Deployment& deployment, const TakeoverScan& 
     util::for_each_parallel(scan.nodes.size(), util::kEngineFanout, [&](std::size_t i) {
         const auto& entry = scan.nodes[i];
         const auto* node = deployment.cluster.find_node(entry.node);
-        const int grace = std::max(10, runtime_on(deployment, deployment.plan, entry.node).grace);
+        const auto on_node = runtime_on(deployment, deployment.plan, entry.node);
+        const auto dir = node_dir(deployment, entry.node);
+        const int grace = std::max(10, on_node.grace);
         for (const auto& holder : entry.holders) {
-            const auto command = holder.container
-                                     ? runtime::foreign_container_stop_command(
-                                           node_dir(deployment, entry.node),
-                                           runtime_on(deployment, deployment.plan, entry.node).cli, holder.id,
-                                           holder.name, grace)
-                                     : runtime::foreign_process_stop_command(node_dir(deployment, entry.node),
-                                                                             holder.pid, grace);
+            const auto command =
+                holder.container
+                    ? runtime::foreign_container_stop_command(dir, on_node.cli, holder.id, holder.name, grace)
+                    : runtime::foreign_process_stop_command(dir, holder.pid, grace);
             const auto answer = deployment.on_nodes->run(*node, command);
             if (answer.ok()) {
                 said[i].push_back("take-over: stopped " + describe(holder));
