@@ -34,6 +34,8 @@ pdctl_require_pkgconfig(LIBCRYPTO libcrypto libssl-dev)
 # Debian's cpp-httplib is a compiled library: its pkg-config flags (OpenSSL/zlib/brotli support)
 # define the ABI, so they must reach every translation unit that includes httplib.h.
 pdctl_require_pkgconfig(HTTPLIB cpp-httplib libcpp-httplib-dev)
+# libcurl's multi interface: the load generator of `pdctl bench` holds hundreds of streams on one thread.
+pdctl_require_pkgconfig(LIBCURL libcurl libcurl4-openssl-dev)
 
 if(PDCTL_BUILD_TESTS)
     pdctl_require_config(GTest libgtest-dev)

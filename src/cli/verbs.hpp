@@ -47,6 +47,7 @@ void add_logs_verb(CLI::App& app, Verbs& verbs);
 void add_push_verb(CLI::App& app, Verbs& verbs);
 void add_pull_verb(CLI::App& app, Verbs& verbs);
 void add_smoke_verb(CLI::App& app, Verbs& verbs);
+void add_bench_verb(CLI::App& app, Verbs& verbs);
 void add_exec_verb(CLI::App& app, Verbs& verbs);
 void add_stack_verb(CLI::App& app, Verbs& verbs);
 void add_lock_verb(CLI::App& app, Verbs& verbs);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <random>
 
@@ -12,6 +13,7 @@ namespace pdsim {
 namespace {
 
 constexpr std::size_t kMaxRooms = 100000;
+constexpr long long kMaxWaitMs = 10000;
 
 std::optional<long long> query_int(const httplib::Request& req, const char* name) {
     if (!req.has_param(name)) {
@@ -52,11 +54,12 @@ BootstrapServer::BootstrapServer(PrefillParallelInfo info) : info_(info), instan
 }
 
 bool BootstrapServer::start(const std::string& host, int port, std::string& error) {
-    return serve_in_background(server_, host, port, error);
+    return serve_in_background(server_, host, port, error, serving_threads());
 }
 
 void BootstrapServer::record_room(std::uint64_t room, nlohmann::json meta) {
     std::lock_guard lock(mutex_);
+    room_recorded_.notify_all();
     if (rooms_.emplace(room, std::move(meta)).second) {
         room_order_.push_back(room);
     }
@@ -109,7 +112,12 @@ void BootstrapServer::setup_routes() {
             reply_json(res, 410, {{"room", *room}, {"error", "unknown peer session"}});
             return;
         }
-        std::lock_guard lock(mutex_);
+        // ?wait_ms=N: a long poll, answered as soon as the room is recorded (no polling delay in the
+        // measured time to first token), or 404 after N ms.
+        const long long wait = std::clamp(query_int(req, "wait_ms").value_or(0), 0LL, kMaxWaitMs);
+        std::unique_lock lock(mutex_);
+        room_recorded_.wait_for(lock, std::chrono::milliseconds(wait),
+                                [&] { return rooms_.count(*room) != 0; });
         auto it = rooms_.find(*room);
         if (it == rooms_.end()) {
             reply_json(res, 404, {{"room", *room}, {"ready", false}});

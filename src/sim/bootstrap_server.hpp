@@ -1,14 +1,15 @@
 #pragma once
 // The prefill bootstrap server (SGLang's CommonKVBootstrapServer): started by prefill node-rank
 // 0 early in start-up, on --host:--disaggregation-bootstrap-port. Prefill ranks register with
-// PUT /route; decode looks the prefill up with GET /route. pdsim adds PUT/GET /kv?room=N, which
-// stands in for the KV transfer itself: prefill records a room, decode waits for it.
+// PUT /route; decode looks the prefill up with GET /route. pdsim adds PUT/GET /kv?room=N[&wait_ms=W],
+// which stands in for the KV transfer itself: prefill records a room, decode waits for it.
 // Each server has an instance id, handed out with GET /route: a decode that keeps the id of the prefill
 // it first reached and asks /kv with it finds out when that prefill restarted (sglang #16903: the
 // decode's connections to it are stale and stay broken until the decode restarts).
 
 #include <httplib.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -47,6 +48,7 @@ class BootstrapServer {
     std::mutex mutex_;
     std::map<int, nlohmann::json> ranks_;  // engine_rank -> registration
     std::map<std::uint64_t, nlohmann::json> rooms_;
+    std::condition_variable room_recorded_;
     std::deque<std::uint64_t> room_order_;  // oldest first, to bound memory
 };
 

@@ -7,12 +7,14 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
+#include <thread>
 #include <vector>
 
 #include "sim/bootstrap_server.hpp"
+#include "sim/capacity.hpp"
 #include "sim/http_util.hpp"
 #include "sim/log.hpp"
+#include "sim/serving_metrics.hpp"
 
 namespace pdsim {
 namespace {
@@ -20,24 +22,13 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kDefaultMaxNewTokens = 128;  // SGLang's SamplingParams default
 constexpr int kMaxWords = 8192;
+// How long one GET /kv waits at the bootstrap server for the room before answering 404.
+constexpr Millis kKvLongPoll{1000};
 constexpr std::string_view kRoutePath = "/route?engine_rank=-1&target_dp_group=-1&target_pp_rank=-1";
 
-// One prompt of a (possibly batched) request, with its own bootstrap fields.
-struct Item {
-    std::string prompt;  // text, or input ids joined, as the seed of the answer
-    int prompt_tokens = 0;
-    int max_new_tokens = kDefaultMaxNewTokens;
-    std::optional<std::string> bootstrap_host;
-    std::optional<int> bootstrap_port;  // null -> decode's own --disaggregation-bootstrap-port
-    std::optional<std::uint64_t> bootstrap_room;
-};
-
-struct Failure {
-    int status;
-    std::string message;
-};
+using Item = GenerateItem;
+using Failure = GenerateFailure;
 
 // Field `name` for item `index`: batched requests carry one value per item, or one for all.
 const json* field(const json& body, const char* name, std::size_t index, bool batched) {
@@ -79,7 +70,7 @@ std::optional<Failure> parse_items(const json& body, std::vector<Item>& items, b
         }
         if (const json* params = field(body, "sampling_params", i, batched);
             params != nullptr && params->is_object()) {
-            item.max_new_tokens = params->value("max_new_tokens", kDefaultMaxNewTokens);
+            item.max_new_tokens = params->value("max_new_tokens", item.max_new_tokens);
         }
         if (const json* host = field(body, "bootstrap_host", i, batched);
             host != nullptr && host->is_string()) {
@@ -96,21 +87,6 @@ std::optional<Failure> parse_items(const json& body, std::vector<Item>& items, b
         items.push_back(std::move(item));
     }
     return std::nullopt;
-}
-
-std::string random_id() {
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    return fmt::format("{:016x}{:016x}", rng(), rng());
-}
-
-json meta_info(const Item& item, int completion_tokens, Clock::time_point started) {
-    double latency = std::chrono::duration<double>(Clock::now() - started).count();
-    return {{"id", random_id()},
-            {"prompt_tokens", item.prompt_tokens},
-            {"completion_tokens", completion_tokens},
-            {"cached_tokens", 0},
-            {"finish_reason", {{"type", "length"}, {"length", completion_tokens}}},
-            {"e2e_latency", latency}};
 }
 
 // The prefills this decode has reached, by bootstrap address, with the instance each answered with
@@ -138,17 +114,29 @@ KnownPrefills& known_prefills() {
     return known;
 }
 
+Failure transfer_failure(const GenerateContext& context, std::uint64_t room, const std::string& cause,
+                         const std::string& message) {
+    log_schedf(context.args->tp_rank(),
+               "Decode transfer failed for request rank=0 bootstrap_room={} with exception "
+               "KVTransferError(bootstrap_room={}): {}",
+               room, room, cause);
+    if (context.metrics != nullptr) context.metrics->transfer_failed();
+    return Failure{500, message};
+}
+
 // Decode's side of one PD request: find the prefill through its bootstrap server (once per prefill,
-// then from memory), then wait until that prefill has "sent" the KV of this room.
-std::optional<Failure> receive_kv(const GenerateContext& context, const Item& item) {
+// then from memory), then wait until that prefill has computed the prompt and "sent" the KV of this
+// room. Returns the room's record (the prompt's token count), or why it failed.
+std::variant<json, Failure> receive_kv(const GenerateContext& context, const Item& item) {
     // The router passes IPv6 hosts bracketed, as written in the URL.
     std::string host = *item.bootstrap_host;
     if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
         host = host.substr(1, host.size() - 2);
     }
     const int port = item.bootstrap_port.value_or(context.args->bootstrap_port);
-    auto client = make_client(host, port, Millis{2000}, Millis{2000});
+    auto client = make_client(host, port, Millis{2000}, kKvLongPoll + Millis{2000});
     const std::string address = fmt::format("{}:{}", host, port);
+    const std::uint64_t room = *item.bootstrap_room;
     auto instance = known_prefills().find(address);
     if (!instance) {
         // PDSIM_KV_FAULT=bootstrap: as if a firewall stood between decode and the prefill's bootstrap.
@@ -160,6 +148,7 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
             std::string message = fmt::format("Error fetching prefill parallel info from bootstrap {}:{}: {}",
                                               host, port, cause);
             log_sched(context.args->tp_rank(), message);
+            if (context.metrics != nullptr) context.metrics->bootstrap_failed();
             return Failure{500, message};
         }
         const json info = json::parse(route->body, nullptr, false);
@@ -167,106 +156,142 @@ std::optional<Failure> receive_kv(const GenerateContext& context, const Item& it
         known_prefills().remember(address, *instance);
     }
     const auto deadline = Clock::now() + context.kv_timeout;
-    std::string kv_path = fmt::format("/kv?room={}", *item.bootstrap_room);
+    std::string kv_path = fmt::format("/kv?room={}", room);
     if (!instance->empty()) kv_path += "&instance=" + *instance;
     for (;;) {
+        const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
+        const auto wait = std::clamp(left, Millis{0}, kKvLongPoll);
         // PDSIM_KV_FAULT=transfer: the prefill is found, its KV never arrives (a broken RDMA path).
-        auto kv = context.kv_fault == "transfer" ? httplib::Result(nullptr, httplib::Error::Connection)
-                                                 : client->Get(kv_path);
+        auto kv = context.kv_fault == "transfer"
+                      ? httplib::Result(nullptr, httplib::Error::Connection)
+                      : client->Get(fmt::format("{}&wait_ms={}", kv_path, wait.count()));
         if (kv && kv->status == 200) {
-            return std::nullopt;
+            const json answer = json::parse(kv->body, nullptr, false);
+            return answer.is_object() ? answer.value("meta", json::object()) : json::object();
         }
         if (kv && kv->status == 410) {
-            log_schedf(context.args->tp_rank(),
-                       "Decode transfer failed for request rank=0 bootstrap_room={} with exception "
-                       "KVTransferError(bootstrap_room={}): the prefill at {} restarted after this decode "
-                       "connected to it",
-                       *item.bootstrap_room, *item.bootstrap_room, address);
-            return Failure{500,
-                           fmt::format("KV transfer failed (bootstrap_room={}): the prefill at bootstrap "
-                                       "{} restarted since this decode connected to it; restart the "
-                                       "decode to reconnect (sglang #16903)",
-                                       *item.bootstrap_room, address)};
+            return transfer_failure(
+                context, room,
+                fmt::format("the prefill at {} restarted after this decode connected to it", address),
+                fmt::format(
+                    "KV transfer failed (bootstrap_room={}): the prefill at bootstrap {} restarted "
+                    "since this decode connected to it; restart the decode to reconnect (sglang #16903)",
+                    room, address));
         }
         if (Clock::now() >= deadline) {
-            log_schedf(context.args->tp_rank(),
-                       "Decode transfer failed for request rank=0 bootstrap_room={} with exception "
-                       "KVTransferError(bootstrap_room={}): KV transfer timed out",
-                       *item.bootstrap_room, *item.bootstrap_room);
-            return Failure{500, fmt::format("KV transfer timed out (bootstrap_room={}, bootstrap {}:{})",
-                                            *item.bootstrap_room, host, port)};
+            return transfer_failure(
+                context, room, "KV transfer timed out",
+                fmt::format("KV transfer timed out (bootstrap_room={}, bootstrap {}:{})", room, host, port));
         }
-        sleep_ms(Millis{20});
+        if (!kv || kv->status != 404) sleep_ms(Millis{20});  // not a long poll: do not spin
     }
+}
+
+// The KV of `prompt_tokens` crosses from prefill to decode: the capacity model's time and failure.
+std::optional<Failure> transfer_kv(const GenerateContext& context, const Item& item, int prompt_tokens) {
+    const KvTransfer transfer = context.capacity->kv_transfer(prompt_tokens);
+    if (transfer.time.count() > 0) std::this_thread::sleep_for(transfer.time);
+    if (!transfer.failure.empty()) {
+        return transfer_failure(context, *item.bootstrap_room, transfer.failure,
+                                fmt::format("KV transfer failed (bootstrap_room={}): {}",
+                                            *item.bootstrap_room, transfer.failure));
+    }
+    if (context.metrics != nullptr) context.metrics->transfer_done(transfer.bytes, transfer.time.count());
+    return std::nullopt;
+}
+
+// Output tokens one at a time on a decode seat: the first came with the KV (prefill computed it), so
+// it is out at once; each after it takes a decode step at the current batch size.
+int decode_tokens(const GenerateContext& context, const Item& item,
+                  const std::function<bool(int)>& on_token) {
+    const int tokens = output_tokens(item);
+    Capacity::DecodeSeat seat(*context.capacity);
+    for (int n = 1; n <= tokens; ++n) {
+        if (n > 1) seat.next_token();
+        if (on_token && !on_token(n)) return n;
+    }
+    return tokens;
 }
 
 }  // namespace
 
-std::string synthesize_text(std::string_view prompt, int words) {
+std::variant<GenerateRequest, GenerateFailure> parse_generate(const GenerateContext& context,
+                                                              const std::string& request_body) {
+    const ServerArgs& args = *context.args;
+    json body = json::parse(request_body, nullptr, false);
+    if (!body.is_object()) {
+        return Failure{400, "The request body is not a JSON object."};
+    }
+    GenerateRequest request;
+    try {
+        if (auto failure = parse_items(body, request.items, request.batched)) return *failure;
+        request.stream = body.value("stream", false);
+    } catch (const json::exception& e) {
+        return Failure{400, fmt::format("Invalid request: {}", e.what())};
+    }
+    for (const Item& item : request.items) {
+        const bool fake = item.bootstrap_host == kFakeBootstrapHost ||
+                          (args.decode() && args.transfer_backend == "fake" && !item.bootstrap_host);
+        if (args.pd() && !fake && (!item.bootstrap_host || !item.bootstrap_room)) {
+            return Failure{400, fmt::format("A {} server only takes requests with bootstrap_host and "
+                                            "bootstrap_room (send them through the router, or set "
+                                            "bootstrap_host={} for a fake transfer).",
+                                            args.disaggregation_mode, kFakeBootstrapHost)};
+        }
+    }
+    return request;
+}
+
+int output_tokens(const GenerateItem& item) {
+    return std::clamp(item.max_new_tokens, 0, kMaxWords);
+}
+
+std::variant<int, GenerateFailure> serve_item(const GenerateContext& context, const GenerateItem& item,
+                                              const std::function<bool(int)>& on_token) {
+    const ServerArgs& args = *context.args;
+    const bool fake = item.bootstrap_host == kFakeBootstrapHost ||
+                      (args.decode() && args.transfer_backend == "fake" && !item.bootstrap_host);
+    if (args.prefill()) {
+        context.capacity->prefill(item.prompt_tokens);
+        if (!fake && context.bootstrap != nullptr) {
+            context.bootstrap->record_room(*item.bootstrap_room, {{"prompt_tokens", item.prompt_tokens}});
+        }
+        return 0;
+    }
+    if (args.decode() && !fake) {
+        auto kv = receive_kv(context, item);
+        if (auto* failure = std::get_if<Failure>(&kv)) return *failure;
+        const int prompt_tokens = std::get<json>(kv).value("prompt_tokens", item.prompt_tokens);
+        if (auto failure = transfer_kv(context, item, prompt_tokens)) return *failure;
+    } else if (!args.decode()) {
+        context.capacity->prefill(item.prompt_tokens);  // a plain server computes the prompt itself
+    }
+    return decode_tokens(context, item, on_token);
+}
+
+WordStream::WordStream(std::string_view prompt) : state_(1469598103934665603ULL) {
+    for (unsigned char c : prompt) {
+        state_ = (state_ ^ c) * 1099511628211ULL;  // FNV-1a of the prompt seeds the words
+    }
+}
+
+std::string_view WordStream::next() {
     static constexpr std::array<std::string_view, 24> kVocabulary = {
         "the",   "model", "serves", "tokens", "from",    "prefill", "to",    "decode",
         "cache", "moves", "over",   "the",    "network", "and",     "every", "rank",
         "stays", "in",    "step",   "while",  "router",  "pairs",   "each",  "request"};
-    std::uint64_t state = 1469598103934665603ULL;  // FNV-1a of the prompt seeds the words
-    for (unsigned char c : prompt) {
-        state = (state ^ c) * 1099511628211ULL;
-    }
-    std::string text;
-    for (int i = 0; i < std::min(words, kMaxWords); ++i) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        text += i == 0 ? "" : " ";
-        text += kVocabulary[(state >> 33) % kVocabulary.size()];
-    }
-    return text;
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return kVocabulary[(state_ >> 33) % kVocabulary.size()];
 }
 
-GenerateReply handle_generate(const GenerateContext& context, const std::string& request_body) {
-    const auto started = Clock::now();
-    const ServerArgs& args = *context.args;
-    json body = json::parse(request_body, nullptr, false);
-    if (!body.is_object()) {
-        return {400, error_body("The request body is not a JSON object.", 400)};
+std::string synthesize_text(std::string_view prompt, int words) {
+    WordStream stream(prompt);
+    std::string text;
+    for (int i = 0; i < std::min(words, kMaxWords); ++i) {
+        text += i == 0 ? "" : " ";
+        text += stream.next();
     }
-    std::vector<Item> items;
-    bool batched = false;
-    try {
-        if (auto failure = parse_items(body, items, batched)) {
-            return {failure->status, error_body(failure->message, failure->status)};
-        }
-    } catch (const json::exception& e) {
-        return {400, error_body(fmt::format("Invalid request: {}", e.what()), 400)};
-    }
-
-    json outputs = json::array();
-    for (const Item& item : items) {
-        const bool fake = item.bootstrap_host == kFakeBootstrapHost ||
-                          (args.decode() && args.transfer_backend == "fake" && !item.bootstrap_host);
-        if (args.pd() && !fake && (!item.bootstrap_host || !item.bootstrap_room)) {
-            std::string message = fmt::format(
-                "A {} server only takes requests with bootstrap_host and bootstrap_room (send them through "
-                "the "
-                "router, or set bootstrap_host={} for a fake transfer).",
-                args.disaggregation_mode, kFakeBootstrapHost);
-            return {400, error_body(message, 400)};
-        }
-        if (args.prefill()) {
-            if (!fake && context.bootstrap != nullptr) {
-                context.bootstrap->record_room(*item.bootstrap_room, {{"prompt_tokens", item.prompt_tokens}});
-            }
-            outputs.push_back({{"text", ""}, {"meta_info", meta_info(item, 1, started)}});
-            continue;
-        }
-        if (args.decode() && !fake) {
-            if (auto failure = receive_kv(context, item)) {
-                return {failure->status, error_body(failure->message, failure->status)};
-            }
-        }
-        int words = std::max(0, std::min(item.max_new_tokens, kMaxWords));
-        sleep_ms(context.token_time * words);
-        outputs.push_back(
-            {{"text", synthesize_text(item.prompt, words)}, {"meta_info", meta_info(item, words, started)}});
-    }
-    return {200, batched ? outputs : outputs[0]};
+    return text;
 }
 
 }  // namespace pdsim

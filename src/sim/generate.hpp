@@ -1,16 +1,23 @@
 #pragma once
 // POST /generate of a simulated SGLang server, for the three disaggregation modes:
 // - null: a plain generate;
-// - prefill: records the request's bootstrap_room at this prefill's bootstrap server (the KV is
-//   "ready") and returns an empty text, as a real prefill's half of a PD request;
+// - prefill: computes the prompt (the capacity model's prefill queue), then records the request's
+//   bootstrap_room at this prefill's bootstrap server (the KV is "ready") and returns an empty text,
+//   as a real prefill's half of a PD request;
 // - decode: looks up the prefill at bootstrap_host:bootstrap_port like the real decode does (so a
-//   wrong prefill address fails the same way), waits for the room, then returns the text.
-// The text is a deterministic function of the prompt, so tests can compare answers.
+//   wrong prefill address fails the same way), waits for the room, "transfers" the KV (time and
+//   failures from the capacity model), then decodes token by token.
+// The text is a deterministic function of the prompt, so tests can compare answers. A request with
+// "stream": true is answered token by token as server-sent events (sim/sglang_api.cpp).
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 #include "sim/process.hpp"
 #include "sim/program_args.hpp"
@@ -18,23 +25,62 @@
 namespace pdsim {
 
 class BootstrapServer;
+class Capacity;
+class ServingMetrics;
 
 inline constexpr std::string_view kFakeBootstrapHost = "2.2.2.2";  // SGLang's FAKE_BOOTSTRAP_HOST
 
 struct GenerateContext {
     const ServerArgs* args = nullptr;
     BootstrapServer* bootstrap = nullptr;  // this prefill's own bootstrap server; null elsewhere
+    Capacity* capacity = nullptr;
+    ServingMetrics* metrics = nullptr;
     Millis kv_timeout{10000};
     std::string kv_fault;  // Knobs::kv_fault
-    Millis token_time{0};  // Knobs::token_time: each output token takes this long (not on prefill)
 };
 
-struct GenerateReply {
-    int status = 200;
-    nlohmann::json body;
+// One prompt of a (possibly batched) request, with its own bootstrap fields.
+struct GenerateItem {
+    std::string prompt;  // text, or input ids joined, as the seed of the answer
+    int prompt_tokens = 0;
+    int max_new_tokens = 128;  // SGLang's SamplingParams default
+    std::optional<std::string> bootstrap_host;
+    std::optional<int> bootstrap_port;  // null -> decode's own --disaggregation-bootstrap-port
+    std::optional<std::uint64_t> bootstrap_room;
 };
 
-GenerateReply handle_generate(const GenerateContext& context, const std::string& request_body);
+struct GenerateRequest {
+    std::vector<GenerateItem> items;
+    bool batched = false;
+    bool stream = false;
+};
+
+struct GenerateFailure {
+    int status = 500;
+    std::string message;
+};
+
+std::variant<GenerateRequest, GenerateFailure> parse_generate(const GenerateContext& context,
+                                                              const std::string& request_body);
+
+// How many output tokens a decode or plain server produces for `item` (ignore_eos: all it asks for).
+int output_tokens(const GenerateItem& item);
+
+// Serves one item. `on_token(n)` runs as the n-th output token is produced (n counts from 1) and
+// returns false when nobody listens any more (the client hung up: the request is aborted there); a
+// prefill produces none. Returns the number of output tokens, or why the request failed.
+std::variant<int, GenerateFailure> serve_item(const GenerateContext& context, const GenerateItem& item,
+                                              const std::function<bool(int)>& on_token);
+
+// The words of an answer, one at a time: the same prompt gives the same words.
+class WordStream {
+  public:
+    explicit WordStream(std::string_view prompt);
+    std::string_view next();
+
+  private:
+    std::uint64_t state_;
+};
 
 // `words` words derived from `prompt` (same prompt, same words).
 std::string synthesize_text(std::string_view prompt, int words);

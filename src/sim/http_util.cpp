@@ -1,14 +1,48 @@
 #include "sim/http_util.hpp"
 
 #include <fmt/format.h>
+#include <sys/socket.h>
 
+#include <cstdlib>
+#include <memory>
 #include <thread>
 
 #include "sim/net.hpp"
 
 namespace pdsim {
+namespace {
 
-bool serve_in_background(httplib::Server& server, const std::string& host, int port, std::string& error) {
+constexpr int kListenBacklog = 2048;  // uvicorn's --backlog default
+
+}  // namespace
+
+std::size_t serving_threads() {
+    constexpr std::size_t kDefault = 288;  // 256 streams and room for health checks and metrics
+    const char* raw = std::getenv("PDSIM_HTTP_THREADS");
+    if (raw == nullptr || *raw == '\0') return kDefault;
+    const long value = std::strtol(raw, nullptr, 10);
+    return value > 0 ? static_cast<std::size_t>(value) : kDefault;
+}
+
+bool serve_in_background(httplib::Server& server, const std::string& host, int port, std::string& error,
+                         std::size_t threads) {
+    // Uvicorn's asyncio transports set TCP_NODELAY; without it a streamed token waits for the ACK of the
+    // one before (Nagle and delayed ACKs: 40 ms), which a load test would measure as the server's ITL.
+    server.set_tcp_nodelay(true);
+    // Uvicorn keeps a connection open between requests for 5 s, with no cap on their number.
+    server.set_keep_alive_max_count(100000);
+    server.set_keep_alive_timeout(5);
+    // httplib listens with a backlog of 5 (compiled in), uvicorn with 2048: with 5, a burst of new
+    // connections overflows the accept queue and each one past it waits a SYN retransmission (1 s).
+    // The listening socket is the only one this server creates: keep it, and listen again with more.
+    auto listening = std::make_shared<int>(-1);
+    server.set_socket_options([listening](socket_t sock) {
+        httplib::default_socket_options(sock);
+        *listening = static_cast<int>(sock);
+    });
+    if (threads > 0) {
+        server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    }
     if (!server.bind_to_port(host, port)) {
         // httplib does not say why; a plain bind on the same address recovers the errno text.
         Socket probe = listen_tcp(host, port, error);
@@ -17,6 +51,7 @@ bool serve_in_background(httplib::Server& server, const std::string& host, int p
         }
         return false;
     }
+    if (*listening >= 0) ::listen(*listening, kListenBacklog);
     std::thread([&server] { server.listen_after_bind(); }).detach();
     return true;
 }
@@ -61,6 +96,7 @@ std::optional<Url> parse_url(std::string_view text) {
 std::unique_ptr<httplib::Client> make_client(const std::string& host, int port, Millis connect_timeout,
                                              Millis read_timeout) {
     auto client = std::make_unique<httplib::Client>(host, port);
+    client->set_tcp_nodelay(true);
     client->set_connection_timeout(connect_timeout);
     client->set_read_timeout(read_timeout);
     client->set_write_timeout(read_timeout);

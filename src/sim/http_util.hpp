@@ -13,10 +13,16 @@
 
 namespace pdsim {
 
-// Binds host:port, then serves on a detached thread. From the moment this returns true, clients
-// can connect (the kernel queues them until the thread accepts). On failure `error` holds the
-// cause, e.g. "Address already in use".
-bool serve_in_background(httplib::Server& server, const std::string& host, int port, std::string& error);
+// Threads of a server that carries requests under load (the API of node-rank 0, the router, the
+// bootstrap server's long polls): each open stream holds one, so 256 concurrent streams need as many
+// (httplib's default is 8). PDSIM_HTTP_THREADS overrides it.
+std::size_t serving_threads();
+
+// Binds host:port, then serves on a detached thread with `threads` worker threads (0: httplib's
+// default). From the moment this returns true, clients can connect (the kernel queues them until
+// the thread accepts). On failure `error` holds the cause, e.g. "Address already in use".
+bool serve_in_background(httplib::Server& server, const std::string& host, int port, std::string& error,
+                         std::size_t threads = 0);
 
 void reply_json(httplib::Response& res, int status, const nlohmann::json& body);
 void reply_text(httplib::Response& res, int status, std::string_view body);

@@ -75,7 +75,7 @@ Knobs load_knobs() {
     knobs.router_check = Millis{env_long("PDSIM_ROUTER_CHECK_MS").value_or(500)};
     knobs.router_drain = Millis{env_long("PDSIM_ROUTER_DRAIN_MS").value_or(5000)};
     knobs.kv_timeout = Millis{env_long("PDSIM_KV_TIMEOUT_MS").value_or(10000)};
-    knobs.token_time = Millis{env_long("PDSIM_TOKEN_MS").value_or(0)};
+    knobs.capacity = load_capacity_knobs();
     knobs.hcas = static_cast<int>(env_long("PDSIM_HCAS").value_or(-1));
     if (const char* fault = std::getenv("PDSIM_HEALTH_FAULT"); fault != nullptr && *fault != '\0') {
         knobs.health_fault = fault;

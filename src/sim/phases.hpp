@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/capacity.hpp"
 #include "sim/process.hpp"
 
 namespace pdsim {
@@ -32,7 +33,7 @@ struct Knobs {
     Millis router_check{500};                     // PDSIM_ROUTER_CHECK_MS: router health polling
     Millis router_drain{5000};  // PDSIM_ROUTER_DRAIN_MS: a removed worker drains this long (SMG: 5 s)
     Millis kv_timeout{10000};   // PDSIM_KV_TIMEOUT_MS: decode waits for prefill's KV
-    Millis token_time{0};       // PDSIM_TOKEN_MS: decode time of each output token
+    CapacityKnobs capacity;     // how fast a server serves (sim/capacity.hpp)
     int hcas = -1;              // PDSIM_HCAS: HCAs "found"; -1 = one per ib device
     // PDSIM_HEALTH_FAULT: how the API port misbehaves once the server is up — "slow" (every answer
     // after PDSIM_HEALTH_DELAY_MS), "500" (/health answers 500), "garbage" (not HTTP at all: an SSH

@@ -45,6 +45,7 @@ constexpr std::array kServerFlags = {
     FlagSpec{"--skip-server-warmup", kSwitch},
     FlagSpec{"--enable-dp-attention", kSwitch},
     FlagSpec{"--enable-metrics", kSwitch},
+    FlagSpec{"--incremental-streaming-output", kSwitch},
     FlagSpec{"--enable-eplb", kSwitch},
     FlagSpec{"--enable-ep-moe", kSwitch},
     FlagSpec{"--enable-deepep-moe", kSwitch},
@@ -148,6 +149,7 @@ ServerArgs parse_server_args(std::span<const std::string> argv) {
     args.trust_remote_code = parsed.has("--trust-remote-code");
     args.skip_server_warmup = parsed.has("--skip-server-warmup");
     args.enable_metrics = parsed.has("--enable-metrics");
+    args.incremental_streaming_output = parsed.has("--incremental-streaming-output");
     args.enable_dp_attention = parsed.has("--enable-dp-attention");
     if (auto fraction = parsed.last("--mem-fraction-static")) {
         char* end = nullptr;

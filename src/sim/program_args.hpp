@@ -31,6 +31,8 @@ struct ServerArgs {
     bool trust_remote_code = false;
     bool skip_server_warmup = false;
     bool enable_metrics = false;  // --enable-metrics: /metrics on the API port
+    // --incremental-streaming-output: each streamed chunk carries only the new text (default: all so far)
+    bool incremental_streaming_output = false;
     bool enable_dp_attention = false;
     std::optional<double> mem_fraction_static;
     std::optional<int> max_running_requests;

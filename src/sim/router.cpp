@@ -47,7 +47,7 @@ class Router {
         }
         if (knobs_.hang.hits(Phase::kInit, 0)) idle_forever();  // never binds: the gate must time out
         std::string error;
-        if (!serve_in_background(server_, args_.host, args_.port, error)) {
+        if (!serve_in_background(server_, args_.host, args_.port, error, serving_threads())) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
                       args_.host, args_.port, error);
             exit_now(1);
@@ -106,6 +106,10 @@ class Router {
         }
         inject_bootstrap(body, *prefill);
         const std::string payload = body.dump();
+        if (body.value("stream", false)) {
+            stream(prefill, decode, req.path, payload, res);
+            return;
+        }
         auto prefill_reply =
             std::async(std::launch::async, [&] { return call(*prefill, "POST", req.path, payload); });
         Reply decode_reply = call(*decode, "POST", req.path, payload);
@@ -121,6 +125,51 @@ class Router {
         }
         res.status = decode_reply.status;
         res.set_content(decode_reply.body, "application/json");
+    }
+
+    // A streamed request, as MiniLB relays it: 200 and text/event-stream at once, then the decode's
+    // bytes as they come (the prefill's answer is awaited and dropped); a decode that cannot be reached
+    // ends the stream with an error event.
+    void stream(std::shared_ptr<Worker> prefill, std::shared_ptr<Worker> decode, std::string path,
+                std::string payload, httplib::Response& res) {
+        res.status = 200;
+        res.set_chunked_content_provider("text/event-stream", [this, prefill, decode, path, payload](
+                                                                  std::size_t, httplib::DataSink& sink) {
+            auto prefill_reply =
+                std::async(std::launch::async, [&] { return call(*prefill, "POST", path, payload); });
+            bool listening = true;
+            httplib::Request request;
+            request.method = "POST";
+            request.path = path;
+            request.body = payload;
+            request.set_header("Content-Type", "application/json");
+            request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t,
+                                           std::uint64_t) {
+                listening = sink.write(data, length);
+                return listening;
+            };
+            auto client = make_client(decode->address.host, decode->address.port, Millis{2000},
+                                      Millis{static_cast<long>(args_.request_timeout_secs) * 1000});
+            httplib::Response response;
+            httplib::Error error = httplib::Error::Success;
+            if (!client->send(request, response, error) && listening) {
+                const std::string cause = describe_failure(httplib::Result(nullptr, error),
+                                                           decode->address.host, decode->address.port);
+                const std::string event =
+                    "data: " +
+                    json{{"error",
+                          {{"message", fmt::format("Failed to send request to decode worker {}: {}",
+                                                   decode->url, cause)}}}}
+                        .dump() +
+                    "\n\ndata: [DONE]\n\n";
+                sink.write(event.data(), event.size());
+            }
+            if (Reply prefill_result = prefill_reply.get(); prefill_result.status == 0) {
+                log_mainf("Prefill worker {} request failed: {}", prefill->url, prefill_result.error);
+            }
+            sink.done();
+            return true;
+        });
     }
 
     void inject_bootstrap(json& body, const Worker& prefill) {

@@ -26,6 +26,12 @@ void ServingMetrics::finished(long prompt_tokens, long generation_tokens) {
     recent_.emplace_back(Clock::now(), generation_tokens);
 }
 
+void ServingMetrics::transfer_done(double bytes, double milliseconds) {
+    std::lock_guard lock(mutex_);
+    last_transfer_ms_ = milliseconds;
+    last_transfer_gb_s_ = milliseconds > 0 ? bytes / 1e9 / (milliseconds / 1e3) : 0;
+}
+
 std::string ServingMetrics::prometheus(const ServerArgs& args) {
     std::lock_guard lock(mutex_);
     const auto now = Clock::now();
@@ -38,7 +44,8 @@ std::string ServingMetrics::prometheus(const ServerArgs& args) {
                     args.served_model_name.empty() ? args.model_path : args.served_model_name);
     std::string out;
     metric(out, "sglang:num_running_reqs", "gauge", "The number of running requests.", labels, running);
-    metric(out, "sglang:num_queue_reqs", "gauge", "The number of requests in the waiting queue.", labels, 0);
+    metric(out, "sglang:num_queue_reqs", "gauge", "The number of requests in the waiting queue.", labels,
+           queued_ ? queued_() : 0);
     // Each running request holds its prompt and output in the KV pool; pdsim's requests are short.
     const double used = running * 256.0;
     metric(out, "sglang:num_used_tokens", "gauge", "The number of used tokens.", labels, used);
@@ -54,6 +61,20 @@ std::string ServingMetrics::prometheus(const ServerArgs& args) {
     if (args.decode()) {
         metric(out, "sglang:num_decode_transfer_queue_reqs", "gauge",
                "The number of requests in the decode transfer queue.", labels, 0);
+    }
+    if (args.pd()) {
+        metric(out, "sglang:num_transfer_failed_reqs_total", "counter",
+               "The number of requests whose KV transfer failed.", labels,
+               static_cast<double>(transfer_failed_.load()));
+        metric(out, "sglang:num_bootstrap_failed_reqs_total", "counter",
+               "The number of requests whose bootstrap failed.", labels,
+               static_cast<double>(bootstrap_failed_.load()));
+    }
+    if (args.decode()) {
+        metric(out, "sglang:kv_transfer_speed_gb_s", "gauge", "The KV transfer speed in GB/s.", labels,
+               last_transfer_gb_s_);
+        metric(out, "sglang:kv_transfer_latency_ms", "gauge", "The KV transfer latency in ms.", labels,
+               last_transfer_ms_);
     }
     metric(out, "sglang:prompt_tokens_total", "counter", "Number of prefill tokens processed.", labels,
            static_cast<double>(prompt_tokens_));

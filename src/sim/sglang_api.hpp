@@ -5,8 +5,10 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 
+#include "sim/capacity.hpp"
 #include "sim/generate.hpp"
 #include "sim/program_args.hpp"
 #include "sim/serving_metrics.hpp"
@@ -15,9 +17,10 @@ namespace pdsim {
 
 class ApiServer {
   public:
-    // `health_fault` and `health_delay`: Knobs::health_fault ("slow" or "500"; "garbage" never gets here).
-    explicit ApiServer(GenerateContext context, std::string health_fault = {},
-                       Millis health_delay = Millis{0});
+    // `capacity`: how fast this server serves (sim/capacity.hpp). `health_fault` and `health_delay`:
+    // Knobs::health_fault ("slow" or "500"; "garbage" never gets here).
+    ApiServer(GenerateContext context, const CapacityKnobs& capacity, std::string health_fault = {},
+              Millis health_delay = Millis{0});
     ApiServer(const ApiServer&) = delete;
     ApiServer& operator=(const ApiServer&) = delete;
 
@@ -28,11 +31,14 @@ class ApiServer {
 
   private:
     void setup_routes();
+    void generate(const httplib::Request& req, httplib::Response& res);
+    void stream(std::shared_ptr<const GenerateRequest> request, httplib::Response& res);
 
     GenerateContext context_;
     const ServerArgs& args_;
     httplib::Server server_;
     std::atomic<bool> up_{false};
+    Capacity capacity_;
     ServingMetrics metrics_;
     std::string health_fault_;
     Millis health_delay_;

@@ -185,8 +185,8 @@ class ServerNode {
             return;
         }
         api_ = std::make_unique<ApiServer>(
-            GenerateContext{&args_, bootstrap_.get(), knobs_.kv_timeout, knobs_.kv_fault, knobs_.token_time},
-            knobs_.health_fault, knobs_.health_delay);
+            GenerateContext{&args_, bootstrap_.get(), nullptr, nullptr, knobs_.kv_timeout, knobs_.kv_fault},
+            knobs_.capacity, knobs_.health_fault, knobs_.health_delay);
         if (!api_->start(error)) {
             log_mainf("ERROR:    [Errno 98] error while attempting to bind on address ('{}', {}): {}",
                       args_.host, args_.port, error);

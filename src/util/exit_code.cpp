@@ -34,6 +34,8 @@ const char* describe(ExitCode code) {
             return "command failed";
         case ExitCode::kStoppedWithoutLock:
             return "stopped without the lock";
+        case ExitCode::kBenchFailed:
+            return "bench failed";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

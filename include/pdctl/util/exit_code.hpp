@@ -23,7 +23,8 @@ enum class ExitCode : int {
     kGpusBusy = 12,            // stop/restart: every unit stopped, but a node's GPUs are still in use
     kCommandFailed = 13,       // exec/stack: the command (py-spy) failed or timed out on a reachable node
     kStoppedWithoutLock = 14,  // stop: the coordinator was unreachable; every reachable unit stopped unlocked
-    kInterrupted = 130,        // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+    kBenchFailed = 15,   // bench: requests failed, or a soak saw a KV transfer/bootstrap failure counter rise
+    kInterrupted = 130,  // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 
 inline int to_int(ExitCode code) {

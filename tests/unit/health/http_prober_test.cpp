@@ -8,35 +8,12 @@
 #include <string>
 #include <thread>
 
+#include "unit/support/loopback_server.hpp"
+
 namespace pdctl::health {
 namespace {
 
-// An HTTP server on 127.0.0.1, a port of the kernel's choosing, answering until the test ends.
-class LoopbackServer {
-  public:
-    explicit LoopbackServer(const std::function<void(httplib::Server&)>& routes) {
-        routes(server_);
-        port_ = server_.bind_to_any_port("127.0.0.1");
-        EXPECT_GT(port_, 0) << "cannot bind a loopback port";
-        if (port_ <= 0) return;
-        thread_ = std::thread([this] { server_.listen_after_bind(); });
-        // stop() does nothing to a server not yet in its accept loop: wait for it, or the join hangs.
-        while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    ~LoopbackServer() {
-        server_.stop();
-        if (thread_.joinable()) thread_.join();
-    }
-    int port() const { return port_; }
-    std::string url(const std::string& path) const {
-        return "http://127.0.0.1:" + std::to_string(port_) + path;
-    }
-
-  private:
-    httplib::Server server_;
-    int port_ = 0;
-    std::thread thread_;
-};
+using pdctl::testing::LoopbackServer;
 
 TEST(HttpProberPost, SendsTheBodyAndReturnsTheWholeAnswer) {
     std::string received, received_type;

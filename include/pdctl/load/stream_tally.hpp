@@ -1,0 +1,50 @@
+#pragma once
+// Reads one answer of SGLang's native POST /generate with "stream": true, as it arrives: `data:` events
+// of JSON whose meta_info.completion_tokens counts the tokens so far (whether `text` is cumulative or
+// incremental — --incremental-streaming-output — does not matter), an `{"error": ...}` event when the
+// request failed after the 200, and `data: [DONE]`. Pure: the caller passes the times.
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "pdctl/load/request_record.hpp"
+#include "pdctl/load/sse_parser.hpp"
+
+namespace pdctl::load {
+
+using Clock = std::chrono::steady_clock;
+
+class StreamTally {
+  public:
+    // `expected_tokens`: max_new_tokens with ignore_eos, so a shorter answer is a failure.
+    StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens);
+
+    void on_bytes(std::string_view bytes, Clock::time_point now);
+
+    // The request ended: `http_status` (0: no answer) and the transport's error text (empty: none).
+    RequestRecord finish(int http_status, const std::string& transport_error, Clock::time_point now);
+
+    int tokens() const { return tokens_; }
+
+  private:
+    void on_event(const std::string& data, Clock::time_point now);
+    static double seconds(Clock::duration duration) {
+        return std::chrono::duration<double>(duration).count();
+    }
+
+    SseParser parser_;
+    RequestRecord record_;
+    Clock::time_point sent_;
+    Clock::time_point last_token_at_{};
+    int expected_tokens_;
+    int tokens_ = 0;
+    bool done_ = false;
+    std::string error_;
+};
+
+// An error text with its request-specific numbers (bootstrap rooms, ids) masked, so the same failure of
+// many requests groups as one: "KV transfer failed (bootstrap_room=N): ...".
+std::string error_group(std::string_view error);
+
+}  // namespace pdctl::load

@@ -1,0 +1,99 @@
+#pragma once
+// `pdctl bench`: load through the cluster's own router, measured as sglang.bench_serving measures it
+// (docs/bench.md), and `--soak`: continuous load that passes only if no request failed and no group's
+// KV transfer or bootstrap failure counter went up.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pdctl/load/load_runner.hpp"
+#include "pdctl/load/row_stats.hpp"
+#include "pdctl/ops/deployment.hpp"
+
+namespace pdctl::ops {
+
+// One row of a bench table: a request shape.
+struct BenchRow {
+    std::string name;
+    int input_tokens = 0;
+    int output_tokens = 0;
+};
+
+// The original experiment's validation table (docs/bench.md): warm-up, medium, long input.
+std::vector<BenchRow> validation_rows();
+// The row a soak runs by default: the experiment's long input.
+BenchRow soak_row();
+
+struct BenchSpec {
+    std::string scenario;  // "validation", "custom" (--input/--output) or the bench file's name
+    std::vector<BenchRow> rows;
+    std::vector<int> concurrency{1};  // closed-loop levels, or the cap with `rate`
+    std::optional<double> rate;       // Poisson arrivals instead of a closed loop
+    int requests = 0;                 // per level; 0 with no duration: max(10, 4 × concurrency)
+    std::chrono::milliseconds duration{0};
+    int warmup = 2;  // per row and level, not counted
+    std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+    std::uint64_t seed = 1;
+    bool soak = false;   // judge by failures and the groups' KV failure counters
+    std::string router;  // the router role to send through; empty: the first
+};
+
+struct BenchLevel {
+    int concurrency = 1;
+    std::optional<double> rate;
+    load::RowStats stats;
+    bool cancelled = false;
+};
+
+struct BenchRowResult {
+    BenchRow row;
+    std::vector<BenchLevel> levels;
+};
+
+// One group's rank-0 /metrics before and after the load: the KV path's failure counters and gauges.
+struct KvCounters {
+    std::string role;
+    std::string node;
+    std::string url;
+    std::string unavailable;  // why there are no numbers (metrics off: 404; no answer)
+    double transfer_failed_before = 0;
+    double transfer_failed_after = 0;
+    double bootstrap_failed_before = 0;
+    double bootstrap_failed_after = 0;
+    std::optional<double> transfer_speed_gb_s;  // after, when exported
+    std::optional<double> transfer_latency_ms;
+    double transfer_failed_increase() const { return transfer_failed_after - transfer_failed_before; }
+    double bootstrap_failed_increase() const { return bootstrap_failed_after - bootstrap_failed_before; }
+};
+
+struct BenchReport {
+    std::string cluster;
+    std::string router_role;
+    std::string url;  // where the requests went
+    int prefill_gpus = 0;
+    int decode_gpus = 0;
+    BenchSpec spec;
+    std::vector<BenchRowResult> rows;
+    std::vector<KvCounters> kv;         // every sglang group
+    std::vector<std::string> problems;  // why it did not pass; empty: passed
+    bool cancelled = false;
+    bool passed() const { return problems.empty(); }
+};
+
+// Where a run is, for the live line: the row and level, and the load runner's progress.
+struct BenchProgress {
+    const BenchRow* row = nullptr;
+    int concurrency = 1;
+    std::optional<double> rate;
+    load::LoadProgress load;
+};
+
+// Throws Failure (usage) when the config has no router or the named one is not a router.
+BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
+                      const std::function<void(const BenchProgress&)>& progress);
+
+}  // namespace pdctl::ops

@@ -1,0 +1,244 @@
+// run_load over libcurl's multi interface: every stream on one thread, one poll for all sockets.
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "pdctl/load/arrivals.hpp"
+#include "pdctl/load/load_runner.hpp"
+#include "pdctl/load/request_body.hpp"
+#include "pdctl/load/row_stats.hpp"
+#include "pdctl/load/stream_tally.hpp"
+
+namespace pdctl::load {
+namespace {
+
+constexpr auto kProgressEvery = std::chrono::milliseconds(250);
+constexpr long kConnectTimeoutMs = 5000;
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+// One request in flight.
+struct Transfer {
+    Transfer(Clock::time_point sent, int input_tokens, int output_tokens)
+        : tally(sent, input_tokens, output_tokens) {}
+    CURL* easy = nullptr;
+    curl_slist* headers = nullptr;
+    std::string body;
+    StreamTally tally;
+    bool measured = false;
+    std::size_t slot = 0;  // its place in LoadResult::records
+    double sent_s = 0;
+    char error[CURL_ERROR_SIZE] = {};
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+    auto* transfer = static_cast<Transfer*>(user);
+    transfer->tally.on_bytes({data, size * count}, Clock::now());
+    return size * count;
+}
+
+// The multi handle and its transfers; frees whatever is still in flight when it goes.
+class MultiLoad {
+  public:
+    explicit MultiLoad(const LoadSpec& spec) : spec_(spec), multi_(curl_multi_init()) {
+        if (multi_ == nullptr) throw std::runtime_error("libcurl: curl_multi_init failed");
+        curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+        curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS,
+                          static_cast<long>(std::max(spec.concurrency, 16) + 16));
+    }
+    ~MultiLoad() {
+        for (auto& [easy, transfer] : transfers_) release(*transfer);
+        curl_multi_cleanup(multi_);
+    }
+    MultiLoad(const MultiLoad&) = delete;
+    MultiLoad& operator=(const MultiLoad&) = delete;
+
+    int in_flight() const { return static_cast<int>(transfers_.size()); }
+
+    // Sends the next request. `slot` is its index among the measured ones (ignored for a warm-up).
+    void start(bool measured, std::size_t slot, Clock::time_point began) {
+        const auto sent = Clock::now();
+        auto transfer = std::make_unique<Transfer>(sent, spec_.input_tokens, spec_.output_tokens);
+        transfer->body =
+            generate_request_body(spec_.input_tokens, spec_.output_tokens, spec_.seed, next_index_++);
+        transfer->measured = measured;
+        transfer->slot = slot;
+        transfer->sent_s = seconds_between(began, sent);
+        CURL* easy = curl_easy_init();
+        if (easy == nullptr) throw std::runtime_error("libcurl: curl_easy_init failed");
+        transfer->easy = easy;
+        transfer->headers = curl_slist_append(nullptr, "Content-Type: application/json");
+        transfer->headers = curl_slist_append(transfer->headers, "Accept: text/event-stream");
+        // No "Expect: 100-continue" for bodies over 1 KiB: it would add a round trip to every TTFT.
+        transfer->headers = curl_slist_append(transfer->headers, "Expect:");
+        curl_easy_setopt(easy, CURLOPT_URL, spec_.url.c_str());
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer->headers);
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, transfer->body.c_str());
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE, static_cast<long>(transfer->body.size()));
+        curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
+        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer->error);
+        curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+        // The router is the cluster's own address: never through a proxy from the environment.
+        curl_easy_setopt(easy, CURLOPT_NOPROXY, "*");
+        curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
+        curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(spec_.timeout.count()));
+        if (curl_multi_add_handle(multi_, easy) != CURLM_OK) {
+            release(*transfer);
+            throw std::runtime_error("libcurl: curl_multi_add_handle failed");
+        }
+        transfers_.emplace(easy, std::move(transfer));
+    }
+
+    // Runs the transfers until one finishes or `until`; `finished(record, measured, slot)` for each
+    // that ended.
+    template <typename Finished>
+    void pump(Clock::time_point until, Finished&& finished) {
+        if (perform(finished) > 0) return;
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+        curl_multi_poll(multi_, nullptr, 0, static_cast<int>(std::clamp<long long>(wait, 0, 1000)), nullptr);
+        perform(finished);
+    }
+
+  private:
+    template <typename Finished>
+    int perform(Finished&& finished) {
+        int running = 0;
+        curl_multi_perform(multi_, &running);
+        int ended = 0;
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
+            if (message->msg != CURLMSG_DONE) continue;
+            const auto now = Clock::now();
+            auto it = transfers_.find(message->easy_handle);
+            if (it == transfers_.end()) continue;
+            Transfer& transfer = *it->second;
+            long status = 0;
+            curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+            std::string error;
+            if (message->data.result != CURLE_OK)
+                error = transfer.error[0] != '\0' ? transfer.error : curl_easy_strerror(message->data.result);
+            RequestRecord record = transfer.tally.finish(static_cast<int>(status), error, now);
+            record.sent_s = transfer.sent_s;
+            finished(std::move(record), transfer.measured, transfer.slot);
+            release(transfer);
+            transfers_.erase(it);
+            ++ended;
+        }
+        return ended;
+    }
+
+    void release(Transfer& transfer) {
+        curl_multi_remove_handle(multi_, transfer.easy);
+        curl_easy_cleanup(transfer.easy);
+        curl_slist_free_all(transfer.headers);
+    }
+
+    const LoadSpec& spec_;
+    CURLM* multi_;
+    std::unordered_map<CURL*, std::unique_ptr<Transfer>> transfers_;
+    std::uint64_t next_index_ = 0;
+};
+
+void init_curl_once() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+}  // namespace
+
+LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadProgress&)>& progress) {
+    init_curl_once();
+    LoadResult result;
+    MultiLoad load(spec);
+    const auto cancelled = [&] { return spec.cancelled && spec.cancelled(); };
+
+    // Warm-up: sent and waited for before anything is measured, never counted.
+    const int warm_parallel =
+        std::max(1, std::min(spec.concurrency > 0 ? spec.concurrency : spec.warmup, spec.warmup));
+    int warm_started = 0;
+    int warm_done = 0;
+    const auto warm_began = Clock::now();
+    while (warm_done < spec.warmup && !cancelled()) {
+        for (; warm_started < spec.warmup && load.in_flight() < warm_parallel; ++warm_started)
+            load.start(false, 0, warm_began);
+        load.pump(Clock::now() + kProgressEvery, [&](RequestRecord&&, bool, std::size_t) { ++warm_done; });
+    }
+
+    const auto began = Clock::now();
+    const auto stop_at = spec.duration.count() > 0 ? began + spec.duration : Clock::time_point::max();
+    const bool poisson = spec.rate.has_value();
+    PoissonArrivals arrivals(poisson ? *spec.rate : 0, spec.seed);
+    auto next_arrival = began;
+    auto next_progress = began + kProgressEvery;
+    auto last_finished = began;
+    LoadProgress state;
+    std::vector<double> ok_e2e;
+    std::vector<bool> filled;  // which records a finished request filled in
+    const auto more_to_send = [&](Clock::time_point now) {
+        if (cancelled()) return false;
+        if (spec.requests > 0) return static_cast<int>(result.records.size()) < spec.requests;
+        return now < stop_at;
+    };
+    const auto send = [&] {
+        result.records.emplace_back();
+        filled.push_back(false);
+        load.start(true, result.records.size() - 1, began);
+    };
+    for (;;) {
+        auto now = Clock::now();
+        if (!poisson) {
+            while (more_to_send(now) && load.in_flight() < std::max(1, spec.concurrency)) send();
+        } else {
+            while (more_to_send(now) && now >= next_arrival &&
+                   (spec.concurrency <= 0 || load.in_flight() < spec.concurrency)) {
+                send();
+                next_arrival += std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(arrivals.next_gap_s()));
+            }
+        }
+        if (cancelled() || (!more_to_send(now) && load.in_flight() == 0)) break;
+        auto wake = std::min(now + kProgressEvery, stop_at);
+        if (poisson && more_to_send(now)) wake = std::min(wake, std::max(next_arrival, now));
+        load.pump(wake, [&](RequestRecord&& record, bool measured, std::size_t slot) {
+            if (!measured) return;
+            last_finished = Clock::now();
+            ++state.done;
+            if (record.ok()) {
+                ++state.ok;
+                ok_e2e.push_back(record.e2e_s);
+            } else {
+                ++state.failed;
+            }
+            result.records[slot] = std::move(record);
+            filled[slot] = true;
+        });
+        now = Clock::now();
+        if (progress && now >= next_progress) {
+            state.in_flight = load.in_flight();
+            state.elapsed_s = seconds_between(began, now);
+            state.p50_e2e_s = percentile(ok_e2e, 50);
+            progress(state);
+            next_progress = now + kProgressEvery;
+        }
+    }
+    result.cancelled = cancelled();
+    if (result.cancelled) {
+        // Requests still in flight are abandoned (MultiLoad closes them): only finished ones count.
+        std::vector<RequestRecord> finished;
+        for (std::size_t i = 0; i < result.records.size(); ++i)
+            if (filled[i]) finished.push_back(std::move(result.records[i]));
+        result.records = std::move(finished);
+    }
+    result.duration_s = seconds_between(began, last_finished);
+    return result;
+}
+
+}  // namespace pdctl::load

@@ -1,0 +1,128 @@
+#include "pdctl/load/stream_tally.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace pdctl::load {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t kQuoteLimit = 300;
+
+std::string quote(std::string_view text) {
+    std::string out(text.substr(0, kQuoteLimit));
+    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+    for (char& c : out)
+        if (c == '\n' || c == '\r') c = ' ';
+    return out;
+}
+
+// The message of an SGLang or router error body: {"error": {"message": ...}}, {"error": "..."},
+// {"detail": ...}; else the text itself.
+std::string error_message(std::string_view body) {
+    const json parsed = json::parse(body, nullptr, false);
+    if (parsed.is_object()) {
+        if (auto it = parsed.find("error"); it != parsed.end()) {
+            if (it->is_string()) return it->get<std::string>();
+            if (it->is_object() && it->contains("message") && (*it)["message"].is_string())
+                return (*it)["message"].get<std::string>();
+            return quote(it->dump());
+        }
+        if (auto it = parsed.find("detail"); it != parsed.end())
+            return it->is_string() ? it->get<std::string>() : quote(it->dump());
+    }
+    return quote(body);
+}
+
+}  // namespace
+
+StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens)
+    : sent_(sent), expected_tokens_(expected_tokens) {
+    record_.input_tokens = input_tokens;
+}
+
+void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
+    for (const std::string& data : parser_.feed(bytes)) on_event(data, now);
+}
+
+void StreamTally::on_event(const std::string& data, Clock::time_point now) {
+    if (data == "[DONE]") {
+        done_ = true;
+        return;
+    }
+    if (!error_.empty()) return;
+    const json event = json::parse(data, nullptr, false);
+    if (!event.is_object()) {
+        error_ = "the stream sent an event that is not JSON: " + quote(data);
+        return;
+    }
+    if (event.contains("error")) {
+        error_ = error_message(data);
+        return;
+    }
+    int tokens = tokens_ + 1;  // no meta_info: one chunk, one token
+    if (auto meta = event.find("meta_info"); meta != event.end() && meta->is_object()) {
+        if (auto count = meta->find("completion_tokens"); count != meta->end() && count->is_number_integer())
+            tokens = count->get<int>();
+    }
+    if (tokens <= tokens_) return;  // a chunk without a new token
+    if (tokens_ == 0) {
+        record_.ttft_s = seconds(now - sent_);
+    } else {
+        const int arrived = tokens - tokens_;
+        const double gap = seconds(now - last_token_at_) / arrived;
+        record_.itl_s.insert(record_.itl_s.end(), static_cast<std::size_t>(arrived), gap);
+    }
+    last_token_at_ = now;
+    tokens_ = tokens;
+}
+
+RequestRecord StreamTally::finish(int http_status, const std::string& transport_error,
+                                  Clock::time_point now) {
+    record_.e2e_s = seconds(now - sent_);
+    record_.output_tokens = tokens_;
+    if (!error_.empty()) {
+        record_.error = error_;
+    } else if (!transport_error.empty()) {
+        record_.error = tokens_ > 0 ? fmt::format("{} (after {} of {} tokens)", transport_error, tokens_,
+                                                  expected_tokens_)
+                                    : transport_error;
+    } else if (http_status != 200) {
+        record_.error = fmt::format("HTTP {}: {}", http_status, error_message(parser_.unfinished()));
+    } else if (!done_) {
+        const std::string said = parser_.unfinished();
+        record_.error = said.empty()
+                            ? fmt::format("the stream ended without [DONE] after {} of {} tokens", tokens_,
+                                          expected_tokens_)
+                            : fmt::format("the stream ended without [DONE]: {}", error_message(said));
+    } else if (tokens_ < expected_tokens_) {
+        record_.error = fmt::format("the answer had {} of the {} tokens asked for (ignore_eos)", tokens_,
+                                    expected_tokens_);
+    }
+    return record_;
+}
+
+std::string error_group(std::string_view error) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < error.size()) {
+        if (!std::isdigit(static_cast<unsigned char>(error[i]))) {
+            out += error[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < error.size() && std::isxdigit(static_cast<unsigned char>(error[end]))) ++end;
+        // Long numbers are a request's own (rooms, ids); short ones (ports, sizes, counts) say what failed.
+        if (end - i >= 6)
+            out += 'N';
+        else
+            out.append(error.substr(i, end - i));
+        i = end;
+    }
+    return out;
+}
+
+}  // namespace pdctl::load

@@ -1,0 +1,123 @@
+// pdctl bench on the simulated cluster, with pdsim's capacity model configured (docs/pdsim.md):
+// the validation scenario measures what the model predicts, and a soak of long inputs over a KV path
+// that breaks above 20 MB per transfer fails where one smoke request passes (docs/bench.md).
+#include <gtest/gtest.h>
+
+#include "pdctl_harness.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+
+// The capacities configured below, and the local profile's shape: prefill and decode groups of 4
+// nodes × 8 GPUs, --tp-size 32.
+constexpr double kPrefillTokensPerSPerGpu = 400;
+constexpr int kTpSize = 32;
+constexpr double kTokenMs = 5;
+constexpr double kKvGbPerS = 10;
+constexpr double kKvBytesPerToken = 70272;  // pdsim's default
+
+// What the model says one request alone takes to its first token: the prompt's prefill, then its KV.
+double predicted_ttft_s(int input_tokens) {
+    return input_tokens / (kPrefillTokensPerSPerGpu * kTpSize) +
+           input_tokens * kKvBytesPerToken / (kKvGbPerS * 1e9);
+}
+
+void expect_within_10_percent(double measured, double predicted, const std::string& what) {
+    EXPECT_NEAR(measured, predicted, predicted * 0.10)
+        << what << ": measured " << measured << ", model " << predicted;
+}
+
+const json& level_of(const json& report, const std::string& row) {
+    for (const auto& entry : report["rows"])
+        if (entry["name"] == row) return entry["levels"][0];
+    static const json none;
+    ADD_FAILURE() << "no row " << row << " in " << report.dump();
+    return none;
+}
+
+TEST(Bench, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
+    SimCluster cluster("bench", 106);
+    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=400\n");
+    cluster.append("decode.env", "PDSIM_TOKEN_MS=5\nPDSIM_KV_GBPS=10\n");
+    const auto start = cluster.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+
+    const auto bench =
+        cluster.run({"--json", "bench", "--scenario", "validation", "--requests", "3", "--warmup", "1"},
+                    std::chrono::seconds(180));
+    ASSERT_EQ(bench.exit_code, 0) << bench.out << bench.err;
+    const json report = json::parse(bench.out);
+    EXPECT_EQ(report["gpus"]["prefill"], 32);
+    EXPECT_EQ(report["gpus"]["decode"], 32);
+    EXPECT_EQ(report["url"], "http://" + cluster.address(5) + ":31000/generate");
+
+    for (const auto& [row, input, output] :
+         {std::tuple{"warm-up", 6, 16}, {"medium", 1680, 512}, {"long", 5280, 256}}) {
+        const json& level = level_of(report, row);
+        EXPECT_EQ(level["ok"], 3) << row;
+        EXPECT_EQ(level["failed"], 0) << row;
+        EXPECT_EQ(level["output_tokens"], 3 * output) << row;
+        // Decode: one token every PDSIM_TOKEN_MS, whatever the row.
+        expect_within_10_percent(level["itl_s"]["p50"], kTokenMs / 1e3, std::string(row) + " ITL p50");
+        expect_within_10_percent(level["output_tok_s_per_request"]["p50"], 1e3 / kTokenMs,
+                                 std::string(row) + " decode tok/s");
+        if (std::string(row) == "warm-up")
+            continue;  // its TTFT by the model is 0.3 ms: HTTP on loopback is more
+        const double ttft = predicted_ttft_s(input);
+        expect_within_10_percent(level["ttft_s"]["p50"], ttft, std::string(row) + " TTFT p50");
+        expect_within_10_percent(level["input_tok_s_per_request"]["p50"], input / ttft,
+                                 std::string(row) + " prefill tok/s");
+        expect_within_10_percent(level["e2e_s"]["p50"], ttft + (output - 1) * kTokenMs / 1e3,
+                                 std::string(row) + " e2e p50");
+    }
+
+    const auto text = cluster.run({"bench", "--input", "100", "--output", "4", "--requests", "2"});
+    EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+    EXPECT_NE(text.out.find("✓ bench passed: 2 requests, none failed"), std::string::npos) << text.out;
+}
+
+TEST(Bench, ASoakOfLongInputsFailsOnAKvPathThatBreaksAbove20MbWhereSmokePasses) {
+    SimCluster cluster("soak", 107);
+    cluster.append("decode.env", "PDSIM_KV_FAIL_ABOVE_MB=20\nPDSIM_KV_GBPS=10\n");
+    const auto start = cluster.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    const auto smoke = cluster.run({"smoke"});
+    EXPECT_EQ(smoke.exit_code, 0) << smoke.out << smoke.err;
+
+    const auto soak = cluster.run({"--json", "bench", "--soak", "20s"}, std::chrono::seconds(120));
+    EXPECT_EQ(soak.exit_code, 15) << soak.out << soak.err;
+    const json report = json::parse(soak.out);
+    const json& level = level_of(report, "long");
+    const int failed = level["failed"];
+    EXPECT_GT(failed, 0);
+    EXPECT_EQ(level["ok"], 0);
+    ASSERT_EQ(level["errors"].size(), 1u) << level.dump();
+    EXPECT_EQ(level["errors"][0]["count"], failed);
+    const std::string error = level["errors"][0]["error"];
+    EXPECT_NE(error.find("KV transfer failed (bootstrap_room="), std::string::npos) << error;
+    EXPECT_NE(error.find("NIXL_ERR_REMOTE_DISCONNECT: transfer of 371.0 MB failed (limit 20.0 MB)"),
+              std::string::npos)
+        << error;
+    // The decode counted every one of them (its warm-up requests too).
+    bool counted = false;
+    for (const auto& group : report["kv"]) {
+        if (group["role"] != "decode") continue;
+        const double rise = group["transfer_failed"]["after"].get<double>() -
+                            group["transfer_failed"]["before"].get<double>();
+        EXPECT_GE(rise, failed);
+        counted = true;
+    }
+    EXPECT_TRUE(counted) << report["kv"].dump();
+
+    const auto text = cluster.run({"bench", "--soak", "2s", "--warmup", "0"}, std::chrono::seconds(60));
+    EXPECT_EQ(text.exit_code, 15);
+    EXPECT_NE(text.out.find("✗ soak failed:"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("requests failed; "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("decode (n5): sglang:num_transfer_failed_reqs_total rose by "), std::string::npos)
+        << text.out;
+}
+
+}  // namespace
+}  // namespace pdctl::testing

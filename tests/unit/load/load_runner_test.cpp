@@ -1,0 +1,142 @@
+// run_load against a real HTTP server on loopback that streams SSE as SGLang does.
+#include "pdctl/load/load_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "unit/support/loopback_server.hpp"
+
+namespace pdctl::load {
+namespace {
+
+using pdctl::testing::LoopbackServer;
+
+// Streams max_new_tokens chunks; counts requests and the most in flight at once. The first
+// `gathered` requests are held until that many have arrived (at most 10 s), so a client that keeps
+// that many in flight is seen doing it however slow the machine.
+struct StreamingGenerate {
+    explicit StreamingGenerate(int gather = 0) : gathered(gather) {}
+    const int gathered;
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::atomic<int> requests{0};
+    std::atomic<int> in_flight{0};
+    std::atomic<int> most_in_flight{0};
+    std::atomic<int> input_ids{0};
+
+    void routes(httplib::Server& server) {
+        server.Post("/generate", [this](const httplib::Request& request, httplib::Response& response) {
+            const auto body = nlohmann::json::parse(request.body);
+            const int tokens = body["sampling_params"]["max_new_tokens"];
+            input_ids = static_cast<int>(body["input_ids"].size());
+            const int now = ++in_flight;
+            {
+                std::unique_lock lock(mutex);
+                const int index = requests++;
+                arrived.notify_all();
+                if (index < gathered)
+                    arrived.wait_for(lock, std::chrono::seconds(10), [this] { return requests >= gathered; });
+            }
+            for (int seen = most_in_flight; now > seen && !most_in_flight.compare_exchange_weak(seen, now);) {
+            }
+            response.set_chunked_content_provider(
+                "text/event-stream", [this, tokens](std::size_t, httplib::DataSink& sink) {
+                    for (int n = 1; n <= tokens; ++n) {
+                        const std::string event =
+                            "data: {\"text\":\"x\",\"meta_info\":{\"completion_tokens\":" +
+                            std::to_string(n) + "}}\n\n";
+                        sink.write(event.data(), event.size());
+                        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    }
+                    --in_flight;
+                    sink.write("data: [DONE]\n\n", 14);
+                    sink.done();
+                    return true;
+                });
+        });
+    }
+};
+
+TEST(RunLoad, AClosedLoopKeepsConcurrencyStreamsInFlightAndTimesEveryToken) {
+    StreamingGenerate generate(4);
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 16);
+    LoadSpec spec;
+    spec.url = server.url("/generate");
+    spec.input_tokens = 37;
+    spec.output_tokens = 5;
+    spec.concurrency = 4;
+    spec.requests = 20;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 20u);
+    for (const auto& record : result.records) {
+        EXPECT_TRUE(record.ok()) << record.error;
+        EXPECT_EQ(record.output_tokens, 5);
+        EXPECT_EQ(record.itl_s.size(), 4u);
+        EXPECT_GT(record.ttft_s, 0);
+        EXPECT_GE(record.e2e_s, record.ttft_s);
+    }
+    EXPECT_EQ(generate.requests, 20);
+    EXPECT_EQ(generate.most_in_flight, 4);
+    EXPECT_EQ(generate.input_ids, 37);
+    EXPECT_GT(result.duration_s, 0);
+}
+
+TEST(RunLoad, WarmUpRequestsAreSentButNeverCounted) {
+    StreamingGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
+    LoadSpec spec;
+    spec.url = server.url("/generate");
+    spec.input_tokens = 3;
+    spec.output_tokens = 2;
+    spec.requests = 5;
+    spec.warmup = 3;
+    const auto result = run_load(spec, {});
+    EXPECT_EQ(result.records.size(), 5u);
+    EXPECT_EQ(generate.requests, 8);
+}
+
+TEST(RunLoad, ARefusedConnectionIsAFailedRequestWithCurlsReason) {
+    int port = 0;
+    {
+        LoopbackServer closed([](httplib::Server&) {});
+        port = closed.port();
+    }
+    LoadSpec spec;
+    spec.url = "http://127.0.0.1:" + std::to_string(port) + "/generate";
+    spec.input_tokens = 1;
+    spec.output_tokens = 1;
+    spec.requests = 2;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 2u);
+    EXPECT_NE(result.records[0].error.find("Couldn't connect to server"), std::string::npos)
+        << result.records[0].error;
+}
+
+TEST(RunLoad, ACancelledRunStopsAndKeepsOnlyWhatFinished) {
+    StreamingGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
+    LoadSpec spec;
+    spec.url = server.url("/generate");
+    spec.input_tokens = 1;
+    spec.output_tokens = 50;  // 100 ms each
+    spec.concurrency = 2;
+    spec.requests = 1000;
+    std::atomic<int> polls{0};
+    int finished_when_cancelled = -1;
+    spec.cancelled = [&] { return polls.load() > 0 && finished_when_cancelled >= 2; };
+    const auto result = run_load(spec, [&](const LoadProgress& progress) {
+        ++polls;
+        finished_when_cancelled = progress.done;
+    });
+    EXPECT_GE(result.records.size(), 2u);
+    EXPECT_LT(result.records.size(), 1000u);
+    EXPECT_TRUE(result.cancelled);
+    for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
+}
+
+}  // namespace
+}  // namespace pdctl::load
