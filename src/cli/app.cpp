@@ -26,6 +26,7 @@ constexpr const char* kExitCodes =
     "  12 stop: the units stopped but GPU memory is still in use · 13 exec/stack: failed on a node\n"
     "  14 stop: the coordinator was unreachable; every reachable unit stopped without the lock\n"
     "  15 bench: requests failed, or a soak saw a KV failure counter rise\n"
+    "  16 bench --vs/--baseline: a metric got worse than --max-regress allows\n"
     "  130 interrupted (SIGINT/SIGTERM)          details: docs/exit-codes.md";
 
 // The verbs, in the order `pdctl --help` lists them.

@@ -3,12 +3,19 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
+#include "context.hpp"
 #include "duration_flag.hpp"
+#include "engine_flags.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench.hpp"
+#include "pdctl/ops/bench_compare.hpp"
+#include "pdctl/ops/bench_evidence.hpp"
+#include "pdctl/ops/bench_record.hpp"
 #include "pdctl/report/bench_view.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "verbs.hpp"
@@ -29,6 +36,10 @@ struct BenchOptions {
     std::string timeout = "10m";
     std::uint64_t seed = 1;
     std::string router;
+    std::string vs;
+    std::string baseline;
+    std::string max_regress = "10%";
+    std::string junit;
 };
 
 // The rows the flags ask for: --input/--output (one row), --scenario validation, or for a soak its row.
@@ -93,21 +104,77 @@ bool live_line_wanted(const GlobalOptions& global) {
            std::string_view(term) != "dumb";
 }
 
+ExitCode verdict(const ops::BenchReport& report, const std::optional<ops::BenchComparison>& comparison) {
+    if (report.cancelled) return ExitCode::kInterrupted;
+    if (!report.passed()) return ExitCode::kBenchFailed;
+    if (comparison && comparison->regressed()) return ExitCode::kBenchRegressed;
+    return ExitCode::kOk;
+}
+
+// The journal's one line for the run ("bench regressed: TTFT p50 of medium c=1 worse by 20.1% ...").
+std::string outcome(const ops::BenchReport& report, const std::optional<ops::BenchComparison>& comparison) {
+    if (!report.passed()) return report.problems.front();
+    int requests = 0;
+    for (const auto& row : report.rows)
+        for (const auto& level : row.levels) requests += level.stats.ok;
+    std::string text = fmt::format("{} requests, none failed", requests);
+    if (!comparison) return text;
+    const ops::MetricChange* worst = nullptr;
+    for (const auto& change : comparison->changes)
+        if (change.regressed && (worst == nullptr || change.worse_by > worst->worse_by)) worst = &change;
+    if (worst == nullptr) return text + "; no regression against " + comparison->against;
+    return fmt::format("{}; {} of {} worse by {:.1f}% against {}", text, worst->metric, worst->level,
+                       worst->worse_by * 100, comparison->against);
+}
+
 ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options) {
     const auto spec = bench_spec(options);
-    auto context = load_context(global, Purpose::kPlanOnly);
+    if (!options.vs.empty() && !options.baseline.empty())
+        throw Failure(ExitCode::kUsage,
+                      "--vs and --baseline both name what to compare with: give one of them");
+    const double max_regress = ops::parse_regress_fraction(options.max_regress);
+    check_junit_path(options.junit);
+    auto context = load_context(global);
+    // The baseline first: a run to compare with that is not there ends the command before any load.
+    std::optional<ops::BenchBaseline> baseline;
+    if (!options.vs.empty()) baseline = ops::baseline_from_journal(context, options.vs);
+    if (!options.baseline.empty()) baseline = ops::baseline_from_file(options.baseline);
+
     engine::install_interrupt_handlers();
+    ops::BenchJournal journal(context);
+    const auto began = std::chrono::steady_clock::now();
+    const auto timestamp = report::junit_timestamp_now();
     const bool live = live_line_wanted(global);
     const auto report = ops::run_bench(context, spec, [&](const ops::BenchProgress& progress) {
         if (live) fmt::print(stderr, "\r\033[K{}", report::render_bench_progress(progress));
     });
     if (live) fmt::print(stderr, "\r\033[K");
-    if (global.json)
-        fmt::print("{}\n", context.redactor.redact(report::bench_to_json(report).dump(2)));
-    else
+
+    std::optional<ops::BenchComparison> comparison;
+    if (baseline)
+        comparison = ops::compare_bench(ops::recorded_levels(baseline->record, baseline->against),
+                                        ops::recorded_levels(ops::bench_record(report), "this run"),
+                                        max_regress, baseline->against);
+    const ExitCode code = verdict(report, comparison);
+    journal.finish(report, code, outcome(report, comparison));
+    const std::string& run_id = journal.run_id();
+    const auto* compared = comparison ? &*comparison : nullptr;
+    if (global.json) {
+        auto document = report::bench_to_json(report, compared);
+        document["run"] = run_id;
+        fmt::print("{}\n", context.redactor.redact(document.dump(2)));
+    } else {
         fmt::print("{}", context.redactor.redact(report::render_bench(report)));
-    if (report.cancelled) return ExitCode::kInterrupted;
-    return report.passed() ? ExitCode::kOk : ExitCode::kBenchFailed;
+        if (comparison)
+            fmt::print("{}", context.redactor.redact(report::render_bench_comparison(*comparison)));
+        fmt::print("journaled as run {} (compare a later run with `pdctl bench --vs {}`)\n", run_id, run_id);
+    }
+    write_junit_file(options.junit,
+                     {report::bench_to_junit(
+                         report, compared, timestamp,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+                     context.redactor);
+    return code;
 }
 
 }  // namespace
@@ -138,6 +205,14 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--seed", options->seed, "the prompts and arrival times follow from it")
         ->capture_default_str();
     command->add_option("--router", options->router, "the router role to send through (default: the first)");
+    command->add_option("--vs", options->vs,
+                        "compare with a journaled bench run (its id, or last); a metric worse than "
+                        "--max-regress exits 16");
+    command->add_option("--baseline", options->baseline, "compare with a record `pdctl --json bench` wrote")
+        ->type_name("FILE");
+    command->add_option("--max-regress", options->max_regress, "how much worse a metric may get: 10%, 0.1")
+        ->capture_default_str();
+    add_junit_flag(*command, options->junit);
     verbs.add(command, [options](const GlobalOptions& global) { return bench_command(global, *options); });
 }
 

@@ -1,8 +1,10 @@
 #include "pdctl/ops/bench.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/health/http_prober.hpp"
@@ -80,9 +82,17 @@ void read_counters(std::vector<KvCounters>& groups, bool after) {
     });
 }
 
-int group_gpus(const config::Cluster& cluster, const plan::Stage& stage) {
-    const auto* role = cluster.find_role(stage.role);
-    return role ? static_cast<int>(role->nodes.size()) * role->gpus_per_node : 0;
+BenchGroup bench_group(const config::Cluster& cluster, const plan::Stage& stage) {
+    BenchGroup group;
+    group.role = stage.role;
+    group.mode = stage.mode;
+    if (const auto* role = cluster.find_role(stage.role)) {
+        group.nodes = static_cast<int>(role->nodes.size());
+        group.gpus = group.nodes * role->gpus_per_node;
+        group.tp = role->tp_size ? role->tp_size : group.gpus;  // as the plan passes --tp-size
+        if (role->runtime != config::RuntimeKind::Process) group.image = role->container.image;
+    }
+    return group;
 }
 
 int default_requests(int concurrency) {
@@ -134,13 +144,19 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
     const plan::Stage& router = pick_router(deployment.plan, spec.router);
     BenchReport report;
     report.cluster = deployment.plan.cluster;
+    report.config = deployment.plan.fingerprint;
+    report.version = PDCTL_VERSION;
+    report.started =
+        fmt::format("{:%Y-%m-%dT%H:%M:%S}Z",
+                    fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
     report.router_role = router.role;
     report.url = with_path(router.gate.url, "/generate");
     report.spec = spec;
     for (const auto& stage : deployment.plan.stages) {
         if (stage.kind != config::RoleKind::Sglang) continue;
-        (stage.mode == "prefill" ? report.prefill_gpus : report.decode_gpus) +=
-            group_gpus(deployment.cluster, stage);
+        const BenchGroup group = bench_group(deployment.cluster, stage);
+        (group.mode == "prefill" ? report.prefill_gpus : report.decode_gpus) += group.gpus;
+        report.groups.push_back(group);
     }
     report.kv = kv_groups(deployment);
     read_counters(report.kv, false);

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "pdctl/ops/bench_record.hpp"
+
 namespace pdctl::report {
 namespace {
 
@@ -19,10 +23,6 @@ std::string ms(double seconds) {
 std::string three(const load::Percentiles& p, bool in_ms) {
     if (in_ms) return fmt::format("{}/{}/{}", ms(p.p50), ms(p.p90), ms(p.p99));
     return fmt::format("{:.2f}/{:.2f}/{:.2f}", p.p50, p.p90, p.p99);
-}
-
-json percentiles_json(const load::Percentiles& p) {
-    return {{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}};
 }
 
 std::string kv_line(const ops::KvCounters& group) {
@@ -87,69 +87,98 @@ std::string render_bench(const ops::BenchReport& report) {
     return out;
 }
 
-json bench_to_json(const ops::BenchReport& report) {
-    json rows = json::array();
+json bench_to_json(const ops::BenchReport& report, const ops::BenchComparison* comparison) {
+    json document = ops::bench_record(report);
+    if (comparison != nullptr) {
+        json changes = json::array();
+        for (const auto& change : comparison->changes)
+            changes.push_back({{"level", change.level},
+                               {"metric", change.metric},
+                               {"before", change.before},
+                               {"now", change.now},
+                               {"worse_by", change.worse_by},
+                               {"regressed", change.regressed}});
+        document["comparison"] = {{"against", comparison->against},
+                                  {"max_regress", comparison->max_regress},
+                                  {"regressed", comparison->regressed()},
+                                  {"changes", changes},
+                                  {"unmatched", comparison->unmatched}};
+        document["ok"] = report.passed() && !comparison->regressed();
+    }
+    return document;
+}
+
+std::string render_bench_comparison(const ops::BenchComparison& comparison) {
+    std::string out = fmt::format("against {} (a metric may get {:g}% worse):\n", comparison.against,
+                                  comparison.max_regress * 100);
+    auto changes = comparison.changes;
+    std::stable_sort(
+        changes.begin(), changes.end(),
+        [](const ops::MetricChange& a, const ops::MetricChange& b) { return a.worse_by > b.worse_by; });
+    for (const auto& change : changes) {
+        const char* mark = change.regressed ? "✗" : (change.worse_by < -comparison.max_regress ? "↑" : " ");
+        // Rates as they are, times in milliseconds.
+        const bool rate = change.metric.find("tok/s") != std::string::npos;
+        const auto shown = [rate](double value) {
+            return rate ? fmt::format("{:.1f}", value) : fmt::format("{:.2f} ms", value * 1e3);
+        };
+        out += fmt::format("  {} {:<18} {:<18} {:>12} -> {:<12} {:+.1f}%{}\n", mark, change.level, change.metric,
+                           shown(change.before), shown(change.now), (change.now - change.before) / change.before * 100,
+                           change.regressed ? fmt::format("  worse by {:.1f}%", change.worse_by * 100) : "");
+    }
+    for (const auto& level : comparison.unmatched)
+        out += fmt::format("  · {}: not in the baseline, nothing to compare\n", level);
+    if (comparison.regressed()) {
+        int regressed = 0;
+        for (const auto& change : changes) regressed += change.regressed ? 1 : 0;
+        out += fmt::format("✗ regressed: {} metric{} worse than {:g}% allows\n", regressed,
+                           regressed == 1 ? "" : "s", comparison.max_regress * 100);
+    } else {
+        out += fmt::format("✓ no metric worse than {:g}% allows\n", comparison.max_regress * 100);
+    }
+    return out;
+}
+
+JunitSuite bench_to_junit(const ops::BenchReport& report, const ops::BenchComparison* comparison,
+                          const std::string& timestamp, double seconds) {
+    JunitSuite suite;
+    suite.name = report.spec.soak ? "pdctl bench --soak" : "pdctl bench";
+    suite.timestamp = timestamp;
+    suite.seconds = seconds;
     for (const auto& row : report.rows) {
-        json levels = json::array();
         for (const auto& level : row.levels) {
-            const auto& s = level.stats;
-            json errors = json::array();
-            for (const auto& group : s.errors)
-                errors.push_back({{"error", group.error}, {"count", group.count}});
-            levels.push_back({{"concurrency", level.concurrency},
-                              {"rate", level.rate ? json(*level.rate) : json(nullptr)},
-                              {"ok", s.ok},
-                              {"failed", s.failed},
-                              {"errors", errors},
-                              {"duration_s", s.duration_s},
-                              {"e2e_s", percentiles_json(s.e2e)},
-                              {"ttft_s", percentiles_json(s.ttft)},
-                              {"itl_s", percentiles_json(s.itl)},
-                              {"tpot_s", percentiles_json(s.tpot)},
-                              {"input_tok_s_per_request", percentiles_json(s.input_tok_s)},
-                              {"output_tok_s_per_request", percentiles_json(s.output_tok_s)},
-                              {"request_throughput", s.request_throughput},
-                              {"input_throughput", s.input_throughput},
-                              {"output_throughput", s.output_throughput},
-                              {"output_throughput_per_gpu", s.output_throughput_per_gpu},
-                              {"input_tokens", s.input_tokens},
-                              {"output_tokens", s.output_tokens},
-                              {"cancelled", level.cancelled}});
+            const std::string key = ops::level_key(row.row.name, level.concurrency, level.rate);
+            JunitCase test;
+            test.classname = "pdctl.bench." + row.row.name;
+            test.name = key;
+            test.seconds = level.stats.duration_s;
+            test.output =
+                fmt::format("{} ok, {} failed; TTFT p50 {:.1f} ms, ITL p50 {:.1f} ms, output {:.1f} tok/s",
+                            level.stats.ok, level.stats.failed, level.stats.ttft.p50 * 1e3,
+                            level.stats.itl.p50 * 1e3, level.stats.output_throughput);
+            std::vector<std::string> failures;
+            if (level.stats.failed > 0)
+                failures.push_back(fmt::format("{} of {} requests failed: {}× {}", level.stats.failed,
+                                               level.stats.failed + level.stats.ok,
+                                               level.stats.errors.front().count,
+                                               level.stats.errors.front().error));
+            if (comparison != nullptr)
+                for (const auto& change : comparison->changes)
+                    if (change.level == key && change.regressed)
+                        failures.push_back(fmt::format(
+                            "{} {:.4g} -> {:.4g}: worse by {:.1f}% (allowed {:g}%)", change.metric,
+                            change.before, change.now, change.worse_by * 100, comparison->max_regress * 100));
+            if (!failures.empty()) {
+                test.failure = failures.front();
+                for (const auto& failure : failures) test.failure_text += failure + "\n";
+            }
+            suite.cases.push_back(std::move(test));
         }
-        rows.push_back({{"name", row.row.name},
-                        {"input_tokens", row.row.input_tokens},
-                        {"output_tokens", row.row.output_tokens},
-                        {"levels", levels}});
     }
-    json kv = json::array();
-    for (const auto& group : report.kv) {
-        json entry = {{"role", group.role}, {"node", group.node}, {"url", group.url}};
-        if (!group.unavailable.empty()) {
-            entry["unavailable"] = group.unavailable;
-        } else {
-            entry["transfer_failed"] = {{"before", group.transfer_failed_before},
-                                        {"after", group.transfer_failed_after}};
-            entry["bootstrap_failed"] = {{"before", group.bootstrap_failed_before},
-                                         {"after", group.bootstrap_failed_after}};
-            entry["transfer_speed_gb_s"] =
-                group.transfer_speed_gb_s ? json(*group.transfer_speed_gb_s) : json(nullptr);
-            entry["transfer_latency_ms"] =
-                group.transfer_latency_ms ? json(*group.transfer_latency_ms) : json(nullptr);
-        }
-        kv.push_back(entry);
-    }
-    return {{"ok", report.passed()},
-            {"cluster", report.cluster},
-            {"scenario", report.spec.scenario},
-            {"soak", report.spec.soak},
-            {"router", report.router_role},
-            {"url", report.url},
-            {"gpus", {{"prefill", report.prefill_gpus}, {"decode", report.decode_gpus}}},
-            {"seed", report.spec.seed},
-            {"rows", rows},
-            {"kv", kv},
-            {"problems", report.problems},
-            {"cancelled", report.cancelled}};
+    if (report.spec.soak)
+        for (const auto& problem : report.problems)
+            if (problem.find("rose by") != std::string::npos) suite.output += problem + "\n";
+    return suite;
 }
 
 std::string render_bench_progress(const ops::BenchProgress& progress) {

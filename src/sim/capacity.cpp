@@ -40,12 +40,13 @@ CapacityKnobs load_capacity_knobs() {
     knobs.kv_bytes_per_token = env_double("PDSIM_KV_BYTES_PER_TOKEN", knobs.kv_bytes_per_token);
     knobs.kv_gb_per_s = env_double("PDSIM_KV_GBPS", 0);
     knobs.kv_fail_above_mb = env_double("PDSIM_KV_FAIL_ABOVE_MB", 0);
+    knobs.slowdown = env_double("PDSIM_SLOWDOWN", 0);
     return knobs;
 }
 
 Capacity::Capacity(const CapacityKnobs& knobs, int tp_size, int max_running_requests)
     : knobs_(knobs),
-      prefill_rate_(knobs.prefill_tokens_per_s_per_gpu * std::max(1, tp_size)),
+      prefill_rate_(knobs.prefill_tokens_per_s_per_gpu * std::max(1, tp_size) / (1 + knobs.slowdown)),
       max_running_(max_running_requests > 0 ? max_running_requests : kUnboundedRunning) {}
 
 void Capacity::prefill(int input_tokens) {
@@ -67,7 +68,8 @@ KvTransfer Capacity::kv_transfer(int input_tokens) const {
     KvTransfer transfer;
     transfer.bytes = std::max(0, input_tokens) * knobs_.kv_bytes_per_token;
     if (knobs_.kv_gb_per_s > 0)
-        transfer.time = FloatMillis(transfer.bytes / (knobs_.kv_gb_per_s * kGigabyte) * 1e3);
+        transfer.time =
+            FloatMillis(transfer.bytes / (knobs_.kv_gb_per_s * kGigabyte) * 1e3 * (1 + knobs_.slowdown));
     const double limit = knobs_.kv_fail_above_mb * kMegabyte;
     if (limit > 0 && transfer.bytes > limit) {
         // The original experiment's NIXL/UCX failure: the whole KV in one transfer, refused above ~20 MB.
@@ -100,8 +102,8 @@ void Capacity::DecodeSeat::next_token() {
     const CapacityKnobs& knobs = capacity_.knobs_;
     if (knobs.token_ms <= 0) return;
     const int batch = capacity_.decoding();
-    const auto step = std::chrono::duration_cast<Clock::duration>(
-        FloatMillis(knobs.token_ms * (1.0 + knobs.batch_slowdown * std::max(0, batch - 1))));
+    const auto step = std::chrono::duration_cast<Clock::duration>(FloatMillis(
+        knobs.token_ms * (1.0 + knobs.batch_slowdown * std::max(0, batch - 1)) * (1 + knobs.slowdown)));
     const auto now = Clock::now();
     // A step that fell behind (a stalled client, a loaded machine) is due at once, and the cadence
     // restarts from there rather than bursting tokens to catch up.

@@ -27,6 +27,9 @@ struct CapacityKnobs {
     double kv_bytes_per_token = 70272;        // PDSIM_KV_BYTES_PER_TOKEN: DeepSeek-V3 MLA, bf16, 61 layers
     double kv_gb_per_s = 0;                   // PDSIM_KV_GBPS; 0 = instant
     double kv_fail_above_mb = 0;              // PDSIM_KV_FAIL_ABOVE_MB; 0 = never
+    // PDSIM_SLOWDOWN: every time above takes this fraction longer (0.2: 20 % slower), as after a bad
+    // upgrade or a NIC swap, for the regression gate's tests.
+    double slowdown = 0;
 };
 
 // A KV transfer's size and time, and why it failed (empty: it did not).

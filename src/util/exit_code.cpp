@@ -36,6 +36,8 @@ const char* describe(ExitCode code) {
             return "stopped without the lock";
         case ExitCode::kBenchFailed:
             return "bench failed";
+        case ExitCode::kBenchRegressed:
+            return "bench regressed";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

@@ -3,6 +3,8 @@
 // that breaks above 20 MB per transfer fails where one smoke request passes (docs/bench.md).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "pdctl_harness.hpp"
 
 namespace pdctl::testing {
@@ -117,6 +119,77 @@ TEST(Bench, ASoakOfLongInputsFailsOnAKvPathThatBreaksAbove20MbWhereSmokePasses) 
     EXPECT_NE(text.out.find("requests failed; "), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("decode (n5): sglang:num_transfer_failed_reqs_total rose by "), std::string::npos)
         << text.out;
+}
+
+}  // namespace
+}  // namespace pdctl::testing
+
+namespace pdctl::testing {
+namespace {
+
+// The regression gate: a run is journaled, reruns of the unchanged deployment compared with it raise no
+// alarm, and the same deployment made 20 % slower (PDSIM_SLOWDOWN) exits 16 naming the metrics.
+TEST(Bench, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAlarm) {
+    SimCluster cluster("benchvs", 108);
+    const std::string capacity_prefill = "PDSIM_PREFILL_TOKENS_PER_S=400\n";
+    const std::string capacity_decode = "PDSIM_TOKEN_MS=4\nPDSIM_KV_GBPS=10\n";
+    cluster.append("prefill.env", capacity_prefill);
+    cluster.append("decode.env", capacity_decode);
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    // TTFT 174 ms (2048 tokens at 12800/s, then 144 MB at 10 GB/s), 15 steps of 4 ms.
+    const std::vector<std::string> bench = {"--json", "bench",      "--input", "2048",     "--output",
+                                            "16",     "--requests", "8",       "--warmup", "1"};
+    const auto first = cluster.run(bench);
+    ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+    const std::string baseline = json::parse(first.out)["run"];
+
+    auto compared = bench;
+    compared.insert(compared.end(), {"--vs", baseline});
+    for (int rerun = 1; rerun <= 10; ++rerun) {
+        const auto again = cluster.run(compared);
+        ASSERT_TRUE(again.exit_code == 0 || again.exit_code == 16) << again.out << again.err;
+        const json report = json::parse(again.out);
+        EXPECT_EQ(again.exit_code, 0)
+            << "false alarm on rerun " << rerun << ": " << report["comparison"].dump();
+        EXPECT_EQ(report["comparison"]["changes"].size(), 7u);
+    }
+
+    ASSERT_EQ(cluster.run({"stop"}).exit_code, 0);
+    cluster.append("prefill.env", "PDSIM_SLOWDOWN=0.2\n");
+    cluster.append("decode.env", "PDSIM_SLOWDOWN=0.2\n");
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    const auto slow = cluster.run(compared);
+    EXPECT_EQ(slow.exit_code, 16) << slow.out << slow.err;
+    const json report = json::parse(slow.out);
+    std::set<std::string> regressed;
+    for (const auto& change : report["comparison"]["changes"])
+        if (change["regressed"]) regressed.insert(change["metric"].get<std::string>());
+    for (const char* metric :
+         {"TTFT p50", "ITL p50", "TPOT p50", "E2E p50", "decode tok/s p50", "output tok/s"})
+        EXPECT_EQ(regressed.count(metric), 1u) << metric << " in " << report["comparison"].dump();
+
+    const auto text =
+        cluster.run({"bench", "--input", "2048", "--output", "16", "--requests", "4", "--vs", baseline,
+                     "--junit", (cluster.config().parent_path() / "bench.xml").string()});
+    EXPECT_EQ(text.exit_code, 16);
+    EXPECT_NE(text.out.find("against run " + baseline), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("✗ 2048/16 c=1"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("✗ regressed: "), std::string::npos) << text.out;
+    const std::string junit = read_text(cluster.config().parent_path() / "bench.xml");
+    EXPECT_NE(junit.find("<testcase classname=\"pdctl.bench.2048/16\" name=\"2048/16 c=1\""),
+              std::string::npos)
+        << junit;
+    EXPECT_NE(junit.find("worse by"), std::string::npos) << junit;
+
+    const auto history = cluster.run({"--json", "history", "--limit", "1"});
+    const json runs = json::parse(history.out)["runs"];
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["verb"], "bench");
+    EXPECT_EQ(runs[0]["exit_code"], 16);
+
+    const auto missing = cluster.run({"bench", "--vs", "20200101T000000Z-000000"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("no bench run of that id in the journal"), std::string::npos) << missing.err;
 }
 
 }  // namespace

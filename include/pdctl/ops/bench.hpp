@@ -70,8 +70,22 @@ struct KvCounters {
     double bootstrap_failed_increase() const { return bootstrap_failed_after - bootstrap_failed_before; }
 };
 
+// A prefill or decode group as the bench ran against it: what makes two runs comparable.
+struct BenchGroup {
+    std::string role;
+    std::string mode;  // prefill | decode
+    int nodes = 0;
+    int tp = 0;
+    int gpus = 0;
+    std::string image;  // empty for process units
+};
+
 struct BenchReport {
     std::string cluster;
+    std::string config;   // the plan's fingerprint
+    std::string version;  // pdctl's
+    std::string started;  // UTC, 2026-12-04T19:30:17Z
+    std::vector<BenchGroup> groups;
     std::string router_role;
     std::string url;  // where the requests went
     int prefill_gpus = 0;

@@ -46,6 +46,8 @@ class JournalingReporter : public engine::Reporter {
 
     // Recorded only, not forwarded: an error the CLI prints itself (an exception that ended the run).
     void journal_note(const std::string& message);
+    // Recorded only: a line of the verb's own (`bench` keeps its results this way).
+    void journal_event(const char* event, nlohmann::json fields) { record(event, std::move(fields)); }
 
     // Ends the record with the run's exit code and returns it: JSON Lines, one per event, each with the
     // run id and a sequence number. Events after finish() are still forwarded but no longer recorded.

@@ -23,8 +23,9 @@ enum class ExitCode : int {
     kGpusBusy = 12,            // stop/restart: every unit stopped, but a node's GPUs are still in use
     kCommandFailed = 13,       // exec/stack: the command (py-spy) failed or timed out on a reachable node
     kStoppedWithoutLock = 14,  // stop: the coordinator was unreachable; every reachable unit stopped unlocked
-    kBenchFailed = 15,   // bench: requests failed, or a soak saw a KV transfer/bootstrap failure counter rise
-    kInterrupted = 130,  // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+    kBenchFailed = 15,  // bench: requests failed, or a soak saw a KV transfer/bootstrap failure counter rise
+    kBenchRegressed = 16,  // bench --vs/--baseline: a metric got worse than --max-regress allows
+    kInterrupted = 130,    // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 
 inline int to_int(ExitCode code) {
