@@ -234,6 +234,28 @@ TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
     EXPECT_EQ(text.find("HTTP "), std::string::npos) << text;
     EXPECT_EQ(text.find("no answer"), std::string::npos) << text;
 
+    // pdctl bench: the validation scenario through the router on n5 (no capacities set: as fast as the
+    // hosts go), every request streamed and passed, the run journaled on the coordinator n1.
+    const auto bench =
+        pdctl(profile, {"--json", "bench", "--scenario", "validation", "--requests", "2", "--warmup", "1"});
+    EXPECT_EQ(bench.exit_code, 0) << bench.dump();
+    const auto bench_doc = json::parse(bench.out, nullptr, false);
+    ASSERT_TRUE(bench_doc.is_object()) << bench.dump();
+    EXPECT_EQ(bench_doc["url"], "http://" + cluster.hosts.at(4).address + ":31000/generate");
+    EXPECT_EQ(bench_doc["pd"], "1P:1D");
+    ASSERT_EQ(bench_doc["rows"].size(), 3u) << bench.out;
+    for (const auto& row : bench_doc["rows"]) {
+        EXPECT_EQ(row["levels"][0]["ok"], 2) << row.dump();
+        EXPECT_EQ(row["levels"][0]["output_tokens"], 2 * row["output_tokens"].get<int>()) << row.dump();
+    }
+    const auto history = pdctl(profile, {"--json", "history", "--limit", "1"});
+    const auto history_doc = json::parse(history.out, nullptr, false);
+    ASSERT_TRUE(history_doc.is_object()) << history.dump();
+    EXPECT_EQ(history_doc["journal"], "n1:/root/pdctl-state/sshpod/journal.jsonl") << history.out;
+    ASSERT_EQ(history_doc["runs"].size(), 1u) << history.out;
+    EXPECT_EQ(history_doc["runs"][0]["verb"], "bench");
+    EXPECT_EQ(history_doc["runs"][0]["run"], bench_doc["run"]);
+
     // Start is convergent: the labels read back from podman say every unit runs the current config.
     const auto again = pdctl(profile, {"start"});
     EXPECT_EQ(again.exit_code, 0) << again.dump();
@@ -264,8 +286,8 @@ TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
 
     std::printf(
         "[ timing ] ssh+podman, 10 units on 8 hosts: start %lld ms, status %lld ms, smoke %lld ms, "
-        "second-process status %lld ms, stop %lld ms\n",
-        start.ms, status.ms, smoke.ms, second.ms, stop.ms);
+        "bench (validation, 9 requests) %lld ms, second-process status %lld ms, stop %lld ms\n",
+        start.ms, status.ms, smoke.ms, bench.ms, second.ms, stop.ms);
     RecordProperty("start_ms", std::to_string(start.ms));
     RecordProperty("stop_ms", std::to_string(stop.ms));
 }
