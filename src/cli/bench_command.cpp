@@ -11,6 +11,7 @@
 #include "context.hpp"
 #include "duration_flag.hpp"
 #include "engine_flags.hpp"
+#include "pdctl/config/bench_file.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench.hpp"
 #include "pdctl/ops/bench_compare.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 struct BenchOptions {
     std::string scenario;
+    std::string file;
     int input = 0;
     int output = 0;
     std::vector<int> concurrency;
@@ -33,6 +35,7 @@ struct BenchOptions {
     std::string duration;
     std::string soak;
     int warmup = 2;
+    bool warmup_given = false;
     std::string timeout = "10m";
     std::uint64_t seed = 1;
     std::string router;
@@ -42,12 +45,20 @@ struct BenchOptions {
     std::string junit;
 };
 
-// The rows the flags ask for: --input/--output (one row), --scenario validation, or for a soak its row.
-std::vector<ops::BenchRow> chosen_rows(const BenchOptions& options, std::string& scenario) {
+// The rows the flags ask for: --input/--output (one row), --file, --scenario validation, or for a soak
+// its row.
+std::vector<ops::BenchRow> chosen_rows(const BenchOptions& options,
+                                       const std::optional<config::BenchFile>& file, std::string& scenario) {
     const bool custom = options.input > 0 || options.output > 0;
-    if (custom && !options.scenario.empty())
+    if ((custom ? 1 : 0) + (options.scenario.empty() ? 0 : 1) + (file ? 1 : 0) > 1)
         throw Failure(ExitCode::kUsage,
-                      "--scenario and --input/--output choose the rows two ways: give one of them");
+                      "--scenario, --file and --input/--output each choose the rows: give one of them");
+    if (file) {
+        scenario = file->name;
+        std::vector<ops::BenchRow> rows;
+        for (const auto& row : file->rows) rows.push_back({row.name, row.input_tokens, row.output_tokens});
+        return rows;
+    }
     if (custom) {
         if (options.input <= 0 || options.output <= 0)
             throw Failure(ExitCode::kUsage, "--input and --output go together, each at least 1 token");
@@ -65,9 +76,20 @@ std::vector<ops::BenchRow> chosen_rows(const BenchOptions& options, std::string&
     return ops::validation_rows();
 }
 
-ops::BenchSpec bench_spec(const BenchOptions& options) {
+ops::BenchSpec bench_spec(BenchOptions options) {
+    std::optional<config::BenchFile> file;
+    if (!options.file.empty()) {
+        file = config::load_bench_file(options.file, config::DiskFileSource{});
+        // What the file sets, unless a flag says otherwise.
+        if (options.concurrency.empty()) options.concurrency = file->concurrency;
+        if (options.requests == 0 && options.duration.empty()) {
+            options.requests = file->requests;
+            if (file->duration.count() > 0) options.duration = std::to_string(file->duration.count()) + "ms";
+        }
+        if (file->warmup >= 0 && !options.warmup_given) options.warmup = file->warmup;
+    }
     ops::BenchSpec spec;
-    spec.rows = chosen_rows(options, spec.scenario);
+    spec.rows = chosen_rows(options, file, spec.scenario);
     if (!options.concurrency.empty()) spec.concurrency = options.concurrency;
     for (int level : spec.concurrency)
         if (level < 1)
@@ -186,6 +208,8 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         "load through the router, measured: TTFT, ITL, TPOT, e2e and throughput per row and load level");
     command->add_option("--scenario", options->scenario,
                         "validation: the original experiment's table (the default)");
+    command->add_option("--file", options->file, "a bench file: its rows (and levels), docs/bench.md")
+        ->type_name("FILE");
     command->add_option("--input", options->input, "one row: input tokens per request (with --output)");
     command->add_option("--output", options->output, "one row: output tokens per request (ignore_eos)");
     command->add_option("--concurrency", options->concurrency, "closed-loop levels, e.g. 1,4,16 (default 1)")
@@ -198,8 +222,13 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--soak", options->soak,
                         "continuous load for T (default row: long input); fails on any failed request or a "
                         "rising KV transfer/bootstrap failure counter");
-    command->add_option("--warmup", options->warmup, "requests sent first and not counted, per row and level")
-        ->capture_default_str();
+    command->add_option_function<int>(
+        "--warmup",
+        [options](int value) {
+            options->warmup = value;
+            options->warmup_given = true;
+        },
+        "requests sent first and not counted, per row and level (default 2)");
     command->add_option("--timeout", options->timeout, "each request, sent to last token: 90s, 10m")
         ->capture_default_str();
     command->add_option("--seed", options->seed, "the prompts and arrival times follow from it")
