@@ -417,6 +417,15 @@ def render_sources(sources):
     out += ["## Targets", "", "| Scenario | Target | Measured | Holds |", "|---|---|---|---|"]
     out += [f"| {a} | {b} | {c} | {holds(d)} |" for a, b, c, d in targets]
     out += ["", "## Measurements", ""] + body
+    # pdctl bench's own load generator, measured by bench/load-generator (its newest result).
+    load_generator = os.path.join(HERE, "results", "load-generator.md")
+    if os.path.exists(load_generator):
+        out += ["## The load generator of `pdctl bench`", "",
+                "`bench/load-generator` (`build/bench/pdctl_load_bench`): a fixed-latency SSE endpoint on loopback, "
+                "measured through the same client `pdctl bench` uses; the excess over the configured times is an "
+                "upper bound on what the client adds (the endpoint's and the kernel's scheduling are in it). Then "
+                "the request rate on non-streamed answers beside wrk. Definitions: [bench.md](bench.md).", "",
+                open(load_generator).read().strip(), ""]
     notes = os.path.join(HERE, "notes.md")
     if os.path.exists(notes):
         out += ["## Analysis", "", open(notes).read().strip(), ""]

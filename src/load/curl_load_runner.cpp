@@ -24,8 +24,8 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 
 // One request in flight.
 struct Transfer {
-    Transfer(Clock::time_point sent, int input_tokens, int output_tokens)
-        : tally(sent, input_tokens, output_tokens) {}
+    Transfer(Clock::time_point sent, int input_tokens, int output_tokens, bool stream)
+        : tally(sent, input_tokens, output_tokens, stream) {}
     CURL* easy = nullptr;
     curl_slist* headers = nullptr;
     std::string body;
@@ -63,9 +63,10 @@ class MultiLoad {
     // Sends the next request. `slot` is its index among the measured ones (ignored for a warm-up).
     void start(bool measured, std::size_t slot, Clock::time_point began) {
         const auto sent = Clock::now();
-        auto transfer = std::make_unique<Transfer>(sent, spec_.input_tokens, spec_.output_tokens);
-        transfer->body =
-            generate_request_body(spec_.input_tokens, spec_.output_tokens, spec_.seed, next_index_++);
+        auto transfer =
+            std::make_unique<Transfer>(sent, spec_.input_tokens, spec_.output_tokens, spec_.stream);
+        transfer->body = generate_request_body(spec_.input_tokens, spec_.output_tokens, spec_.seed,
+                                               next_index_++, spec_.stream);
         transfer->measured = measured;
         transfer->slot = slot;
         transfer->sent_s = seconds_between(began, sent);
@@ -73,7 +74,8 @@ class MultiLoad {
         if (easy == nullptr) throw std::runtime_error("libcurl: curl_easy_init failed");
         transfer->easy = easy;
         transfer->headers = curl_slist_append(nullptr, "Content-Type: application/json");
-        transfer->headers = curl_slist_append(transfer->headers, "Accept: text/event-stream");
+        if (spec_.stream)
+            transfer->headers = curl_slist_append(transfer->headers, "Accept: text/event-stream");
         // No "Expect: 100-continue" for bodies over 1 KiB: it would add a round trip to every TTFT.
         transfer->headers = curl_slist_append(transfer->headers, "Expect:");
         curl_easy_setopt(easy, CURLOPT_URL, spec_.url.c_str());

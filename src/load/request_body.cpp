@@ -14,7 +14,7 @@ constexpr std::uint64_t kIdRange = 30000;
 }  // namespace
 
 std::string generate_request_body(int input_tokens, int output_tokens, std::uint64_t seed,
-                                  std::uint64_t index) {
+                                  std::uint64_t index, bool stream) {
     std::uint64_t state = seed * 0x100000001b3ULL + index;
     fmt::memory_buffer out;
     fmt::format_to(std::back_inserter(out), R"({{"input_ids":[)");
@@ -23,8 +23,8 @@ std::string generate_request_body(int input_tokens, int output_tokens, std::uint
                        kFirstId + splitmix64(state) % kIdRange);
     fmt::format_to(
         std::back_inserter(out),
-        R"(],"sampling_params":{{"max_new_tokens":{},"ignore_eos":true,"temperature":0}},"stream":true}})",
-        output_tokens);
+        R"(],"sampling_params":{{"max_new_tokens":{},"ignore_eos":true,"temperature":0}},"stream":{}}})",
+        output_tokens, stream);
     return fmt::to_string(out);
 }
 

@@ -39,13 +39,32 @@ std::string error_message(std::string_view body) {
 
 }  // namespace
 
-StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens)
-    : sent_(sent), expected_tokens_(expected_tokens) {
+StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream)
+    : stream_(stream), sent_(sent), expected_tokens_(expected_tokens) {
     record_.input_tokens = input_tokens;
 }
 
 void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
+    if (!stream_) {
+        answer_.append(bytes);
+        return;
+    }
     for (const std::string& data : parser_.feed(bytes)) on_event(data, now);
+}
+
+// A non-streamed answer: its tokens all arrive with the body, so TTFT is the whole request.
+void StreamTally::read_whole_answer(Clock::time_point now) {
+    const json answer = json::parse(answer_, nullptr, false);
+    if (!answer.is_object() || answer.contains("error")) {
+        parser_.feed(answer_);  // keeps the text for the error message
+        return;
+    }
+    int tokens = 1;
+    if (auto meta = answer.find("meta_info"); meta != answer.end() && meta->is_object())
+        tokens = meta->value("completion_tokens", 1);
+    record_.ttft_s = seconds(now - sent_);
+    tokens_ = tokens;
+    done_ = true;
 }
 
 void StreamTally::on_event(const std::string& data, Clock::time_point now) {
@@ -82,6 +101,8 @@ void StreamTally::on_event(const std::string& data, Clock::time_point now) {
 
 RequestRecord StreamTally::finish(int http_status, const std::string& transport_error,
                                   Clock::time_point now) {
+    if (!stream_ && transport_error.empty() && http_status == 200) read_whole_answer(now);
+    if (!stream_ && http_status != 200) parser_.feed(answer_);  // the error body, for the message
     record_.e2e_s = seconds(now - sent_);
     record_.output_tokens = tokens_;
     if (!error_.empty()) {

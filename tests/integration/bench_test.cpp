@@ -14,7 +14,7 @@ using nlohmann::json;
 
 // The capacities configured below, and the local profile's shape: prefill and decode groups of 4
 // nodes × 8 GPUs, --tp-size 32.
-constexpr double kPrefillTokensPerSPerGpu = 400;
+constexpr double kPrefillTokensPerSPerGpu = 200;
 constexpr int kTpSize = 32;
 constexpr double kTokenMs = 5;
 constexpr double kKvGbPerS = 10;
@@ -39,9 +39,12 @@ const json& level_of(const json& report, const std::string& row) {
     return none;
 }
 
-TEST(Bench, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
+// Timings are compared within 10 %: prefill and decode times are long against the few milliseconds a
+// loaded machine adds (TTFT 274 ms and 862 ms), and the ITL is the mean gap, which chunks that arrive
+// together (a relay scheduled late) do not move, unlike the median gap.
+TEST(BenchTiming, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
     SimCluster cluster("bench", 106);
-    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=400\n");
+    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=200\n");
     cluster.append("decode.env", "PDSIM_TOKEN_MS=5\nPDSIM_KV_GBPS=10\n");
     const auto start = cluster.run({"start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
@@ -129,16 +132,15 @@ namespace {
 
 // The regression gate: a run is journaled, reruns of the unchanged deployment compared with it raise no
 // alarm, and the same deployment made 20 % slower (PDSIM_SLOWDOWN) exits 16 naming the metrics.
-TEST(Bench, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAlarm) {
+TEST(BenchTiming, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAlarm) {
     SimCluster cluster("benchvs", 108);
-    const std::string capacity_prefill = "PDSIM_PREFILL_TOKENS_PER_S=400\n";
-    const std::string capacity_decode = "PDSIM_TOKEN_MS=4\nPDSIM_KV_GBPS=10\n";
-    cluster.append("prefill.env", capacity_prefill);
-    cluster.append("decode.env", capacity_decode);
+    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=200\n");
+    cluster.append("decode.env", "PDSIM_TOKEN_MS=5\nPDSIM_KV_GBPS=10\n");
     ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
-    // TTFT 174 ms (2048 tokens at 12800/s, then 144 MB at 10 GB/s), 15 steps of 4 ms.
+    // TTFT 334 ms (2048 tokens at 6400/s, then 144 MB at 10 GB/s), then 47 steps of 5 ms: long enough
+    // that the last token arriving a few ms late (a loaded machine) moves TPOT by less than 3 %.
     const std::vector<std::string> bench = {"--json", "bench",      "--input", "2048",     "--output",
-                                            "16",     "--requests", "8",       "--warmup", "1"};
+                                            "48",     "--requests", "5",       "--warmup", "1"};
     const auto first = cluster.run(bench);
     ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
     const std::string baseline = json::parse(first.out)["run"];
@@ -169,14 +171,14 @@ TEST(Bench, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAlarm) {
         EXPECT_EQ(regressed.count(metric), 1u) << metric << " in " << report["comparison"].dump();
 
     const auto text =
-        cluster.run({"bench", "--input", "2048", "--output", "16", "--requests", "4", "--vs", baseline,
+        cluster.run({"bench", "--input", "2048", "--output", "48", "--requests", "3", "--vs", baseline,
                      "--junit", (cluster.config().parent_path() / "bench.xml").string()});
     EXPECT_EQ(text.exit_code, 16);
     EXPECT_NE(text.out.find("against run " + baseline), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("✗ 2048/16 c=1"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("✗ 2048/48 c=1"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("✗ regressed: "), std::string::npos) << text.out;
     const std::string junit = read_text(cluster.config().parent_path() / "bench.xml");
-    EXPECT_NE(junit.find("<testcase classname=\"pdctl.bench.2048/16\" name=\"2048/16 c=1\""),
+    EXPECT_NE(junit.find("<testcase classname=\"pdctl.bench.2048/48\" name=\"2048/48 c=1\""),
               std::string::npos)
         << junit;
     EXPECT_NE(junit.find("worse by"), std::string::npos) << junit;

@@ -22,7 +22,10 @@ struct LoadSpec {
     std::chrono::milliseconds duration{0};
     int warmup = 0;                                               // sent first and waited for, never counted
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};  // each request, start to end
-    std::uint64_t seed = 1;           // the input token ids and the arrival times follow from it
+    std::uint64_t seed = 1;  // the input token ids and the arrival times follow from it
+    // false: "stream": false, one JSON answer (TTFT is then the whole request). For comparing request
+    // rates with tools that cannot stream (wrk, docs/benchmarks.md); the bench always streams.
+    bool stream = true;
     std::function<bool()> cancelled;  // polled between events: true ends the run (Ctrl-C)
 };
 

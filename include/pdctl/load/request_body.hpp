@@ -10,6 +10,6 @@
 namespace pdctl::load {
 
 std::string generate_request_body(int input_tokens, int output_tokens, std::uint64_t seed,
-                                  std::uint64_t index);
+                                  std::uint64_t index, bool stream = true);
 
 }  // namespace pdctl::load

@@ -17,8 +17,9 @@ using Clock = std::chrono::steady_clock;
 
 class StreamTally {
   public:
-    // `expected_tokens`: max_new_tokens with ignore_eos, so a shorter answer is a failure.
-    StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens);
+    // `expected_tokens`: max_new_tokens with ignore_eos, so a shorter answer is a failure. `stream`
+    // false: the answer is one JSON document, read whole when the request ends.
+    StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream = true);
 
     void on_bytes(std::string_view bytes, Clock::time_point now);
 
@@ -33,7 +34,11 @@ class StreamTally {
         return std::chrono::duration<double>(duration).count();
     }
 
+    void read_whole_answer(Clock::time_point now);
+
     SseParser parser_;
+    bool stream_;
+    std::string answer_;  // stream false: the body
     RequestRecord record_;
     Clock::time_point sent_;
     Clock::time_point last_token_at_{};

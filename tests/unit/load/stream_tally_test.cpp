@@ -8,6 +8,9 @@ namespace {
 using std::chrono::milliseconds;
 
 const Clock::time_point kSent{};
+Clock::time_point kSentTime() {
+    return kSent;
+}
 
 std::string chunk(int tokens, const std::string& text = "t") {
     return "data: {\"text\":\"" + text + "\",\"meta_info\":{\"completion_tokens\":" + std::to_string(tokens) +
@@ -79,6 +82,25 @@ TEST(ErrorGroup, MasksTheRequestsOwnNumbersButKeepsPortsAndSizes) {
         error_group("KV transfer timed out (bootstrap_room=6488519777038135101, bootstrap 127.0.201.1:8998)"),
         "KV transfer timed out (bootstrap_room=N, bootstrap 127.0.201.1:8998)");
     EXPECT_EQ(error_group("transfer of 70.3 MB failed"), "transfer of 70.3 MB failed");
+}
+
+}  // namespace
+}  // namespace pdctl::load
+
+namespace pdctl::load {
+namespace {
+
+TEST(StreamTally, ANonStreamedAnswerIsReadWholeItsTtftIsTheRequest) {
+    StreamTally tally(kSentTime(), 16, 1, false);
+    tally.on_bytes(R"({"text":"x","meta_info":)", kSentTime() + std::chrono::milliseconds(3));
+    tally.on_bytes(R"({"completion_tokens":1}})", kSentTime() + std::chrono::milliseconds(4));
+    const auto record = tally.finish(200, "", kSentTime() + std::chrono::milliseconds(4));
+    EXPECT_TRUE(record.ok()) << record.error;
+    EXPECT_DOUBLE_EQ(record.ttft_s, 0.004);
+    EXPECT_EQ(record.output_tokens, 1);
+    StreamTally refused(kSentTime(), 16, 1, false);
+    refused.on_bytes(R"({"error":{"message":"no decode"}})", kSentTime());
+    EXPECT_EQ(refused.finish(503, "", kSentTime()).error, "HTTP 503: no decode");
 }
 
 }  // namespace
