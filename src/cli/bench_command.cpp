@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "chart_file.hpp"
 #include "context.hpp"
 #include "duration_flag.hpp"
 #include "engine_flags.hpp"
@@ -17,6 +18,7 @@
 #include "pdctl/ops/bench_compare.hpp"
 #include "pdctl/ops/bench_evidence.hpp"
 #include "pdctl/ops/bench_record.hpp"
+#include "pdctl/report/bench_chart.hpp"
 #include "pdctl/report/bench_view.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "verbs.hpp"
@@ -43,6 +45,8 @@ struct BenchOptions {
     std::string baseline;
     std::string max_regress = "10%";
     std::string junit;
+    std::string svg;
+    std::string html;
 };
 
 // The rows the flags ask for: --input/--output (one row), --file, --scenario validation, or for a soak
@@ -191,6 +195,14 @@ ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options)
             fmt::print("{}", context.redactor.redact(report::render_bench_comparison(*comparison)));
         fmt::print("journaled as run {} (compare a later run with `pdctl bench --vs {}`)\n", run_id, run_id);
     }
+    if (!options.svg.empty() || !options.html.empty()) {
+        const auto record = ops::bench_record(report);
+        if (!options.svg.empty())
+            write_chart_file(options.svg, context.redactor.redact(report::render_bench_svg(record)), "svg");
+        if (!options.html.empty())
+            write_chart_file(options.html, context.redactor.redact(report::render_bench_html(record)),
+                             "html");
+    }
     write_junit_file(options.junit,
                      {report::bench_to_junit(
                          report, compared, timestamp,
@@ -242,6 +254,14 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--max-regress", options->max_regress, "how much worse a metric may get: 10%, 0.1")
         ->capture_default_str();
     add_junit_flag(*command, options->junit);
+    command
+        ->add_option("--svg", options->svg,
+                     "also draw the run as a self-contained SVG: latency per row, throughput")
+        ->type_name("FILE");
+    command
+        ->add_option("--html", options->html,
+                     "also write the experiment's table and the chart as one HTML page")
+        ->type_name("FILE");
     verbs.add(command, [options](const GlobalOptions& global) { return bench_command(global, *options); });
 }
 

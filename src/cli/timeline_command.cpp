@@ -5,12 +5,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
+#include "chart_file.hpp"
 #include "pdctl/ops/journal_queries.hpp"
 #include "pdctl/report/timeline_svg.hpp"
 #include "pdctl/report/timeline_view.hpp"
@@ -54,15 +52,6 @@ const timeline::RunTimeline& pick(const std::vector<timeline::RunTimeline>& runs
     return *run;
 }
 
-void write_chart(const std::string& path, const std::string& content, const std::string& what) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.close();
-    if (!out)
-        throw Failure(ExitCode::kUsage,
-                      fmt::format("--{}: cannot write {}: {}", what, path, std::strerror(errno)));
-}
-
 ExitCode timeline_command(const GlobalOptions& global, const TimelineOptions& options) {
     if (options.width < 0 || (options.width > 0 && options.width < 40))
         throw Failure(ExitCode::kUsage, "--width takes 40 columns or more");
@@ -73,9 +62,9 @@ ExitCode timeline_command(const GlobalOptions& global, const TimelineOptions& op
     if (!options.vs.empty()) shown.push_back(pick(runs, options.vs, journal.source));
 
     if (!options.svg.empty())
-        write_chart(options.svg, context.redactor.redact(report::render_timeline_svg(shown)), "svg");
+        write_chart_file(options.svg, context.redactor.redact(report::render_timeline_svg(shown)), "svg");
     if (!options.html.empty())
-        write_chart(options.html, context.redactor.redact(report::render_timeline_html(shown)), "html");
+        write_chart_file(options.html, context.redactor.redact(report::render_timeline_html(shown)), "html");
     std::string output;
     if (global.json) {
         auto document = report::timeline_to_json(shown.front());
