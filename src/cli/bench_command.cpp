@@ -86,7 +86,8 @@ ops::BenchSpec bench_spec(BenchOptions options) {
         file = config::load_bench_file(options.file, config::DiskFileSource{});
         // What the file sets, unless a flag says otherwise.
         if (options.concurrency.empty()) options.concurrency = file->concurrency;
-        if (options.requests == 0 && options.duration.empty()) {
+        // A soak's length is --soak's: the file's own end of a level does not apply to it.
+        if (options.soak.empty() && options.requests == 0 && options.duration.empty()) {
             options.requests = file->requests;
             if (file->duration.count() > 0) options.duration = std::to_string(file->duration.count()) + "ms";
         }

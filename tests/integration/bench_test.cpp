@@ -14,7 +14,7 @@ using nlohmann::json;
 
 // The capacities configured below, and the local profile's shape: prefill and decode groups of 4
 // nodes × 8 GPUs, --tp-size 32.
-constexpr double kPrefillTokensPerSPerGpu = 200;
+constexpr double kPrefillTokensPerSPerGpu = 100;
 constexpr int kTpSize = 32;
 constexpr double kTokenMs = 5;
 constexpr double kKvGbPerS = 10;
@@ -39,12 +39,13 @@ const json& level_of(const json& report, const std::string& row) {
     return none;
 }
 
-// Timings are compared within 10 %: prefill and decode times are long against the few milliseconds a
-// loaded machine adds (TTFT 274 ms and 862 ms), and the ITL is the mean gap, which chunks that arrive
-// together (a relay scheduled late) do not move, unlike the median gap.
+// Timings are compared within 10 %: prefill and decode times are long against what a loaded machine
+// adds (a few ms) and what parsing 1680 or 5280 input ids in the router, prefill and decode costs under
+// ASan (~30 ms): TTFT 537 ms and 1687 ms; and the ITL is the mean gap, which chunks that arrive together
+// (a relay scheduled late) do not move, unlike the median gap.
 TEST(BenchTiming, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
     SimCluster cluster("bench", 106);
-    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=200\n");
+    cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=100\n");
     cluster.append("decode.env", "PDSIM_TOKEN_MS=5\nPDSIM_KV_GBPS=10\n");
     const auto start = cluster.run({"start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
@@ -68,8 +69,7 @@ TEST(BenchTiming, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
         expect_within_10_percent(level["itl_s"]["p50"], kTokenMs / 1e3, std::string(row) + " ITL p50");
         expect_within_10_percent(level["output_tok_s_per_request"]["p50"], 1e3 / kTokenMs,
                                  std::string(row) + " decode tok/s");
-        if (std::string(row) == "warm-up")
-            continue;  // its TTFT by the model is 0.3 ms: HTTP on loopback is more
+        if (std::string(row) == "warm-up") continue;  // its model TTFT is 2 ms: HTTP on loopback adds as much
         const double ttft = predicted_ttft_s(input);
         expect_within_10_percent(level["ttft_s"]["p50"], ttft, std::string(row) + " TTFT p50");
         expect_within_10_percent(level["input_tok_s_per_request"]["p50"], input / ttft,
