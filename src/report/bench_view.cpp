@@ -122,8 +122,9 @@ std::string render_bench_comparison(const ops::BenchComparison& comparison) {
         const auto shown = [rate](double value) {
             return rate ? fmt::format("{:.1f}", value) : fmt::format("{:.2f} ms", value * 1e3);
         };
-        out += fmt::format("  {} {:<18} {:<18} {:>12} -> {:<12} {:+.1f}%{}\n", mark, change.level, change.metric,
-                           shown(change.before), shown(change.now), (change.now - change.before) / change.before * 100,
+        out += fmt::format("  {} {:<18} {:<18} {:>12} -> {:<12} {:+.1f}%{}\n", mark, change.level,
+                           change.metric, shown(change.before), shown(change.now),
+                           (change.now - change.before) / change.before * 100,
                            change.regressed ? fmt::format("  worse by {:.1f}%", change.worse_by * 100) : "");
     }
     for (const auto& level : comparison.unmatched)
