@@ -1,23 +1,23 @@
 // pdctl bench: load through the router, measured (ops/bench.hpp), with a live line on a terminal.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "bench_sweep_command.hpp"
 #include "chart_file.hpp"
 #include "context.hpp"
 #include "duration_flag.hpp"
 #include "engine_flags.hpp"
+#include "live_line.hpp"
 #include "pdctl/config/bench_file.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench.hpp"
 #include "pdctl/ops/bench_compare.hpp"
-#include "pdctl/ops/bench_evidence.hpp"
 #include "pdctl/ops/bench_record.hpp"
+#include "pdctl/ops/bench_verb.hpp"
 #include "pdctl/report/bench_chart.hpp"
 #include "pdctl/report/bench_view.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -47,6 +47,9 @@ struct BenchOptions {
     std::string junit;
     std::string svg;
     std::string html;
+    std::vector<std::string> sweep;
+    std::string slo_ttft;
+    std::string slo_itl;
 };
 
 // The rows the flags ask for: --input/--output (one row), --file, --scenario validation, or for a soak
@@ -124,67 +127,45 @@ ops::BenchSpec bench_spec(BenchOptions options) {
     return spec;
 }
 
-// The live line goes to stderr, and only on a terminal outside CI: stdout stays the report.
-bool live_line_wanted(const GlobalOptions& global) {
-    const char* term = std::getenv("TERM");
-    return !global.json && std::getenv("CI") == nullptr && ::isatty(STDERR_FILENO) && term && *term &&
-           std::string_view(term) != "dumb";
-}
-
-ExitCode verdict(const ops::BenchReport& report, const std::optional<ops::BenchComparison>& comparison) {
-    if (report.cancelled) return ExitCode::kInterrupted;
-    if (!report.passed()) return ExitCode::kBenchFailed;
-    if (comparison && comparison->regressed()) return ExitCode::kBenchRegressed;
-    return ExitCode::kOk;
-}
-
-// The journal's one line for the run ("bench regressed: TTFT p50 of medium c=1 worse by 20.1% ...").
-std::string outcome(const ops::BenchReport& report, const std::optional<ops::BenchComparison>& comparison) {
-    if (!report.passed()) return report.problems.front();
-    int requests = 0;
-    for (const auto& row : report.rows)
-        for (const auto& level : row.levels) requests += level.stats.ok;
-    std::string text = fmt::format("{} requests, none failed", requests);
-    if (!comparison) return text;
-    const ops::MetricChange* worst = nullptr;
-    for (const auto& change : comparison->changes)
-        if (change.regressed && (worst == nullptr || change.worse_by > worst->worse_by)) worst = &change;
-    if (worst == nullptr) return text + "; no regression against " + comparison->against;
-    return fmt::format("{}; {} of {} worse by {:.1f}% against {}", text, worst->metric, worst->level,
-                       worst->worse_by * 100, comparison->against);
+double seconds_of(const char* flag, const std::string& text) {
+    return std::chrono::duration<double>(parse_duration_flag(flag, text)).count();
 }
 
 ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options) {
     const auto spec = bench_spec(options);
-    if (!options.vs.empty() && !options.baseline.empty())
-        throw Failure(ExitCode::kUsage,
-                      "--vs and --baseline both name what to compare with: give one of them");
-    const double max_regress = ops::parse_regress_fraction(options.max_regress);
+    if (!options.sweep.empty()) {
+        if (!options.vs.empty() || !options.baseline.empty() || !options.soak.empty() ||
+            !options.junit.empty())
+            throw Failure(
+                ExitCode::kUsage,
+                "--sweep compares its configs with each other: --vs, --baseline, --soak and --junit "
+                "do not apply to it");
+        SweepFlags sweep;
+        sweep.configs = options.sweep;
+        if (!options.slo_ttft.empty())
+            sweep.objectives.ttft_p90_s = seconds_of("--slo-ttft", options.slo_ttft);
+        if (!options.slo_itl.empty()) sweep.objectives.itl_p90_s = seconds_of("--slo-itl", options.slo_itl);
+        sweep.svg = options.svg;
+        sweep.html = options.html;
+        return sweep_command(global, sweep, spec);
+    }
+    if (!options.slo_ttft.empty() || !options.slo_itl.empty())
+        throw Failure(ExitCode::kUsage, "--slo-ttft and --slo-itl rank the configs of a --sweep");
+    ops::BenchEvidenceRequest evidence{options.vs, options.baseline,
+                                       ops::parse_regress_fraction(options.max_regress)};
     check_junit_path(options.junit);
     auto context = load_context(global);
-    // The baseline first: a run to compare with that is not there ends the command before any load.
-    std::optional<ops::BenchBaseline> baseline;
-    if (!options.vs.empty()) baseline = ops::baseline_from_journal(context, options.vs);
-    if (!options.baseline.empty()) baseline = ops::baseline_from_file(options.baseline);
-
     engine::install_interrupt_handlers();
-    ops::BenchJournal journal(context);
     const auto began = std::chrono::steady_clock::now();
     const auto timestamp = report::junit_timestamp_now();
-    const bool live = live_line_wanted(global);
-    const auto report = ops::run_bench(context, spec, [&](const ops::BenchProgress& progress) {
-        if (live) fmt::print(stderr, "\r\033[K{}", report::render_bench_progress(progress));
-    });
-    if (live) fmt::print(stderr, "\r\033[K");
-
-    std::optional<ops::BenchComparison> comparison;
-    if (baseline)
-        comparison = ops::compare_bench(ops::recorded_levels(baseline->record, baseline->against),
-                                        ops::recorded_levels(ops::bench_record(report), "this run"),
-                                        max_regress, baseline->against);
-    const ExitCode code = verdict(report, comparison);
-    journal.finish(report, code, outcome(report, comparison));
-    const std::string& run_id = journal.run_id();
+    const LiveLine live(global);
+    const auto outcome = ops::run_bench_verb(
+        context, spec, evidence, [&](const ops::BenchProgress& progress) { live.show(progress); });
+    live.clear();
+    const auto& report = outcome.report;
+    const auto& comparison = outcome.comparison;
+    const std::string& run_id = outcome.run_id;
+    const ExitCode code = outcome.code;
     const auto* compared = comparison ? &*comparison : nullptr;
     if (global.json) {
         auto document = report::bench_to_json(report, compared);
@@ -255,6 +236,16 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--max-regress", options->max_regress, "how much worse a metric may get: 10%, 0.1")
         ->capture_default_str();
     add_junit_flag(*command, options->junit);
+    command
+        ->add_option("--sweep", options->sweep,
+                     "for each config in turn: a converging start, then this bench; then the configs ranked "
+                     "by output tok/s per GPU, the Pareto chart with --svg/--html (docs/bench.md)")
+        ->type_name("CONFIG ...")
+        ->expected(2, CLI::detail::expected_max_vector_size);
+    command->add_option("--slo-ttft", options->slo_ttft,
+                        "with --sweep: a level counts only with p90 TTFT at most this: 2s, 500ms");
+    command->add_option("--slo-itl", options->slo_itl,
+                        "with --sweep: a level counts only with p90 ITL at most this: 50ms");
     command
         ->add_option("--svg", options->svg,
                      "also draw the run as a self-contained SVG: latency per row, throughput")

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "pdctl/health/prometheus.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -37,12 +38,6 @@ constexpr Watched kMaster[] = {
     {"master_active_clients", Combine::kSum},
 };
 
-std::string base_of(const std::string& url) {
-    const auto scheme = url.find("://");
-    const auto path = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);
-    return path == std::string::npos ? url : url.substr(0, path);
-}
-
 }  // namespace
 
 std::optional<double> RoleMetrics::find(const std::string& name) const {
@@ -56,7 +51,7 @@ std::optional<std::string> metrics_url(const plan::Stage& stage) {
     // port, the master's metrics port.
     if (stage.gate.url.empty()) return std::nullopt;
     if (stage.kind == config::RoleKind::Sglang || stage.kind == config::RoleKind::MooncakeMaster)
-        return base_of(stage.gate.url) + "/metrics";
+        return util::url_with_path(stage.gate.url, "/metrics");
     return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "pdctl/health/prometheus.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -18,12 +19,6 @@ namespace {
 constexpr auto kMetricsTimeout = std::chrono::seconds(10);
 constexpr const char* kTransferFailed = "sglang:num_transfer_failed_reqs_total";
 constexpr const char* kBootstrapFailed = "sglang:num_bootstrap_failed_reqs_total";
-
-// http://host:port/anything -> http://host:port/<path>
-std::string with_path(const std::string& url, const std::string& path) {
-    const auto slash = url.find('/', std::string("http://").size());
-    return url.substr(0, slash) + path;
-}
 
 const plan::Stage& pick_router(const plan::Plan& plan, const std::string& name) {
     for (const auto& stage : plan.stages) {
@@ -55,7 +50,7 @@ std::vector<KvCounters> kv_groups(const Deployment& deployment) {
         KvCounters group;
         group.role = stage.role;
         group.node = stage.gate.node;
-        group.url = with_path(stage.gate.url, "/metrics");
+        group.url = util::url_with_path(stage.gate.url, "/metrics");
         groups.push_back(group);
     }
     return groups;
@@ -150,7 +145,7 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
         fmt::format("{:%Y-%m-%dT%H:%M:%S}Z",
                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
     report.router_role = router.role;
-    report.url = with_path(router.gate.url, "/generate");
+    report.url = util::url_with_path(router.gate.url, "/generate");
     report.spec = spec;
     for (const auto& stage : deployment.plan.stages) {
         if (stage.kind != config::RoleKind::Sglang) continue;

@@ -8,6 +8,7 @@
 #include "pdctl/ops/smoke.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::ops {
 
@@ -24,18 +25,12 @@ long long since_ms(std::chrono::steady_clock::time_point began) {
         .count();
 }
 
-// http://host:port/anything -> http://host:port/<path>
-std::string with_path(const std::string& url, const std::string& path) {
-    const auto slash = url.find('/', std::string("http://").size());
-    return url.substr(0, slash) + path;
-}
-
 SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::string& path) {
     SmokeCheck check;
     check.name = name;
     check.role = stage.role;
     check.node = stage.gate.node;
-    check.url = with_path(stage.gate.url, path);
+    check.url = util::url_with_path(stage.gate.url, path);
     return check;
 }
 

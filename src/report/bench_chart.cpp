@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "pdctl/report/chart_scale.hpp"
 #include "pdctl/report/xml_text.hpp"
 
 namespace pdctl::report {
@@ -69,15 +70,6 @@ std::vector<Level> levels_of(const json& record) {
         }
     }
     return levels;
-}
-
-// A round maximum for an axis: 1, 2 or 5 times a power of ten, at least `value`.
-double nice_ceiling(double value) {
-    if (value <= 0) return 1;
-    const double power = std::pow(10, std::floor(std::log10(value)));
-    for (double step : {1.0, 2.0, 5.0, 10.0})
-        if (step * power >= value) return step * power;
-    return 10 * power;
 }
 
 std::string title(const json& record) {

@@ -12,6 +12,10 @@ void Redactor::add_secret(std::string value) {
                      [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
 }
 
+void Redactor::add_secrets_of(const Redactor& other) {
+    for (const auto& secret : other.secrets_) add_secret(secret);
+}
+
 std::string Redactor::redact(std::string_view text) const {
     std::string out(text);
     for (const auto& secret : secrets_) {

@@ -71,4 +71,10 @@ std::string pad(const std::string& text, std::size_t width) {
     return used >= width ? text : text + std::string(width - used, ' ');
 }
 
+std::string url_with_path(const std::string& url, std::string_view path) {
+    const auto scheme = url.find("://");
+    const auto slash = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);
+    return (slash == std::string::npos ? url : url.substr(0, slash)) + std::string(path);
+}
+
 }  // namespace pdctl::util

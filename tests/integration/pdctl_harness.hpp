@@ -83,9 +83,15 @@ class SimCluster {
 
     PdctlRun run(std::vector<std::string> args,
                  std::chrono::seconds timeout = std::chrono::seconds(120)) const {
+        args.insert(args.begin(), {"-c", config().string()});
+        return run_without_config(std::move(args), timeout);
+    }
+    // pdctl with `args` alone (`-c OTHER.yaml ...`, `bench --sweep A B`).
+    PdctlRun run_without_config(std::vector<std::string> args,
+                                std::chrono::seconds timeout = std::chrono::seconds(120)) const {
         exec::LocalExecutor executor;
         exec::Command command;
-        command.argv = {PDCTL_BINARY, "-c", config().string()};
+        command.argv = {PDCTL_BINARY};
         command.argv.insert(command.argv.end(), args.begin(), args.end());
         command.timeout = timeout;
         const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
@@ -116,9 +122,12 @@ class SimCluster {
     std::filesystem::path dir_;
 };
 
-// unit name -> pid of every running unit, from `status --json`.
-inline std::map<std::string, int> running_unit_pids(const SimCluster& cluster) {
-    const auto status = cluster.run({"--json", "status"});
+// unit name -> pid of every running unit, from `status --json` (of `config`, else the cluster's own).
+inline std::map<std::string, int> running_unit_pids(const SimCluster& cluster,
+                                                    const std::filesystem::path& config = {}) {
+    const auto status = config.empty()
+                            ? cluster.run({"--json", "status"})
+                            : cluster.run_without_config({"-c", config.string(), "--json", "status"});
     std::map<std::string, int> units;
     const auto doc = nlohmann::json::parse(status.out, nullptr, false);
     if (!doc.is_object()) {

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Checks a PNG that headless chromium rendered: its size, that it is not blank, and how many horizontal
-bands of a colour it shows (one per timeline row that has a segment of that colour). Standard library
+bands of a colour it shows (one per timeline row that has a segment of that colour), or that a colour
+covers at least some pixels (the marks of a chart). Standard library
 only: zlib and the PNG filters (8-bit RGB/RGBA, not interlaced, which is what chromium writes).
 
   png_bands.py FILE --width W --min-height H --colour '#3182bd' --bands N
+  png_bands.py FILE --width W --min-height H --colour '#1b9e77' --min-pixels N
 """
 import argparse, struct, sys, zlib
 
@@ -56,7 +58,9 @@ def main():
     parser.add_argument("--width", type=int, required=True)
     parser.add_argument("--min-height", type=int, required=True)
     parser.add_argument("--colour", required=True)
-    parser.add_argument("--bands", type=int, required=True)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--bands", type=int)
+    which.add_argument("--min-pixels", type=int)
     args = parser.parse_args()
     width, height, channels, rows = read_png(args.png)
     problems = []
@@ -73,15 +77,19 @@ def main():
     def near(row, x):
         return all(abs(row[x * channels + c] - want[c]) <= 12 for c in range(3))
 
-    bands, inside = 0, False
+    bands, inside, pixels = 0, False, 0
     for row in rows:
-        hit = sum(1 for x in range(width) if near(row, x)) >= 20  # a segment, not an antialiased edge
+        here = sum(1 for x in range(width) if near(row, x))
+        pixels += here
+        hit = here >= 20  # a segment, not an antialiased edge
         if hit and not inside:
             bands += 1
         inside = hit
-    if bands != args.bands:
+    if args.bands is not None and bands != args.bands:
         problems.append(f"{bands} bands of {args.colour}, expected {args.bands}")
-    print(f"{args.png}: {width}x{height}, {len(colours)} colours, {bands} bands of {args.colour}")
+    if args.min_pixels is not None and pixels < args.min_pixels:
+        problems.append(f"{pixels} pixels of {args.colour}, expected at least {args.min_pixels}")
+    print(f"{args.png}: {width}x{height}, {len(colours)} colours, {bands} bands and {pixels} pixels of {args.colour}")
     if problems:
         sys.exit("; ".join(problems))
 

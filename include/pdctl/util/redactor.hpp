@@ -14,6 +14,8 @@ class Redactor {
   public:
     // Values shorter than 4 characters are not tracked: they would redact unrelated text.
     void add_secret(std::string value);
+    // Every secret `other` knows (a sweep prints what several configs' secrets may be in).
+    void add_secrets_of(const Redactor& other);
     std::string redact(std::string_view text) const;
     bool empty() const { return secrets_.empty(); }
 

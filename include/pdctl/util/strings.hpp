@@ -23,5 +23,7 @@ std::vector<std::string> split_trimmed(std::string_view text, char separator);
 std::size_t display_width(std::string_view text);
 // `text` followed by spaces up to `width` display columns (unchanged when it is already that wide).
 std::string pad(const std::string& text, std::size_t width);
+// http://host:port/anything -> http://host:port<path>: another endpoint of the same server.
+std::string url_with_path(const std::string& url, std::string_view path);
 
 }  // namespace pdctl::util

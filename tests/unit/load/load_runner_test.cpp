@@ -61,15 +61,21 @@ struct StreamingGenerate {
     }
 };
 
+// A load of `requests` requests of `input` ids and `output` tokens to `url`.
+LoadSpec load_of(const std::string& url, int input, int output, int requests) {
+    LoadSpec spec;
+    spec.url = url;
+    spec.input_tokens = input;
+    spec.output_tokens = output;
+    spec.requests = requests;
+    return spec;
+}
+
 TEST(RunLoad, AClosedLoopKeepsConcurrencyStreamsInFlightAndTimesEveryToken) {
     StreamingGenerate generate(4);
     LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 16);
-    LoadSpec spec;
-    spec.url = server.url("/generate");
-    spec.input_tokens = 37;
-    spec.output_tokens = 5;
+    LoadSpec spec = load_of(server.url("/generate"), 37, 5, 20);
     spec.concurrency = 4;
-    spec.requests = 20;
     const auto result = run_load(spec, {});
     ASSERT_EQ(result.records.size(), 20u);
     for (const auto& record : result.records) {
@@ -88,11 +94,7 @@ TEST(RunLoad, AClosedLoopKeepsConcurrencyStreamsInFlightAndTimesEveryToken) {
 TEST(RunLoad, WarmUpRequestsAreSentButNeverCounted) {
     StreamingGenerate generate;
     LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
-    LoadSpec spec;
-    spec.url = server.url("/generate");
-    spec.input_tokens = 3;
-    spec.output_tokens = 2;
-    spec.requests = 5;
+    LoadSpec spec = load_of(server.url("/generate"), 3, 2, 5);
     spec.warmup = 3;
     const auto result = run_load(spec, {});
     EXPECT_EQ(result.records.size(), 5u);
@@ -105,11 +107,7 @@ TEST(RunLoad, ARefusedConnectionIsAFailedRequestWithCurlsReason) {
         LoopbackServer closed([](httplib::Server&) {});
         port = closed.port();
     }
-    LoadSpec spec;
-    spec.url = "http://127.0.0.1:" + std::to_string(port) + "/generate";
-    spec.input_tokens = 1;
-    spec.output_tokens = 1;
-    spec.requests = 2;
+    const LoadSpec spec = load_of("http://127.0.0.1:" + std::to_string(port) + "/generate", 1, 1, 2);
     const auto result = run_load(spec, {});
     ASSERT_EQ(result.records.size(), 2u);
     EXPECT_NE(result.records[0].error.find("Couldn't connect to server"), std::string::npos)
@@ -119,12 +117,8 @@ TEST(RunLoad, ARefusedConnectionIsAFailedRequestWithCurlsReason) {
 TEST(RunLoad, ACancelledRunStopsAndKeepsOnlyWhatFinished) {
     StreamingGenerate generate;
     LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
-    LoadSpec spec;
-    spec.url = server.url("/generate");
-    spec.input_tokens = 1;
-    spec.output_tokens = 50;  // 100 ms each
+    LoadSpec spec = load_of(server.url("/generate"), 1, 50, 1000);  // 100 ms each
     spec.concurrency = 2;
-    spec.requests = 1000;
     std::atomic<int> polls{0};
     int finished_when_cancelled = -1;
     spec.cancelled = [&] { return polls.load() > 0 && finished_when_cancelled >= 2; };
