@@ -422,9 +422,13 @@ def render_sources(sources):
     if os.path.exists(load_generator):
         out += ["## The load generator of `pdctl bench`", "",
                 "`bench/load-generator` (`build/bench/pdctl_load_bench`): a fixed-latency SSE endpoint on loopback, "
-                "measured through the same client `pdctl bench` uses; the excess over the configured times is an "
-                "upper bound on what the client adds (the endpoint's and the kernel's scheduling are in it). Then "
-                "the request rate on non-streamed answers beside wrk. Definitions: [bench.md](bench.md).", "",
+                "measured through the same client `pdctl bench` uses (the endpoint on the last core, the client on "
+                "the first). The excess over the configured times is an upper bound on what the client adds; the "
+                "endpoint also logs when it wrote each token, so each gap the client measured is set against the "
+                "gap between the two writes, and what is left is the client's own share (its reading, parsing and "
+                "scheduling, and the loopback). For TTFT the share still holds the endpoint's accepting and "
+                "reading of the request, a burst of all streams at once in this closed loop. Then the request rate "
+                "on non-streamed answers beside wrk. Definitions: [bench.md](bench.md).", "",
                 open(load_generator).read().strip(), ""]
     notes = os.path.join(HERE, "notes.md")
     if os.path.exists(notes):

@@ -1,9 +1,17 @@
-// run_load over libcurl's multi interface: every stream on one thread, one poll for all sockets.
+// run_load over libcurl's multi interface: every stream on one thread. The thread waits in epoll and
+// hands libcurl only the sockets that have something (curl_multi_socket_action, libcurl's
+// "hiper" way): curl_multi_perform would visit all of them at every wake-up, and with 256 streams a
+// decode step's burst of tokens would cost 256 × 256 socket checks, milliseconds of added ITL.
 #include <curl/curl.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "pdctl/load/arrivals.hpp"
@@ -33,27 +41,38 @@ struct Transfer {
     bool measured = false;
     std::size_t slot = 0;  // its place in LoadResult::records
     double sent_s = 0;
+    const Clock::time_point* observed_at = nullptr;  // when this round's data was seen (MultiLoad)
     char error[CURL_ERROR_SIZE] = {};
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
     auto* transfer = static_cast<Transfer*>(user);
-    transfer->tally.on_bytes({data, size * count}, Clock::now());
+    transfer->tally.on_bytes({data, size * count}, *transfer->observed_at);
     return size * count;
 }
 
 // The multi handle and its transfers; frees whatever is still in flight when it goes.
 class MultiLoad {
   public:
-    explicit MultiLoad(const LoadSpec& spec) : spec_(spec), multi_(curl_multi_init()) {
-        if (multi_ == nullptr) throw std::runtime_error("libcurl: curl_multi_init failed");
+    explicit MultiLoad(const LoadSpec& spec)
+        : spec_(spec), multi_(curl_multi_init()), epoll_(epoll_create1(EPOLL_CLOEXEC)) {
+        if (multi_ == nullptr || epoll_ < 0) {
+            if (multi_ != nullptr) curl_multi_cleanup(multi_);
+            if (epoll_ >= 0) ::close(epoll_);
+            throw std::runtime_error("libcurl: curl_multi_init or epoll_create1 failed");
+        }
         curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
         curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS,
                           static_cast<long>(std::max(spec.concurrency, 16) + 16));
+        curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &MultiLoad::on_socket);
+        curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+        curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &MultiLoad::on_timer);
+        curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
     }
     ~MultiLoad() {
         for (auto& [easy, transfer] : transfers_) release(*transfer);
-        curl_multi_cleanup(multi_);
+        curl_multi_cleanup(multi_);  // may still tell on_socket to forget sockets: epoll_ is open
+        ::close(epoll_);
     }
     MultiLoad(const MultiLoad&) = delete;
     MultiLoad& operator=(const MultiLoad&) = delete;
@@ -69,6 +88,7 @@ class MultiLoad {
                                                next_index_++, spec_.stream);
         transfer->measured = measured;
         transfer->slot = slot;
+        transfer->observed_at = &observed_at_;
         transfer->sent_s = seconds_between(began, sent);
         CURL* easy = curl_easy_init();
         if (easy == nullptr) throw std::runtime_error("libcurl: curl_easy_init failed");
@@ -103,17 +123,66 @@ class MultiLoad {
     // that ended.
     template <typename Finished>
     void pump(Clock::time_point until, Finished&& finished) {
-        if (perform(finished) > 0) return;
-        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
-        curl_multi_poll(multi_, nullptr, 0, static_cast<int>(std::clamp<long long>(wait, 0, 1000)), nullptr);
-        perform(finished);
+        run_timer_if_due();
+        if (collect(finished) > 0) return;
+        auto wake = until;
+        if (timer_) wake = std::min(wake, *timer_);
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now()).count();
+        std::array<epoll_event, 256> events{};
+        const int ready = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
+                                     static_cast<int>(std::clamp<long long>(wait, 0, 1000)));
+        // Every socket of this round had its data when epoll returned: tokens are stamped then, not
+        // after the ones handled before them (a decode step's 256 tokens arrive together).
+        observed_at_ = Clock::now();
+        int running = 0;
+        for (int i = 0; i < ready; ++i) {
+            const auto happened = events[static_cast<std::size_t>(i)].events;
+            int flags = 0;
+            if (happened & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) flags |= CURL_CSELECT_IN;
+            if (happened & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+            if (happened & EPOLLERR) flags |= CURL_CSELECT_ERR;
+            curl_multi_socket_action(multi_, events[static_cast<std::size_t>(i)].data.fd, flags, &running);
+        }
+        run_timer_if_due();
+        collect(finished);
     }
 
   private:
-    template <typename Finished>
-    int perform(Finished&& finished) {
+    // libcurl says which socket to watch for what (CURLMOPT_SOCKETFUNCTION).
+    static int on_socket(CURL*, curl_socket_t socket, int what, void* self_pointer, void*) {
+        auto* self = static_cast<MultiLoad*>(self_pointer);
+        if (what == CURL_POLL_REMOVE) {
+            epoll_ctl(self->epoll_, EPOLL_CTL_DEL, socket, nullptr);
+            return 0;
+        }
+        epoll_event event{};
+        event.data.fd = socket;
+        if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+        if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+        if (epoll_ctl(self->epoll_, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT)
+            epoll_ctl(self->epoll_, EPOLL_CTL_ADD, socket, &event);
+        return 0;
+    }
+    // libcurl says when it next wants to run without a socket event (CURLMOPT_TIMERFUNCTION): -1 never.
+    static int on_timer(CURLM*, long timeout_ms, void* self_pointer) {
+        auto* self = static_cast<MultiLoad*>(self_pointer);
+        if (timeout_ms < 0)
+            self->timer_.reset();
+        else
+            self->timer_ = Clock::now() + std::chrono::milliseconds(timeout_ms);
+        return 0;
+    }
+
+    void run_timer_if_due() {
+        if (!timer_ || Clock::now() < *timer_) return;
+        timer_.reset();
+        observed_at_ = Clock::now();
         int running = 0;
-        curl_multi_perform(multi_, &running);
+        curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+    }
+
+    template <typename Finished>
+    int collect(Finished&& finished) {
         int ended = 0;
         int queued = 0;
         while (CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
@@ -145,6 +214,9 @@ class MultiLoad {
 
     const LoadSpec& spec_;
     CURLM* multi_;
+    int epoll_;
+    std::optional<Clock::time_point> timer_;  // when libcurl wants to run for its timeouts
+    Clock::time_point observed_at_ = Clock::now();
     std::unordered_map<CURL*, std::unique_ptr<Transfer>> transfers_;
     std::uint64_t next_index_ = 0;
 };

@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "pdctl/report/chart_scale.hpp"
+#include "pdctl/report/chart_parts.hpp"
 #include "pdctl/report/xml_text.hpp"
 
 namespace pdctl::report {
@@ -44,13 +44,6 @@ double stat(const json& level, const char* field, const char* which) {
 double number(const json& level, const char* field) {
     const auto it = level.find(field);
     return it != level.end() && it->is_number() ? it->get<double>() : 0;
-}
-
-// The array `key` of `object`, by reference (value() would copy it, and Level keeps pointers into it).
-const json& array_of(const json& object, const char* key) {
-    static const json empty = json::array();
-    const auto it = object.find(key);
-    return it != object.end() && it->is_array() ? *it : empty;
 }
 
 std::vector<Level> levels_of(const json& record) {
@@ -194,14 +187,8 @@ std::string render_bench_svg(const json& record) {
     latency_panel(body, levels, "ttft_s", "TTFT", kLabelRight, bars_top);
     latency_panel(body, levels, "itl_s", "ITL", kLabelRight + kPanelWidth + kPanelGap, bars_top);
     throughput_panel(body, levels, lines_top);
-    return fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-        "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n"
-        "<style>.title{{font-size:14px;font-weight:bold}}.note,.axis{{fill:#555}}.panel{{font-weight:bold}}"
-        ".tick{{stroke:#e5e5e5}}.failed{{fill:#de2d26}}.line{{fill:none;stroke-width:2}}.value{{fill:#333}}</"
-        "style>\n"
-        "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{}</svg>\n",
-        kBenchSvgWidth, height, kBenchSvgWidth, height, body);
+    return svg_document(kBenchSvgWidth, height,
+                        ".failed{fill:#de2d26}.line{fill:none;stroke-width:2}.value{fill:#333}", body);
 }
 
 std::string render_bench_html(const json& record) {
@@ -246,14 +233,9 @@ std::string render_bench_html(const json& record) {
                           counter("transfer_failed"), counter("bootstrap_failed"));
     }
     kv += "</table>\n";
-    return fmt::format(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n"
-        "<style>body{{font-family:'DejaVu Sans',sans-serif;margin:16px;color:#222}}h2{{font-size:16px}}"
-        "table{{border-collapse:collapse;margin:12px 0}}td,th{{padding:3px 8px;border-bottom:1px solid #ddd;"
-        "text-align:right;white-space:nowrap}}td:first-child,th:first-child{{text-align:left}}</style></"
-        "head>\n<body>\n"
-        "<h2>{}</h2>\n{}<h2>KV path: rank-0 counters, before → after</h2>\n{}{}</body></html>\n",
-        xml_escape(title(record)), xml_escape(title(record)), table, kv, render_bench_svg(record));
+    return html_page(title(record), "first-child",
+                     fmt::format("<h2>{}</h2>\n{}<h2>KV path: rank-0 counters, before → after</h2>\n{}{}",
+                                 xml_escape(title(record)), table, kv, render_bench_svg(record)));
 }
 
 }  // namespace pdctl::report

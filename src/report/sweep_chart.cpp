@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pdctl/report/chart_scale.hpp"
+#include "pdctl/report/chart_parts.hpp"
 #include "pdctl/report/xml_text.hpp"
 
 namespace pdctl::report {
@@ -30,12 +30,6 @@ struct Mark {
     double x = 0;  // p90 TTFT in s, or p90 ITL in ms
     bool pareto = false;
 };
-
-const json& array_of(const json& object, const char* key) {
-    static const json empty = json::array();
-    const auto it = object.find(key);
-    return it != object.end() && it->is_array() ? *it : empty;
-}
 
 const char* colour_of(std::size_t config) {
     return kSweepColours[config % std::size(kSweepColours)];
@@ -170,15 +164,11 @@ std::string render_sweep_svg(const json& sweep) {
               "row " + row + ": tok/s per GPU against p90 ITL (ms)");
         top += kPanelHeight + kRowGap;
     }
-    const int height = top;
-    return fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-        "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n"
-        "<style>.title{{font-size:14px;font-weight:bold}}.note,.axis{{fill:#555}}.panel{{font-weight:bold}}"
-        ".tick{{stroke:#e5e5e5}}.line{{fill:none;stroke-width:2}}.front{{fill:none;stroke-width:1.5;"
-        "stroke-dasharray:5,4}}circle{{stroke-width:2}}.level{{fill:#555;font-size:10px}}</style>\n"
-        "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{}</svg>\n",
-        kWidth, height, kWidth, height, body);
+    return svg_document(
+        kWidth, top,
+        ".line{fill:none;stroke-width:2}.front{fill:none;stroke-width:1.5;stroke-dasharray:5,4}"
+        "circle{stroke-width:2}.level{fill:#555;font-size:10px}",
+        body);
 }
 
 std::string render_sweep_html(const json& sweep) {
@@ -206,14 +196,9 @@ std::string render_sweep_html(const json& sweep) {
                 point.value("e2e_p50_s", 0.0), point.value("ok", 0), point.value("failed", 0));
     }
     table += "</table>\n";
-    return fmt::format(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pdctl bench --sweep</title>\n"
-        "<style>body{{font-family:'DejaVu Sans',sans-serif;margin:16px;color:#222}}h2{{font-size:16px}}"
-        "table{{border-collapse:collapse;margin:12px 0}}td,th{{padding:3px 8px;border-bottom:1px solid #ddd;"
-        "text-align:right;white-space:nowrap}}td:nth-child(2),th:nth-child(2){{text-align:left}}</style></"
-        "head>\n<body>\n<h2>Which P:D ratio: the standings, best first (◆ on the row's Pareto front)</h2>\n"
-        "{}{}</body></html>\n",
-        table, render_sweep_svg(sweep));
+    return html_page("pdctl bench --sweep", "nth-child(2)",
+                     "<h2>Which P:D ratio: the standings, best first (◆ on the row's Pareto front)</h2>\n" +
+                         table + render_sweep_svg(sweep));
 }
 
 }  // namespace pdctl::report

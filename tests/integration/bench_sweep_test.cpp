@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
+// Two blocks: the refusal test asserts nothing runs on its addresses while the other sweeps on its own.
 constexpr int kSweepBlock = 109;
+constexpr int kRefusalBlock = 110;
 // The capacities configured below, and the bench's one row.
 struct Model {
     static constexpr double kPrefillTokensPerSPerGpu = 100;
@@ -33,8 +35,9 @@ double predicted_requests_per_s(int prefill_groups, int decode_groups) {
     return std::min(prefill, decode);
 }
 
-class BenchSweep : public ::testing::Test {
+class SweepConfigs : public ::testing::Test {
   protected:
+    SweepConfigs(const std::string& name, int block) : cluster(name, block) {}
     void SetUp() override {
         std::string base = read_text(cluster.config());
         std::string nodes;
@@ -81,8 +84,18 @@ class BenchSweep : public ::testing::Test {
         text.replace(at, from.size(), to);
     }
 
-    SimCluster cluster{"sweep", kSweepBlock};
+    SimCluster cluster;
     std::vector<std::string> configs;
+};
+
+class BenchSweep : public SweepConfigs {
+  protected:
+    BenchSweep() : SweepConfigs("sweep", kSweepBlock) {}
+};
+
+class BenchSweepRefusal : public SweepConfigs {
+  protected:
+    BenchSweepRefusal() : SweepConfigs("sweepno", kRefusalBlock) {}
 };
 
 TEST_F(BenchSweep, RanksFirstTheRatioTheCapacityModelFavoursAndMovesOnlyWhatChanged) {
@@ -143,7 +156,7 @@ TEST_F(BenchSweep, RanksFirstTheRatioTheCapacityModelFavoursAndMovesOnlyWhatChan
     EXPECT_EQ(after.count(cluster.unit("prefill-3", 0)), 1u) << "3P:1D runs at the end";
 }
 
-TEST_F(BenchSweep, RefusesBeforeAnyStartWhatCannotBeASweep) {
+TEST_F(BenchSweepRefusal, RefusesBeforeAnyStartWhatCannotBeASweep) {
     const auto one = cluster.run_without_config({"bench", "--sweep", configs[0]});
     EXPECT_EQ(one.exit_code, 2) << one.out << one.err;
 
@@ -153,7 +166,7 @@ TEST_F(BenchSweep, RefusesBeforeAnyStartWhatCannotBeASweep) {
     EXPECT_NE(with_config.err.find("--sweep names the configs itself"), std::string::npos) << with_config.err;
 
     std::string other = read_text(configs[1]);
-    replace_once(other, "cluster: sweep", "cluster: elsewhere");
+    replace_once(other, "cluster: sweepno", "cluster: elsewhere");
     write_text(directory() / "other.yaml", other);
     const auto two =
         cluster.run_without_config({"bench", "--sweep", configs[0], (directory() / "other.yaml").string()});
