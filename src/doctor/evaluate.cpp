@@ -44,6 +44,16 @@ const std::vector<LiveCheckInfo>& live_checks() {
         {"SYS004", "docs/doctor.md#sys004 · https://github.com/sgl-project/sglang/issues/33549"},
         {"FILE001", "docs/doctor.md#file001"},
         {"PORT001", "docs/doctor.md#port001"},
+        {"PAIR001", "docs/doctor.md#pair001"},
+        {"PAIR002",
+         "docs/doctor.md#pair002 · https://github.com/llm-d/llm-d/blob/main/docs/operations-sglang.md"},
+        {"PAIR003",
+         "docs/doctor.md#pair003 · https://github.com/llm-d/llm-d/blob/main/docs/operations-sglang.md"},
+        {"PAIR004", "docs/doctor.md#pair004"},
+        {"PAIR005",
+         "docs/doctor.md#pair005 · https://github.com/sgl-project/sglang/issues/15674 · "
+         "https://github.com/llm-d/llm-d/issues/2433"},
+        {"PAIR006", "docs/doctor.md#pair006"},
     };
     return checks;
 }

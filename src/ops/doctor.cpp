@@ -4,6 +4,8 @@
 #include <chrono>
 
 #include "pdctl/doctor/live_checks.hpp"
+#include "pdctl/doctor/worker_consistency.hpp"
+#include "pdctl/ops/worker_infos.hpp"
 
 namespace pdctl::ops {
 
@@ -25,8 +27,12 @@ DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
             std::erase_if(stage.units, [&](const plan::Unit& unit) { return unselected(unit.node); });
     }
     auto live = doctor::run_live_checks(cluster, plan, *deployment.executor);
+    // What the running workers say of themselves must agree across every prefill-decode pairing; read
+    // from all of them whatever the node selection, since a pairing spans groups.
+    auto pairing = doctor::check_worker_consistency(read_worker_infos(deployment));
     const auto elapsed = std::chrono::steady_clock::now() - started;
     for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
+    for (auto& finding : pairing) report.findings.push_back(std::move(finding));
     lint::acknowledge(report, deployment.cluster.doctor.ignore);
     report.live = lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
                                     std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};

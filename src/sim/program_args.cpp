@@ -41,6 +41,8 @@ constexpr std::array kServerFlags = {
     FlagSpec{"--mem-fraction-static", kOne},
     FlagSpec{"--max-running-requests", kOne},
     FlagSpec{"--context-length", kOne},
+    FlagSpec{"--page-size", kOne},
+    FlagSpec{"--kv-cache-dtype", kOne},
     FlagSpec{"--trust-remote-code", kSwitch},
     FlagSpec{"--skip-server-warmup", kSwitch},
     FlagSpec{"--enable-dp-attention", kSwitch},
@@ -163,6 +165,10 @@ ServerArgs parse_server_args(std::span<const std::string> argv) {
         args.max_running_requests = parsed.integer("--max-running-requests", 0);
     }
     args.context_length = parsed.integer("--context-length", args.context_length);
+    args.page_size = parsed.integer("--page-size", args.page_size);
+    args.kv_cache_dtype = parsed.str("--kv-cache-dtype", args.kv_cache_dtype);
+    require_choice("--kv-cache-dtype", args.kv_cache_dtype,
+                   {"auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16", "fp4_e2m1"});
     args.ignored = parsed.ignored();
     return args;
 }
@@ -216,6 +222,8 @@ nlohmann::json server_args_json(const ServerArgs& args) {
         {"max_running_requests",
          args.max_running_requests ? nlohmann::json(*args.max_running_requests) : nullptr},
         {"context_length", args.context_length},
+        {"page_size", args.page_size},
+        {"kv_cache_dtype", args.kv_cache_dtype},
         {"tp_size", args.tp_size},
         {"dp_size", args.dp_size},
         {"ep_size", args.ep_size},

@@ -37,6 +37,9 @@ struct ServerArgs {
     std::optional<double> mem_fraction_static;
     std::optional<int> max_running_requests;
     int context_length = 163840;
+    // What prefill and decode must agree on for the KV cache to move between them (doctor --live).
+    int page_size = 1;
+    std::string kv_cache_dtype = "auto";
     std::vector<std::string> ignored;  // flags pdsim accepted without modelling them
 
     bool pd() const { return disaggregation_mode != "null"; }
