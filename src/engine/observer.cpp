@@ -39,8 +39,12 @@ Observation observe(const plan::Plan& plan, exec::Executor& executor, const std:
         const config::Node* node = nullptr;
         for (const auto& candidate : plan.nodes)
             if (candidate.name == nodes[i]) node = &candidate;
+        // find, never operator[]: this runs on several threads, and a node with no units here (a
+        // filtered plan) must not insert into the shared map.
         if (!node) return;
-        for (const auto* speaker : runtimes[node->name]) {
+        const auto speakers = runtimes.find(node->name);
+        if (speakers == runtimes.end()) return;
+        for (const auto* speaker : speakers->second) {
             const auto answer = executor.run(*node, speaker->inspect);
             if (!answer.transport_error.empty()) {
                 result.transport_error = answer.transport_error;
