@@ -1,13 +1,19 @@
-// pdctl export k8s --format lws|rbg [-o FILE]: the deployment as Kubernetes manifests; touches no node.
+// pdctl export k8s --format lws|rbg [-o FILE]: the deployment as Kubernetes manifests;
+// pdctl export prometheus [-o DIR]: its scrape configuration, alert rules and their promtool tests.
+// Both touch no node.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "context.hpp"
+#include "duration_flag.hpp"
 #include "pdctl/export/k8s_manifests.hpp"
+#include "pdctl/export/prometheus.hpp"
 #include "pdctl/report/output.hpp"
 #include "verbs.hpp"
 
@@ -69,10 +75,92 @@ ExitCode export_k8s_command(const GlobalOptions& global, const ExportOptions& op
     return ExitCode::kOk;
 }
 
+struct PrometheusFlags {
+    std::string output_dir;  // -o: write the three files there
+    std::string print = "config";
+    std::string scrape_interval = "15s";
+    std::string evaluation_interval = "15s";
+    std::string window = "5m";
+    std::string hold = "1m";
+};
+
+// The three files -o writes, by the names the config and the tests refer to each other with.
+constexpr const char* kConfigFile = "prometheus.yml";
+constexpr const char* kTestsFile = "pdctl-alerts.test.yml";
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw Failure(ExitCode::kUsage, "cannot write " + path.string());
+}
+
+ExitCode export_prometheus_command(const GlobalOptions& global, const PrometheusFlags& flags) {
+    exporter::PrometheusOptions options;
+    options.scrape_interval = parse_duration_flag("--scrape-interval", flags.scrape_interval);
+    options.evaluation_interval = parse_duration_flag("--evaluation-interval", flags.evaluation_interval);
+    options.window = parse_duration_flag("--window", flags.window);
+    options.hold = parse_duration_flag("--for", flags.hold, ZeroDuration::kAllowed);
+    if (options.window < options.scrape_interval * 2)
+        throw Failure(ExitCode::kUsage, "--window must hold at least two scrapes (2 x --scrape-interval)",
+                      "increase() and deriv() need two samples in their range");
+    const auto context = load_context(global, Purpose::kPlanOnly);
+    const auto exported = exporter::prometheus_export(context.plan, options);
+    for (const auto& text : {exported.config, exported.rules, exported.tests})
+        if (context.redactor.redact(text) != text)
+            throw Failure(ExitCode::kInternal,
+                          "a secret value reached the Prometheus files; nothing was written");
+    for (const auto& note : exported.notes) spdlog::info("note: {}", note);
+    if (global.json) {
+        nlohmann::json doc;
+        doc["targets"] = nlohmann::json::array();
+        for (const auto& target : exported.targets)
+            doc["targets"].push_back({{"job", target.job},
+                                      {"address", target.address},
+                                      {"role", target.role},
+                                      {"group", target.group},
+                                      {"node", target.node},
+                                      {"rank", target.rank}});
+        doc["notes"] = exported.notes;
+        doc["config"] = exported.config;
+        doc["rules"] = exported.rules;
+        doc["tests"] = exported.tests;
+        report::write_text(stdout, doc.dump(2) + "\n");
+    }
+    if (flags.output_dir.empty()) {
+        if (global.json) return ExitCode::kOk;
+        if (flags.print == "config")
+            report::write_text(stdout, exported.config);
+        else if (flags.print == "rules")
+            report::write_text(stdout, exported.rules);
+        else if (flags.print == "tests")
+            report::write_text(stdout, exported.tests);
+        else
+            throw Failure(ExitCode::kUsage,
+                          "--print takes config, rules or tests, not '" + flags.print + "'");
+        return ExitCode::kOk;
+    }
+    const std::filesystem::path dir(flags.output_dir);
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) throw Failure(ExitCode::kUsage, "cannot create " + dir.string() + ": " + error.message());
+    write_file(dir / kConfigFile, exported.config);
+    write_file(dir / options.rules_file, exported.rules);
+    write_file(dir / kTestsFile, exported.tests);
+    if (!global.json)
+        report::write_text(
+            stderr,
+            fmt::format("wrote {}/{{{}, {}, {}}}: {} targets; check with `promtool check "
+                        "config {}/{}` and `promtool test rules {}/{}`\n",
+                        dir.string(), kConfigFile, options.rules_file, kTestsFile, exported.targets.size(),
+                        dir.string(), kConfigFile, dir.string(), kTestsFile));
+    return ExitCode::kOk;
+}
+
 }  // namespace
 
 void add_export_verb(CLI::App& app, Verbs& verbs) {
-    auto* command = app.add_subcommand("export", "the deployment in another system's terms: k8s");
+    auto* command = app.add_subcommand("export", "the deployment in another system's terms: k8s, prometheus");
     command->require_subcommand(1);
     auto options = std::make_shared<ExportOptions>();
     auto* k8s = command->add_subcommand(
@@ -97,6 +185,38 @@ void add_export_verb(CLI::App& app, Verbs& verbs) {
         ->type_name("NAMESPACE");
     k8s->fallthrough();
     verbs.add(k8s, [options](const GlobalOptions& global) { return export_k8s_command(global, *options); });
+
+    auto flags = std::make_shared<PrometheusFlags>();
+    auto* prometheus = command->add_subcommand(
+        "prometheus",
+        "a Prometheus scrape configuration (every group's rank 0, the router, the master), alert rules and "
+        "their promtool tests; touches no node");
+    prometheus
+        ->add_option("-o,--output-dir", flags->output_dir,
+                     "write prometheus.yml, pdctl-alerts.yml and pdctl-alerts.test.yml into DIR")
+        ->type_name("DIR");
+    prometheus->add_option("--print", flags->print, "without -o: which file to print (default config)")
+        ->type_name("config|rules|tests");
+    prometheus
+        ->add_option("--scrape-interval", flags->scrape_interval, "global scrape_interval (default 15s)")
+        ->type_name("DURATION");
+    prometheus
+        ->add_option("--evaluation-interval", flags->evaluation_interval,
+                     "global evaluation_interval (default 15s)")
+        ->type_name("DURATION");
+    prometheus
+        ->add_option(
+            "--window", flags->window,
+            "range of the rules' increase() and deriv(): how long a failure keeps its alert (default 5m)")
+        ->type_name("DURATION");
+    prometheus
+        ->add_option("--for", flags->hold,
+                     "how long a state (down, no healthy worker, a growing queue) holds before its alert "
+                     "fires (default 1m)")
+        ->type_name("DURATION");
+    prometheus->fallthrough();
+    verbs.add(prometheus,
+              [flags](const GlobalOptions& global) { return export_prometheus_command(global, *flags); });
 }
 
 }  // namespace pdctl::cli

@@ -60,10 +60,26 @@ std::string quoted(const std::string& text) {
     return out + "\"";
 }
 
+// Text with double quotes or backslashes (a PromQL expression, a JSON snippet) reads as written in
+// single quotes, where only `'` is doubled; control characters need double quotes' escapes.
+bool single_quote_reads_better(const std::string& text) {
+    if (text.find('"') == std::string::npos && text.find('\\') == std::string::npos) return false;
+    for (const unsigned char c : text)
+        if (c < 0x20 || c == 0x7f) return false;
+    return true;
+}
+
+std::string single_quoted(const std::string& text) {
+    std::string out = "'";
+    for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+}
+
 std::string scalar(const Tree& value) {
     if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
-        return plain_scalar_ok(text) ? text : quoted(text);
+        if (plain_scalar_ok(text)) return text;
+        return single_quote_reads_better(text) ? single_quoted(text) : quoted(text);
     }
     if (value.is_null()) return "null";
     return value.dump();  // numbers and booleans as JSON writes them, which YAML reads back the same

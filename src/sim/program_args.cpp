@@ -87,6 +87,8 @@ constexpr std::array kRouterFlags = {
     FlagSpec{"--worker-startup-check-interval", kOne},
     FlagSpec{"--prefill-policy", kOne},
     FlagSpec{"--decode-policy", kOne},
+    FlagSpec{"--prometheus-port", kOne},
+    FlagSpec{"--prometheus-host", kOne},
 };
 
 constexpr std::array kMasterFlags = {
@@ -269,6 +271,8 @@ RouterArgs parse_router_args(std::span<const std::string> argv) {
         parsed.integer("--worker-startup-timeout-secs", args.worker_startup_timeout_secs);
     args.prefill_policy = parsed.str("--prefill-policy", args.policy);
     args.decode_policy = parsed.str("--decode-policy", args.policy);
+    args.prometheus_port = parsed.integer("--prometheus-port", args.prometheus_port);
+    args.prometheus_host = parsed.str("--prometheus-host", args.prometheus_host);
     return args;
 }
 

@@ -76,6 +76,11 @@ struct RouterArgs {
     std::string prefill_policy;              // default: --policy
     std::string decode_policy;
     bool smg = false;  // `smg launch` rather than `python3 -m sglang_router.launch_router`
+    // The metrics listener (not MiniLB's): upstream binds 0.0.0.0 (SMG) or 127.0.0.1 (sglang-router)
+    // by default; pdsim binds --host unless --prometheus-host is given, so that simulated clusters on
+    // their own loopback addresses never share port 29000 on one wildcard socket.
+    int prometheus_port = 29000;
+    std::string prometheus_host;  // "": --host
 };
 
 RouterArgs parse_router_args(std::span<const std::string> argv);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <future>
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "sim/phases.hpp"
 #include "sim/program_args.hpp"
 #include "sim/programs.hpp"
+#include "sim/router_metrics.hpp"
 #include "sim/router_workers.hpp"
 #include "sim/sglang_api.hpp"
 
@@ -56,12 +58,30 @@ class Router {
             log_mainf("INFO:     Uvicorn running on http://{}:{} (Press CTRL+C to quit)", args_.host,
                       args_.port);
         }
+        if (!args_.mini_lb) serve_metrics();
         pool_.start_health_checks(knobs_.router_check, args_.health_check_endpoint,
                                   Millis{static_cast<long>(args_.worker_startup_timeout_secs) * 1000});
         idle_forever();
     }
 
   private:
+    // SMG and the Rust router serve Prometheus on their own listener; one that cannot bind is logged
+    // and the router serves on without it, as upstream's does.
+    void serve_metrics() {
+        metrics_server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+            res.set_content(router_metrics_text(pool_, args_.smg, requests_.load()),
+                            "text/plain; version=0.0.4");
+        });
+        const auto host = args_.prometheus_host.empty() ? args_.host : args_.prometheus_host;
+        std::string error;
+        if (!serve_in_background(metrics_server_, host, args_.prometheus_port, error, 2)) {
+            log_mainf("Failed to start Prometheus metrics server on {}:{}: {}", host, args_.prometheus_port,
+                      error);
+            return;
+        }
+        log_mainf("Metrics server listening on {}:{} (/metrics)", host, args_.prometheus_port);
+    }
+
     std::string mode_text() const {
         std::string prefill;
         for (const auto& worker : pool_.prefill()) {
@@ -91,6 +111,7 @@ class Router {
     std::shared_ptr<Worker> pick(const WorkerList& workers) { return pool_.pick(workers, !args_.mini_lb); }
 
     void generate(const httplib::Request& req, httplib::Response& res) {
+        ++requests_;
         json body = json::parse(req.body, nullptr, false);
         if (!body.is_object()) {
             reply_json(res, 400, {{"error", "Invalid JSON body"}});
@@ -401,6 +422,8 @@ class Router {
     Knobs knobs_;
     WorkerPool pool_;
     httplib::Server server_;
+    httplib::Server metrics_server_;
+    std::atomic<std::uint64_t> requests_{0};
 };
 
 }  // namespace

@@ -126,5 +126,45 @@ TEST(SimWorkerApi, ADecodeFailsTransfersFromARestartedPrefillUntilItRestarts) {
         << "a restarted decode reconnects";
 }
 
+// SMG's metrics listener (--prometheus-port): the per-worker health gauge `pdctl export prometheus`
+// alerts on follows the workers' health checks.
+TEST(SimWorkerApi, SmgExportsEachWorkersHealthOnItsMetricsListener) {
+    const std::string host = "127.0.50.49";
+    const std::string prefill_url = "http://" + host + ":47170";
+    const std::string decode_url = "http://" + host + ":47172";
+    SimProcess prefill("prefill",
+                       sglang_args({"--disaggregation-mode", "prefill", "--host", host, "--port", "47170",
+                                    "--disaggregation-bootstrap-port", "47171"}),
+                       fast_env());
+    SimProcess decode("decode",
+                      sglang_args({"--disaggregation-mode", "decode", "--host", host, "--port", "47172"}),
+                      fast_env());
+    SimProcess router("smg",
+                      smg({"--prefill", prefill_url, "47171", "--decode", decode_url, "--host", host,
+                           "--port", "47174", "--prometheus-port", "47175"}),
+                      fast_env());
+    ASSERT_TRUE(wait_until([&] { return status_of(host, 47174, "/readiness") == 200; }, kStartDeadline));
+    const auto metrics = [&] {
+        const auto answer = http_get(host, 47175, "/metrics");
+        return answer && answer->status == 200 ? answer->body : std::string("no answer");
+    };
+    const auto text = metrics();
+    EXPECT_THAT(text, HasSubstr("smg_worker_health{worker=\"" + prefill_url + "\"} 1"));
+    EXPECT_THAT(text, HasSubstr("smg_worker_health{worker=\"" + decode_url + "\"} 1"));
+    EXPECT_THAT(text, HasSubstr("smg_worker_pool_size{worker_type=\"decode\",connection_mode=\"http\","
+                                "model=\"default\"} 1"));
+    EXPECT_TRUE(
+        router.wait_for_log("Metrics server listening on " + host + ":47175 (/metrics)", kLogDeadline));
+
+    decode.signal(SIGKILL);
+    EXPECT_TRUE(wait_until(
+        [&] {
+            return metrics().find("smg_worker_health{worker=\"" + decode_url + "\"} 0") != std::string::npos;
+        },
+        kStartDeadline))
+        << metrics();
+    EXPECT_THAT(metrics(), HasSubstr("smg_worker_health{worker=\"" + prefill_url + "\"} 1"));
+}
+
 }  // namespace
 }  // namespace pdsim_test
