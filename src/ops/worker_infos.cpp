@@ -44,13 +44,13 @@ std::vector<doctor::WorkerInfo> read_worker_infos(const Deployment& deployment) 
     std::vector<std::string> urls;
     for (const auto& stage : deployment.plan.stages) {
         if (stage.kind != config::RoleKind::Sglang) continue;
-        doctor::WorkerInfo worker;
+        // Filled in place: GCC 12 warns (wrongly) of an uninitialised string when a local is moved in.
+        auto& worker = workers.emplace_back();
         worker.role = stage.role;
         worker.mode = stage.mode;
         worker.node = stage.gate.node;
         if (const auto* node = deployment.cluster.find_node(stage.gate.node)) worker.host = node->compute();
         worker.staging_buffer = staging_buffer(deployment.cluster.find_role(stage.role));
-        workers.push_back(std::move(worker));
         urls.push_back(stage.gate.url);
     }
     health::RealHttpProber prober;
