@@ -33,6 +33,7 @@ void read_header(const LoadContext& ctx, const MapReader& top, Cluster& cluster)
     }
     top.choice("executor", cluster.executor,
                {{"ssh", ExecutorKind::Ssh}, {"local", ExecutorKind::Local}, {"slurm", ExecutorKind::Slurm}});
+    top.choice("drills", cluster.drills_allowed, {{"allowed", true}, {"refused", false}});
     // The same directory on every node: a relative path would depend on each login's home.
     if (top.string("state_dir", cluster.state_dir) && cluster.state_dir.rfind('/', 0) != 0) {
         ctx.yaml.error(top.find("state_dir")->value_where, "state_dir", "must be an absolute path");
@@ -177,9 +178,9 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     MapReader top(ctx.yaml, root, "", ctx.yaml.at(root, {cluster.config_path, 1, 1}));
     if (!top.is_map()) return;
     // `x-` keys are free for YAML anchors (x-common: &common ...), as in docker compose files.
-    std::vector<std::string> allowed = {"cluster", "executor",  "state_dir", "coordinator",
-                                        "secrets", "env_files", "defaults",  "nodes",
-                                        "roles",   "files",     "slurm",     "doctor"};
+    std::vector<std::string> allowed = {"cluster",   "executor", "state_dir", "coordinator", "secrets",
+                                        "env_files", "defaults", "nodes",     "roles",       "files",
+                                        "slurm",     "doctor",   "drills"};
     for (const auto& entry : top.entries()) {
         if (entry.key.rfind("x-", 0) == 0) allowed.push_back(entry.key);
     }

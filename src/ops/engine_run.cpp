@@ -108,18 +108,67 @@ std::string to_string(EngineVerb verb) {
     return "?";
 }
 
-ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen) {
-    const std::string verb = to_string(request.verb);
+namespace {
+
+// The stages the request acts on: a rolling restart's steps (and its router), else the scope with its
+// closure. Throws Failure(kUsage) for a scope or a roll that cannot be.
+struct Target {
+    std::optional<plan::RollingPlan> rolling;
+    plan::ScopedPlan scoped;
+};
+
+Target target_of(const Deployment& deployment, const EngineRequest& request) {
+    Target target;
+    if (request.rolling)
+        target.rolling = plan::rolling_plan(deployment.plan, request.scope, request.allow_router_restart);
+    target.scoped = target.rolling
+                        ? plan::ScopedPlan{rolling_stages(deployment.plan, *target.rolling), {}}
+                        : plan::scope_plan(deployment.plan, request.scope, to_string(request.verb));
+    return target;
+}
+
+ExitCode run_target(const Deployment& deployment, const EngineRequest& request, Target target,
+                    engine::Reporter& journaled) {
     auto& backend = *deployment.backend;
     health::RealHttpProber prober;
     engine::RealClock clock;
     const auto options = engine_options(request);
-    // A rolling restart acts on the stages its steps name (and its router), with its own engine call.
-    std::optional<plan::RollingPlan> rolling;
-    if (request.rolling)
-        rolling = plan::rolling_plan(deployment.plan, request.scope, request.allow_router_restart);
-    auto scoped = rolling ? plan::ScopedPlan{rolling_stages(deployment.plan, *rolling), {}}
-                          : plan::scope_plan(deployment.plan, request.scope, verb);
+    auto& scoped = target.scoped;
+    for (const auto& why : scoped.closure) journaled.note(why);
+    if (request.take_over) {
+        const auto taken = take_over(deployment, scoped.plan, journaled);
+        if (taken != ExitCode::kOk) return taken;
+    }
+    if (request.verb == EngineVerb::kStop) {
+        engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
+        return run_verb(engine, request.verb);
+    }
+    // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
+    // A journal that cannot be read costs the learning, never the start.
+    JournalText journal;
+    try {
+        journal = read_journal(deployment);
+    } catch (const Failure& failure) {
+        spdlog::warn("{}; the configured gate deadlines apply", failure.what());
+    }
+    auto history = timeline::start_history(timeline::read_timelines(journal.text));
+    timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
+    for (const auto& stage : scoped.plan.stages)
+        if (timeline::deadline_learned(stage.gate))
+            journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
+                                       util::format_elapsed(stage.gate.deadline), stage.gate.deadline_note));
+    PaceReporter paced(journaled, std::move(history));
+    engine::Reporter* sink = &paced;
+    std::optional<engine::TeeReporter> recorded;
+    if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
+    engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
+    return target.rolling ? engine.rolling_restart(*target.rolling) : run_verb(engine, request.verb);
+}
+
+}  // namespace
+
+ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen) {
+    auto target = target_of(deployment, request);
     engine::install_interrupt_handlers();
     // Under the deploy lock, with every event journaled (docs/lock-and-history.md).
     // A stop must never depend on one node: without the coordinator it stops what it reaches, unlocked.
@@ -127,40 +176,16 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
                                  ? state::WhenCoordinatorUnreachable::kGoOnUnlocked
                                  : state::WhenCoordinatorUnreachable::kRefuse;
     return run_mutating_verb(
-        deployment, screen, verb,
+        deployment, screen, to_string(request.verb),
         [&](engine::Reporter& journaled) {
-            for (const auto& why : scoped.closure) journaled.note(why);
-            if (request.take_over) {
-                const auto taken = take_over(deployment, scoped.plan, journaled);
-                if (taken != ExitCode::kOk) return taken;
-            }
-            if (request.verb == EngineVerb::kStop) {
-                engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
-                return run_verb(engine, request.verb);
-            }
-            // Past starts, read under the lock: the learned deadlines and the pace warnings of this one.
-            // A journal that cannot be read costs the learning, never the start.
-            JournalText journal;
-            try {
-                journal = read_journal(deployment);
-            } catch (const Failure& failure) {
-                spdlog::warn("{}; the configured gate deadlines apply", failure.what());
-            }
-            auto history = timeline::start_history(timeline::read_timelines(journal.text));
-            timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
-            for (const auto& stage : scoped.plan.stages)
-                if (timeline::deadline_learned(stage.gate))
-                    journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
-                                               util::format_elapsed(stage.gate.deadline),
-                                               stage.gate.deadline_note));
-            PaceReporter paced(journaled, std::move(history));
-            engine::Reporter* sink = &paced;
-            std::optional<engine::TeeReporter> recorded;
-            if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
-            engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
-            return rolling ? engine.rolling_restart(*rolling) : run_verb(engine, request.verb);
+            return run_target(deployment, request, std::move(target), journaled);
         },
         unreachable);
+}
+
+ExitCode run_engine_locked(const Deployment& deployment, const EngineRequest& request,
+                           engine::Reporter& journaled) {
+    return run_target(deployment, request, target_of(deployment, request), journaled);
 }
 
 }  // namespace pdctl::ops

@@ -17,6 +17,14 @@ namespace pdctl::ops {
 ExitCode run_mutating_verb(const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
                            const std::function<ExitCode(engine::Reporter&)>& action,
                            state::WhenCoordinatorUnreachable unreachable) {
+    return run_journaled_verb(
+        deployment, reporter, verb, [&](JournalingReporter& journal) { return action(journal); },
+        unreachable);
+}
+
+ExitCode run_journaled_verb(const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
+                            const std::function<ExitCode(JournalingReporter&)>& action,
+                            state::WhenCoordinatorUnreachable unreachable) {
     auto& executor = *deployment.executor;
     const auto me = state::current_operator();
     const std::string run_id =

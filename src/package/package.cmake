@@ -6,6 +6,8 @@
 #   share/man/man1/pdctl.1.gz                   help2man over --help and every verb's --help
 #   share/bash-completion/completions/pdctl     from `pdctl completion bash`
 #   share/doc/pdctl/                            README, docs/*.md, copyright, changelog.gz
+#   /lib/systemd/system/pdctl-heal.{service,timer}  `pdctl heal` on a timer, disabled until an operator
+#                                               enables it (no maintainer script does; docs/heal.md)
 include(GNUInstallDirs)
 
 install(TARGETS pdctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -46,6 +48,9 @@ if(PDCTL_HELP2MAN)
 endif()
 install(FILES ${package_dir}/pdctl.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME pdctl)
+# Debian 12 units live in /lib/systemd/system (dh_installsystemd's place); nothing enables them.
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/systemd/pdctl-heal.service ${CMAKE_CURRENT_LIST_DIR}/systemd/pdctl-heal.timer
+        DESTINATION /lib/systemd/system)
 file(GLOB pdctl_docs ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${pdctl_docs} ${CMAKE_CURRENT_LIST_DIR}/copyright
               ${package_dir}/changelog.gz

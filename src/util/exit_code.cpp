@@ -38,6 +38,8 @@ const char* describe(ExitCode code) {
             return "bench failed";
         case ExitCode::kBenchRegressed:
             return "bench regressed";
+        case ExitCode::kHealGaveUp:
+            return "heal gave up";
         case ExitCode::kInterrupted:
             return "interrupted";
     }

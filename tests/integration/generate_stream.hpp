@@ -26,6 +26,8 @@ class GenerateStream {
         if (thread_.joinable()) thread_.join();
     }
     int sent() const { return sent_; }
+    // Safe while the stream runs (failures() is not: read it after stop()).
+    int failed() const { return failed_; }
     const std::vector<std::string>& failures() const { return failures_; }
 
   private:
@@ -42,10 +44,12 @@ class GenerateStream {
             ++sent_;
             if (!reply) {
                 failures_.push_back("no answer: " + httplib::to_string(reply.error()));
+                ++failed_;
             } else if (reply->status != 200 ||
                        nlohmann::json::parse(reply->body, nullptr, false).value("text", "").empty()) {
                 failures_.push_back("HTTP " + std::to_string(reply->status) + ": " +
                                     reply->body.substr(0, 300));
+                ++failed_;
             }
         }
     }
@@ -56,6 +60,7 @@ class GenerateStream {
     int port_;
     std::atomic<bool> running_{true};
     std::atomic<int> sent_{0};
+    std::atomic<int> failed_{0};
     std::vector<std::string> failures_;
     std::thread thread_;
 };

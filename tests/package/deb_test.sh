@@ -71,6 +71,15 @@ dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i";
 [ ! -e /usr/bin/pdsim ] || fail "pdsim is on PATH; it belongs in /usr/libexec/pdctl"
 echo "ok: dpkg -i; /usr/bin/pdctl $version"
 
+# The heal timer ships disabled: its units are there, nothing enables them, and they run pdctl heal.
+for unit in pdctl-heal.service pdctl-heal.timer; do
+  [ -f "/lib/systemd/system/$unit" ] || fail "no /lib/systemd/system/$unit in the package"
+done
+grep -q '^ExecStart=/usr/bin/pdctl heal ' /lib/systemd/system/pdctl-heal.service ||
+  fail "pdctl-heal.service does not run /usr/bin/pdctl heal"
+[ ! -e /etc/systemd/system/timers.target.wants/pdctl-heal.timer ] || fail "the package enabled pdctl-heal.timer"
+echo "ok: pdctl-heal.service and .timer in /lib/systemd/system, not enabled"
+
 # The installed pdctl runs the simulated cluster with the installed pdsim.
 mkdir -p "$cluster"
 for file in "$source_dir"/profiles/local/*; do

@@ -257,6 +257,9 @@ struct Cluster {
     std::vector<EnvVar> shared_env;  // the env_files keys (config.env): only ${VAR} in profiles reads them
     std::vector<std::string> env_references;  // every key a $VAR/${VAR} of any env file or profile read
     DoctorSettings doctor;                    // `doctor:`
+    // `drills: allowed`: `pdctl drill` may break this deployment on purpose. Absent (or `refused`) on
+    // anything in production, so that a drill aimed at the wrong file is refused.
+    bool drills_allowed = false;
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

@@ -45,4 +45,9 @@ struct EngineRequest {
 // engine (the lock is held elsewhere, a usage error of the scope).
 ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, engine::Reporter& screen);
 
+// The same inside a run that already holds the deploy lock and journals (`heal`: its restarts are its
+// own journal records, under its own verb): `journaled` sees every event.
+ExitCode run_engine_locked(const Deployment& deployment, const EngineRequest& request,
+                           engine::Reporter& journaled);
+
 }  // namespace pdctl::ops

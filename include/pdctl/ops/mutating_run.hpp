@@ -8,6 +8,7 @@
 
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/ops/journaling_reporter.hpp"
 #include "pdctl/state/deploy_lock.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -20,6 +21,13 @@ namespace pdctl::ops {
 ExitCode run_mutating_verb(
     const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
     const std::function<ExitCode(engine::Reporter&)>& action,
+    state::WhenCoordinatorUnreachable unreachable = state::WhenCoordinatorUnreachable::kRefuse);
+
+// The same, for a verb that records lines of its own beside the events (`heal`: which group it healed
+// and why, which its crash-loop back-off reads back).
+ExitCode run_journaled_verb(
+    const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
+    const std::function<ExitCode(JournalingReporter&)>& action,
     state::WhenCoordinatorUnreachable unreachable = state::WhenCoordinatorUnreachable::kRefuse);
 
 // A run of one line, for an act that is not a verb's run but must be audited (`lock release --force`):

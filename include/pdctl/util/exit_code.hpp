@@ -25,6 +25,7 @@ enum class ExitCode : int {
     kStoppedWithoutLock = 14,  // stop: the coordinator was unreachable; every reachable unit stopped unlocked
     kBenchFailed = 15,  // bench: requests failed, or a soak saw a KV transfer/bootstrap failure counter rise
     kBenchRegressed = 16,  // bench --vs/--baseline: a metric got worse than --max-regress allows
+    kHealGaveUp = 17,      // heal: a group failed again after --max-tries heals within --window; left alone
     kInterrupted = 130,    // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
 };
 

@@ -173,7 +173,7 @@ TEST(ConfigLoad, UnknownKeyWithoutCloseMatchListsTheValidKeys) {
         "/c/pdctl.yaml:3:8: error: roles: needs at least one role\n"
         "/c/pdctl.yaml:4:1: error: whatever: unknown key (hint: valid keys here: `cluster`, `executor`, "
         "`state_dir`, `coordinator`, `secrets`, `env_files`, `defaults`, `nodes`, `roles`, `files`, "
-        "`slurm` or `doctor`)\n"
+        "`slurm`, `doctor` or `drills`)\n"
         "3 errors in /c/pdctl.yaml");
 }
 
@@ -369,6 +369,15 @@ TEST(ConfigLoad, DuplicateYamlKeysAreRefused) {
     EXPECT_EQ(load_error(yaml),
               "/c/pdctl.yaml:22:3: error: roles.prefill: duplicate key (hint: first defined at line 11)\n"
               "1 error in /c/pdctl.yaml");
+}
+
+TEST(ConfigLoad, DrillsAreRefusedUnlessTheFileAllowsThem) {
+    EXPECT_FALSE(load(kMinimalCluster).drills_allowed);
+    EXPECT_TRUE(load(std::string("drills: allowed\n") + kMinimalCluster).drills_allowed);
+    EXPECT_FALSE(load(std::string("drills: refused\n") + kMinimalCluster).drills_allowed);
+    const auto error = load_error(std::string("drills: yes\n") + kMinimalCluster);
+    EXPECT_NE(error.find("/c/pdctl.yaml:1:9: error: drills:"), std::string::npos) << error;
+    EXPECT_NE(error.find("allowed"), std::string::npos) << error;
 }
 
 TEST(ConfigLoad, ExtensionKeysAreFreeForAnchors) {

@@ -1,0 +1,97 @@
+// pdctl drill FAULT: break the deployment on purpose under load, measure its recovery (docs/drills.md).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+
+#include "duration_flag.hpp"
+#include "engine_flags.hpp"
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/ops/drill.hpp"
+#include "pdctl/report/drill_view.hpp"
+#include "verbs.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+struct DrillFlags {
+    std::string fault;
+    std::string group;
+    int rank = 0;
+    std::string node;
+    std::string partition_for = "20s";
+    std::string warmup = "3s";
+    std::string deadline = "5m";
+    bool no_heal = false;
+    int concurrency = 4;
+    std::string junit;
+};
+
+ExitCode drill_command(const GlobalOptions& global, const DrillFlags& flags) {
+    ops::DrillRequest request;
+    const auto fault = ops::parse_drill_fault(flags.fault);
+    if (!fault)
+        throw Failure(ExitCode::kUsage, "no fault '" + flags.fault + "'",
+                      std::string("faults: ") + ops::kDrillFaults);
+    request.fault = *fault;
+    request.group = flags.group;
+    request.rank = flags.rank;
+    request.node = flags.node;
+    if (request.fault == ops::DrillFault::kPartition && request.node.empty())
+        throw Failure(ExitCode::kUsage, "partition needs --node NODE: the node to cut off");
+    request.partition_for = parse_duration_flag("--for", flags.partition_for);
+    request.warmup = parse_duration_flag("--warmup", flags.warmup, ZeroDuration::kAllowed);
+    request.deadline = parse_duration_flag("--deadline", flags.deadline);
+    request.heal = !flags.no_heal;
+    if (flags.concurrency < 1) throw Failure(ExitCode::kUsage, "--concurrency must be at least 1");
+    request.concurrency = flags.concurrency;
+    if (!flags.junit.empty()) check_junit_path(flags.junit);
+    const auto context = load_context(global);
+    auto reporter = make_reporter(global, context.redactor);
+    engine::install_interrupt_handlers();
+    const auto began = std::chrono::steady_clock::now();
+    const auto result = ops::run_drill(context, request, *reporter);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    const auto text =
+        global.json ? report::drill_to_json(result).dump() + "\n" : report::render_drill_text(result);
+    fmt::print("{}", context.redactor.redact(text));
+    if (!flags.junit.empty()) {
+        std::string error;
+        if (!report::write_junit(flags.junit,
+                                 report::redacted({report::drill_suite(result, seconds)}, context.redactor),
+                                 error))
+            throw Failure(ExitCode::kUsage, "--junit " + flags.junit + ": " + error);
+    }
+    return result.code;
+}
+
+}  // namespace
+
+void add_drill_verb(CLI::App& app, Verbs& verbs) {
+    auto flags = std::make_shared<DrillFlags>();
+    auto* command = app.add_subcommand("drill",
+                                       "break the deployment on purpose under load (kill-rank, hang-rank, "
+                                       "kill-router, kill-master, partition) "
+                                       "and measure the recovery; only with `drills: allowed`");
+    command->add_option("fault", flags->fault, ops::kDrillFaults)->required()->type_name("FAULT");
+    command
+        ->add_option("--group", flags->group,
+                     "kill-rank, hang-rank: the group (default: the last decode group)")
+        ->type_name("GROUP");
+    command->add_option("--rank", flags->rank, "kill-rank, hang-rank: the rank (default 0)");
+    command->add_option("--node", flags->node, "partition: the node to cut off")->type_name("NODE");
+    command
+        ->add_option("--for", flags->partition_for, "partition: how long the link stays down (default 20s)")
+        ->type_name("DURATION");
+    command->add_option("--warmup", flags->warmup, "load before the fault (default 3s)")
+        ->type_name("DURATION");
+    command->add_option("--deadline", flags->deadline, "time to recover, from the fault (default 5m)")
+        ->type_name("DURATION");
+    command->add_flag("--no-heal", flags->no_heal, "only watch: what recovers without pdctl's heal?");
+    command->add_option("--concurrency", flags->concurrency, "load streams through the router (default 4)");
+    command->add_option("--junit", flags->junit, "write a JUnit report to FILE")->type_name("FILE");
+    verbs.add(command, [flags](const GlobalOptions& global) { return drill_command(global, *flags); });
+}
+
+}  // namespace pdctl::cli

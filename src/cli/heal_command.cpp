@@ -1,0 +1,83 @@
+// pdctl heal: one pass of putting the cluster back to its config (docs/heal.md); --watch loops.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "duration_flag.hpp"
+#include "pdctl/engine/clock.hpp"
+#include "pdctl/ops/heal.hpp"
+#include "pdctl/report/heal_view.hpp"
+#include "verbs.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+struct HealFlags {
+    bool dry_run = false;
+    std::string watch;  // an interval; "" = one pass
+    int max_tries = 3;
+    std::string window = "10m";
+};
+
+void print(const GlobalOptions& global, const Context& context, const ops::HealReport& report) {
+    const auto text =
+        global.json ? report::heal_to_json(report).dump() + "\n" : report::render_heal_text(report);
+    fmt::print("{}", context.redactor.redact(text));
+    std::fflush(stdout);
+}
+
+ExitCode heal_command(const GlobalOptions& global, const HealFlags& flags) {
+    ops::HealRequest request;
+    request.dry_run = flags.dry_run;
+    if (flags.max_tries < 1) throw Failure(ExitCode::kUsage, "--max-tries must be at least 1");
+    request.policy.max_tries = flags.max_tries;
+    request.policy.window = parse_duration_flag("--window", flags.window);
+    std::optional<config::Duration> interval;
+    if (!flags.watch.empty()) interval = parse_duration_flag("--watch", flags.watch);
+    const auto context = load_context(global);
+    auto reporter = make_reporter(global, context.redactor);
+    engine::install_interrupt_handlers();
+    engine::RealClock clock;
+    for (;;) {
+        ExitCode code = ExitCode::kOk;
+        try {
+            const auto report = ops::run_heal_pass(context, request, *reporter);
+            print(global, context, report);
+            code = report.code;
+        } catch (const Failure& failure) {
+            // Watching, a pass that met a held lock or an unreadable status waits for the next one.
+            if (!interval) throw;
+            fmt::print(stderr, "pdctl: heal: {}\n", context.redactor.redact(failure.what()));
+            code = failure.code();
+        }
+        if (!interval) return code;
+        clock.sleep_for(*interval);  // returns early on Ctrl-C
+        if (engine::interrupted()) return ExitCode::kInterrupted;
+    }
+}
+
+}  // namespace
+
+void add_heal_verb(CLI::App& app, Verbs& verbs) {
+    auto flags = std::make_shared<HealFlags>();
+    auto* command = app.add_subcommand(
+        "heal",
+        "restart what died or stalled (a prefill with its decodes, through the router where it can), put the "
+        "router's worker list right; one pass, for a timer");
+    command->add_flag("--dry-run", flags->dry_run,
+                      "say what it would do; touch nothing (exit 7 if it would act)");
+    command->add_option("--watch", flags->watch, "a pass every INTERVAL, in the foreground, until Ctrl-C")
+        ->type_name("INTERVAL");
+    command
+        ->add_option("--max-tries", flags->max_tries,
+                     "heals of one group within --window before it is left alone (exit 17)")
+        ->default_str("3");
+    command->add_option("--window", flags->window, "how far back heals of a group count (default 10m)")
+        ->type_name("DURATION");
+    verbs.add(command, [flags](const GlobalOptions& global) { return heal_command(global, *flags); });
+}
+
+}  // namespace pdctl::cli
