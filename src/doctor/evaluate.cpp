@@ -54,6 +54,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
          "docs/doctor.md#pair005 · https://github.com/sgl-project/sglang/issues/15674 · "
          "https://github.com/llm-d/llm-d/issues/2433"},
         {"PAIR006", "docs/doctor.md#pair006"},
+        {"PAIR007", "docs/doctor.md#pair007"},
     };
     return checks;
 }

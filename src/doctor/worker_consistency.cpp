@@ -50,6 +50,11 @@ lint::Finding finding(const char* id, lint::Severity severity, const WorkerInfo&
     return out;
 }
 
+// localhost, 127.0.0.0/8, ::1: an address every host has for itself.
+bool loopback(const std::string& host) {
+    return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1" || host == "[::1]";
+}
+
 }  // namespace
 
 std::vector<lint::Finding> check_worker_consistency(const std::vector<WorkerInfo>& workers) {
@@ -96,6 +101,17 @@ std::vector<lint::Finding> check_worker_consistency(const std::vector<WorkerInfo
                                                it->second->role, prefill->role, port, prefill->host),
                                    "give each prefill group on a host its own bootstrap_port"));
     }
+    // On a loopback-only deployment (the simulated cluster) loopback is the host's own address.
+    for (const auto* group : {&prefills, &decodes})
+        for (const auto* worker : *group)
+            if (loopback(worker->mooncake_local_hostname) && !loopback(worker->host))
+                findings.push_back(finding(
+                    "PAIR007", lint::Severity::Error, *worker,
+                    fmt::format("{} runs with MOONCAKE_LOCAL_HOSTNAME={} on {}: Mooncake announces that "
+                                "address, and every peer that connects to it reaches itself",
+                                worker->role, worker->mooncake_local_hostname, worker->host),
+                    fmt::format("set MOONCAKE_LOCAL_HOSTNAME to the host's own address ({}) or leave it out",
+                                worker->host)));
     return findings;
 }
 

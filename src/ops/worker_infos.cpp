@@ -21,6 +21,15 @@ bool staging_buffer(const config::Role* role) {
     return false;
 }
 
+// MOONCAKE_LOCAL_HOSTNAME, else LOCAL_HOSTNAME (SGLang's Mooncake store reads either), from the profile.
+std::string mooncake_local_hostname(const config::Role* role) {
+    if (role == nullptr) return "";
+    for (const char* key : {"MOONCAKE_LOCAL_HOSTNAME", "LOCAL_HOSTNAME"})
+        for (const auto& var : role->env)
+            if (var.key == key) return var.value;
+    return "";
+}
+
 void read_one(health::HttpProber& prober, const std::string& gate_url, doctor::WorkerInfo& worker) {
     auto answer = prober.get(util::url_with_path(gate_url, "/server_info"), kTimeout);
     if (answer.status == 404)
@@ -51,6 +60,7 @@ std::vector<doctor::WorkerInfo> read_worker_infos(const Deployment& deployment) 
         worker.node = stage.gate.node;
         if (const auto* node = deployment.cluster.find_node(stage.gate.node)) worker.host = node->compute();
         worker.staging_buffer = staging_buffer(deployment.cluster.find_role(stage.role));
+        worker.mooncake_local_hostname = mooncake_local_hostname(deployment.cluster.find_role(stage.role));
         urls.push_back(stage.gate.url);
     }
     health::RealHttpProber prober;

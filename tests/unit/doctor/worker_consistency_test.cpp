@@ -19,7 +19,7 @@ WorkerInfo worker(const std::string& role, const std::string& mode, const std::s
                  {"disaggregation_transfer_backend", "mooncake"},
                  {"disaggregation_bootstrap_port", 8998}};
     for (const auto& [key, value] : changes.items()) info[key] = value;
-    return {role, mode, role == "decode" ? "n5" : "n1", host, info, "", false};
+    return {role, mode, role == "decode" ? "n5" : "n1", host, info, "", false, ""};
 }
 
 std::vector<std::string> ids(const std::vector<lint::Finding>& findings) {
@@ -81,6 +81,27 @@ TEST(WorkerConsistency, TwoPrefillsOnOneHostNeedTwoBootstrapPorts) {
     EXPECT_TRUE(check_worker_consistency(
                     {worker("prefill", "prefill", "10.0.0.1"), worker("prefill-2", "prefill", "10.0.0.2")})
                     .empty());
+}
+
+TEST(WorkerConsistency, AMooncakeHostnameOnLoopbackIsAnErrorWhereTheHostIsNot) {
+    auto prefill = worker("prefill", "prefill", "10.0.0.1");
+    prefill.mooncake_local_hostname = "127.0.0.1";
+    auto decode = worker("decode", "decode", "10.0.0.5");
+    decode.mooncake_local_hostname = "localhost";
+    const auto findings = check_worker_consistency({prefill, decode});
+    ASSERT_EQ(ids(findings), (std::vector<std::string>{"PAIR007", "PAIR007"}));
+    EXPECT_EQ(
+        findings[0].message,
+        "prefill runs with MOONCAKE_LOCAL_HOSTNAME=127.0.0.1 on 10.0.0.1: Mooncake announces that address, "
+        "and every peer that connects to it reaches itself");
+    EXPECT_EQ(findings[1].node, "n5");
+    prefill.mooncake_local_hostname = "10.0.0.1";
+    decode.mooncake_local_hostname.clear();
+    EXPECT_TRUE(check_worker_consistency({prefill, decode}).empty());
+    // The simulated cluster: every host is a loopback address, so loopback is its own.
+    auto local = worker("prefill", "prefill", "127.0.0.1");
+    local.mooncake_local_hostname = "127.0.0.1";
+    EXPECT_TRUE(check_worker_consistency({local, worker("decode", "decode", "127.0.0.5")}).empty());
 }
 
 TEST(WorkerConsistency, AGroupThatDidNotAnswerIsLeftOut) {
