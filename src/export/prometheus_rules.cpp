@@ -137,7 +137,7 @@ std::vector<AlertRule> alert_rules(const ScrapePlan& scrape, const std::string& 
 
         AlertRule queue;
         queue.name = "PDQueueGrowing";
-        const auto by_group = fmt::format("sum by (cluster, role, group, node)");
+        const std::string by_group = "sum by (cluster, role, group, node)";
         queue.expr = fmt::format(
             "{0} (sglang:num_queue_reqs{{{1}}}) > 0 and {0} (deriv(sglang:num_queue_reqs{{{1}}}[{2}])) > 0",
             by_group, cluster_matcher, config::format_duration(options.window));

@@ -26,12 +26,7 @@ struct HealCluster {
     // Two 2-node groups of TP 16 for prefill and for decode, behind SMG with fast health checks.
     static void two_groups_behind_smg(SimCluster& cluster) {
         auto text = read_text(cluster.config());
-        replace_all(text, "tp_size: 32\n    ep_size: 32", "tp_size: 16\n    ep_size: 16");
-        replace_all(text, "nodes: [n1, n2, n3, n4]", "groups: [[n1, n2], [n3, n4]]");
-        replace_all(text, "nodes: [n5, n6, n7, n8]", "groups: [[n5, n6], [n7, n8]]");
-        replace_all(text, "program: [pdsim, sglang_router.launch_router]\n    impl: minilb",
-                    "program: [pdsim, smg, launch]\n    impl: smg\n"
-                    "    env: {PDSIM_ROUTER_CHECK_MS: \"100\", PDSIM_ROUTER_DRAIN_MS: \"300\"}");
+        two_groups_each(text, "smg");
         write_text(cluster.config(), text);
     }
 

@@ -21,14 +21,7 @@ using nlohmann::json;
 // switched to `impl` with fast health checks and a short drain.
 void two_groups_each(SimCluster& cluster, const std::string& impl) {
     auto text = read_text(cluster.config());
-    replace_all(text, "tp_size: 32\n    ep_size: 32", "tp_size: 16\n    ep_size: 16");
-    replace_all(text, "nodes: [n1, n2, n3, n4]", "groups: [[n1, n2], [n3, n4]]");
-    replace_all(text, "nodes: [n5, n6, n7, n8]", "groups: [[n5, n6], [n7, n8]]");
-    if (impl == "smg") {
-        replace_all(text, "program: [pdsim, sglang_router.launch_router]\n    impl: minilb",
-                    "program: [pdsim, smg, launch]\n    impl: smg\n"
-                    "    env: {PDSIM_ROUTER_CHECK_MS: \"100\", PDSIM_ROUTER_DRAIN_MS: \"300\"}");
-    }
+    testing::two_groups_each(text, impl);
     write_text(cluster.config(), text);
 }
 

@@ -430,12 +430,7 @@ TEST_F(SshScenarioTest, CertificatesForTheUserAndTheHosts) {
 TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
     profile = write_profile(temp / "profile", "sshroll");
     auto text = slurp(profile);
-    replace_all(text, "tp_size: 32\n    ep_size: 32", "tp_size: 16\n    ep_size: 16");
-    replace_all(text, "nodes: [n1, n2, n3, n4]", "nodes: [n1, n2]");
-    replace_all(text, "nodes: [n5, n6, n7, n8]", "groups: [[n5, n6], [n7, n8]]");
-    replace_all(text, "program: [pdsim, sglang_router.launch_router]\n    impl: minilb",
-                "program: [pdsim, smg, launch]\n    impl: smg\n"
-                "    env: {PDSIM_ROUTER_CHECK_MS: \"100\", PDSIM_ROUTER_DRAIN_MS: \"300\"}");
+    two_groups_each(text, "smg", false);
     spit(profile, text);
     const auto start = pdctl(profile, {"start"});
     ASSERT_EQ(start.exit_code, 0) << start.dump();
@@ -461,12 +456,7 @@ TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
 TEST_F(SshScenarioTest, APartitionedNodeIsDetectedAndTheDeploymentRecoversWithoutAPerson) {
     profile = write_profile(temp / "profile", "sshdrill");
     auto text = slurp(profile);
-    replace_all(text, "tp_size: 32\n    ep_size: 32", "tp_size: 16\n    ep_size: 16");
-    replace_all(text, "nodes: [n1, n2, n3, n4]", "nodes: [n1, n2]");
-    replace_all(text, "nodes: [n5, n6, n7, n8]", "groups: [[n5, n6], [n7, n8]]");
-    replace_all(text, "program: [pdsim, sglang_router.launch_router]\n    impl: minilb",
-                "program: [pdsim, smg, launch]\n    impl: smg\n"
-                "    env: {PDSIM_ROUTER_CHECK_MS: \"100\", PDSIM_ROUTER_DRAIN_MS: \"300\"}");
+    two_groups_each(text, "smg", false);
     spit(profile, "drills: allowed\n" + text);
     const auto start = pdctl(profile, {"start"});
     ASSERT_EQ(start.exit_code, 0) << start.dump();
