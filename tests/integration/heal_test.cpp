@@ -150,6 +150,26 @@ TEST(Heal, AKilledDecodeRankIsHealedThroughTheRouterAndRequestsFailOnlyUntilTheR
     for (const auto& run : history["runs"])
         journaled = journaled || (run["verb"] == "heal" && run["exit_code"] == 0);
     EXPECT_TRUE(journaled) << history.dump(2);
+
+    // The router's list out of line with the config (decode-2 taken out by hand): the next pass puts
+    // it back through the worker API, restarting nothing.
+    const auto entry = HealCluster::worker(cluster, decode2);
+    ASSERT_TRUE(entry.is_object());
+    httplib::Client router(cluster.address(5), 31000);
+    ASSERT_TRUE(router.Delete("/workers/" + entry["id"].get<std::string>()));
+    ASSERT_TRUE(eventually([&] { return HealCluster::worker(cluster, decode2).is_null(); }));
+    const auto pids = running_unit_pids(cluster);
+    const auto sync = cluster.run({"heal"});
+    EXPECT_EQ(sync.exit_code, 0) << sync.out << sync.err;
+    EXPECT_NE(sync.out.find("add " + decode2 + " (decode) to router: router does not list " + decode2),
+              std::string::npos)
+        << sync.out;
+    EXPECT_TRUE(eventually([&] {
+        const auto back = HealCluster::worker(cluster, decode2);
+        return back.is_object() && back.value("is_healthy", false);
+    })) << "the router never took decode-2 back";
+    EXPECT_EQ(running_unit_pids(cluster), pids) << "putting the list right restarted something";
+    EXPECT_EQ(cluster.run({"status"}).exit_code, 0);
 }
 
 TEST(Heal, AKilledPrefillRankIsHealedWithTheDecodesThatMustReconnectAndEveryPairServes) {
