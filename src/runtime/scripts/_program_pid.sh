@@ -4,10 +4,13 @@
 # given), i.e. the program a unit runs. Plain sh, no awk or cat: a slim image has only a shell. Each
 # /proc/PID/stat is "PID (COMM) STATE PPID PGRP ...": COMM may hold blanks, so the fields are read after
 # ") ". It sets the caller's positional parameters: call it in $( ).
+# A process can exit between the glob and the read: it is skipped without a word. The 2>/dev/null
+# comes before the < because redirections apply left to right, and the shell reports a failed
+# `< FILE` on the stderr it has then. PDCTL_PROC_ROOT (tests only) stands in for /proc.
 program_pid() {
   want=${1:-} best=
-  for f in /proc/[0-9]*/stat; do
-    IFS= read -r line < "$f" 2>/dev/null || continue
+  for f in "${PDCTL_PROC_ROOT:-/proc}"/[0-9]*/stat; do
+    IFS= read -r line 2>/dev/null < "$f" || continue
     pid=${line%% *} comm=${line#*(} rest=${line##*) }
     comm=${comm%)*}
     set -- $rest

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -145,6 +146,28 @@ TEST_F(ProcessRuntimeScripts, TheStackDumpTargetsTheProgramNotItsSupervisingShel
     EXPECT_EQ(missing.exit_code, 127);
     EXPECT_NE(missing.err.find("no-such-py-spy is not installed on this node"), std::string::npos)
         << missing.err;
+}
+
+// A process that exits between the listing of /proc and the read of its stat file (here a dangling
+// stat link in a stand-in /proc) is skipped without a word: it was a dozen "cannot open" lines per
+// rank on an idle node, above the dump.
+TEST_F(ProcessRuntimeScripts, TheStackDumpSkipsAProcessThatExitsWhileBeingRead) {
+    const auto rt = runtime(0);
+    const fs::path proc = dir_ / "proc";
+    fs::create_directories(proc / "41");
+    fs::create_directories(proc / "42");
+    fs::create_directories(proc / "43");
+    std::ofstream(dir_ / "u.pid") << "40\n";
+    std::ofstream(proc / "41" / "stat") << "41 (sh) S 1 40 40 0\n";
+    fs::create_symlink(proc / "gone" / "stat", proc / "42" / "stat");
+    std::ofstream(proc / "43" / "stat") << "43 (python3) S 41 40 40 0\n";
+    ::setenv("PDCTL_PROC_ROOT", proc.c_str(), 1);
+    exec::LocalExecutor with_stand_in_proc;  // it copies the environment when it is made
+    ::unsetenv("PDCTL_PROC_ROOT");
+    const auto dumped = with_stand_in_proc.run(node_, rt.python_stack("u", {"echo"}));
+    EXPECT_TRUE(dumped.ok()) << dumped.err;
+    EXPECT_EQ(dumped.out, "dump --pid 43 --subprocesses\n");
+    EXPECT_EQ(dumped.err, "");
 }
 
 TEST_F(ProcessRuntimeScripts, AnEnvironmentCutShortStartsNothing) {
