@@ -11,6 +11,7 @@
 #include <string>
 
 #include "config_test_util.hpp"
+#include "unit/support/sanitized_build.hpp"
 
 namespace pdctl::config {
 namespace {
@@ -198,17 +199,21 @@ TEST(ConfigFuzz, BinaryGarbageAndDeepNesting) {
 }
 
 TEST(ConfigFuzz, TwentyMegabyteFilesAreRejectedOrLoadedQuickly) {
+    // 20 MB and 500000 keys; a tenth of that under the sanitizers (see sanitized_build.hpp).
+    const std::size_t scale = pdctl::testing::kSanitizedBuild ? 10 : 1;
+    const std::size_t megabytes = 20 / scale;
+    const int keys = static_cast<int>(500000 / scale);
     auto files = local_profile();
-    files["/p/pdctl.yaml"] += "# " + std::string(20u << 20, 'x') + "\n";
-    expect_loads_or_config_error(files, "20 MB comment in pdctl.yaml");
+    files["/p/pdctl.yaml"] += "# " + std::string(megabytes << 20, 'x') + "\n";
+    expect_loads_or_config_error(files, std::to_string(megabytes) + " MB comment in pdctl.yaml");
     files = local_profile();
-    files["/p/prefill.env"] += "X=" + std::string(20u << 20, 'y') + "\n";
-    expect_loads_or_config_error(files, "20 MB value in prefill.env");
+    files["/p/prefill.env"] += "X=" + std::string(megabytes << 20, 'y') + "\n";
+    expect_loads_or_config_error(files, std::to_string(megabytes) + " MB value in prefill.env");
     files = local_profile();
     std::string many;
-    for (int i = 0; i < 500000; ++i) many += "K" + std::to_string(i) + "=v\n";
+    for (int i = 0; i < keys; ++i) many += "K" + std::to_string(i) + "=v\n";
     files["/p/config.env"] = many;
-    expect_loads_or_config_error(files, "500000 keys in config.env");
+    expect_loads_or_config_error(files, std::to_string(keys) + " keys in config.env");
 }
 
 }  // namespace
