@@ -49,7 +49,7 @@ ExitCode write_bundle(const GlobalOptions& global, const ops::LogsRequest& reque
     auto bundle = ops::collect_bundle(context, request);
     const auto redact = [&](const std::string& text) { return context.redactor.redact(text); };
     bundle.files.push_back({"plan.txt", redact(report::render_plan_text(context.plan, "start"))});
-    const auto status = ops::read_status(context, request.scope, false);
+    const auto status = ops::read_status(context, request.scope);
     bundle.files.push_back({"status.json", redact(report::status_to_json(status).dump(2) + "\n")});
     const auto when = report::junit_timestamp_now();
     bundle.files.insert(bundle.files.begin(), {"MANIFEST.txt", bundle_manifest(bundle, context, when)});

@@ -12,9 +12,9 @@
 namespace pdctl::cli {
 namespace {
 
-ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope, bool metrics) {
+ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope, engine::StatusRequest request) {
     auto context = load_context(global);
-    const auto status = ops::read_status(context, scope, metrics);
+    const auto status = ops::read_status(context, scope, request);
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
@@ -28,12 +28,15 @@ void add_status_verb(CLI::App& app, Verbs& verbs) {
         app.add_subcommand("status", "every role and node: state, rank, health, uptime, config drift");
     auto scope = std::make_shared<plan::Scope>();
     add_scope_flags(*command, *scope);
-    auto metrics = std::make_shared<bool>(false);
+    auto request = std::make_shared<engine::StatusRequest>();
     command->add_flag(
-        "--metrics", *metrics,
+        "--metrics", request->metrics,
         "also each role's Prometheus numbers: running and queued requests, KV usage, throughput");
-    verbs.add(command, [scope, metrics](const GlobalOptions& global) {
-        return status_command(global, *scope, *metrics);
+    command->add_flag("--probe", request->probe,
+                      "send a one-token POST /generate through each router, as start's gate does; without "
+                      "it the router's readiness is what it says of itself and its workers");
+    verbs.add(command, [scope, request](const GlobalOptions& global) {
+        return status_command(global, *scope, *request);
     });
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "pdctl/health/gate_answers.hpp"
 #include "pdctl/health/generate_answer.hpp"
@@ -51,9 +52,12 @@ CheckAnswer run_check(const plan::GateCheck& check, health::HttpProber& prober,
 
 }  // namespace
 
-GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const GateTimeouts& timeouts) {
+GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const GateTimeouts& timeouts,
+                      GenerateCheck generate) {
     GateAnswer result;
-    const auto checks = gate.effective_checks();
+    auto checks = gate.effective_checks();
+    if (generate == GenerateCheck::kSkip)
+        std::erase_if(checks, [](const plan::GateCheck& check) { return check.kind == plan::CheckKind::Generate; });
     for (auto check = checks.begin(); check != checks.end(); ++check) {
         auto found = run_check(*check, prober, timeouts);
         if (found.passed) {

@@ -46,12 +46,34 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
     return status;
 }
 
+constexpr GateTimeouts kStatusTimeouts{std::chrono::seconds(2), std::chrono::seconds(10)};
+
+// A stage's gate without a request through it. A router with a worker API (SMG, sglang-router) is
+// judged by /readiness and /workers, the gate's other checks. MiniLB's /health is 200 whatever its
+// workers do, so each worker's own /health is asked too, as MiniLB would reach it.
+GateAnswer probe_without_request(const plan::Stage& stage, health::HttpProber& prober) {
+    auto answer = probe_gate(stage.gate, prober, kStatusTimeouts, GenerateCheck::kSkip);
+    if (!answer.passed || !stage.router || stage.router->worker_api()) return answer;
+    for (const auto& worker : stage.router->workers) {
+        const auto health = prober.get(worker.url + "/health", kStatusTimeouts.get);
+        if (!health.ok(200))
+            return {false,
+                    fmt::format("worker {} /health: {}", worker.url,
+                                health.status ? fmt::format("HTTP {}", health.status) : health.error),
+                    !health.error.empty()};
+    }
+    answer.answer += fmt::format(", its {} workers' /health 200", stage.router->workers.size());
+    return answer;
+}
+
 }  // namespace
 
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
-                             bool scoped, bool metrics) {
+                             const StatusRequest& request) {
+    const bool scoped = request.scoped, metrics = request.metrics;
     ClusterStatus status;
     status.cluster = plan.cluster;
+    status.probed = request.probe;
     const auto observation = observe_all(plan, executor);
     for (const auto& [name, node_state] : observation.nodes) {
         if (!node_state.transport_error.empty()) status.unreachable[name] = node_state.transport_error;
@@ -108,9 +130,9 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         role.group = stage.group;
         role.groups = stage.groups;
         role.gate_url = stage.gate.url;
-        // The same checks as start's gate: "ready" in status is what start would call ready.
-        const auto probe =
-            probe_gate(stage.gate, prober, {std::chrono::seconds(2), std::chrono::seconds(10)});
+        // The same checks as start's gate, but for the request through a router unless asked to send it.
+        const auto probe = request.probe ? probe_gate(stage.gate, prober, kStatusTimeouts)
+                                         : probe_without_request(stage, prober);
         role.ready = probe.passed;
         role.gate_answer = probe.answer;
         for (const auto& unit : stage.units) {

@@ -211,7 +211,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
             "a test deployment's cluster file allows them with `drills: allowed`; never a production one");
     DrillResult result;
     result.fault = to_string(request.fault);
-    const auto before = read_status(deployment, {}, false);
+    const auto before = read_status(deployment, {}, {.probe = true});
     if (engine::status_exit_code(before) != ExitCode::kOk)
         throw Failure(
             ExitCode::kDegraded,
@@ -270,7 +270,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
                                     util::format_elapsed(std::chrono::milliseconds(result.detect_ms)),
                                     failing));
         }
-        const bool ready = engine::status_exit_code(read_status(deployment, {}, false)) == ExitCode::kOk;
+        const bool ready = engine::status_exit_code(read_status(deployment, {}, {.probe = true})) == ExitCode::kOk;
         if (ready) {
             result.recover_ms = ms_since(fault_at);
             result.recovered_by = result.heal_actions.empty() ? "itself" : "heal";

@@ -199,7 +199,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     report.cluster = deployment.cluster.name;
     report.dry_run = request.dry_run;
     if (!request.dry_run) ensure_lock_free(deployment);
-    const auto status = read_status(deployment, {}, false);
+    const auto status = read_status(deployment, {}, {.probe = true});
     const auto history = past_attempts(deployment, report);
     const auto decided = plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now());
     health::RealHttpProber prober;

@@ -4,10 +4,12 @@
 
 namespace pdctl::ops {
 
-engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scope& scope, bool metrics) {
+engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scope& scope,
+                                  engine::StatusRequest request) {
     health::RealHttpProber prober;
     const auto scoped = plan::scope_plan(deployment.plan, scope, "status");
-    return engine::collect_status(scoped.plan, *deployment.executor, prober, !scope.empty(), metrics);
+    request.scoped = !scope.empty();
+    return engine::collect_status(scoped.plan, *deployment.executor, prober, request);
 }
 
 }  // namespace pdctl::ops

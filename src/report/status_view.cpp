@@ -125,6 +125,10 @@ std::string render_status_text(const engine::ClusterStatus& status) {
         if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
             role.units.front().state == "running")
             out += fmt::format("{}: {} answers {}\n", role.role, role.gate_url, role.gate_answer);
+        // Ready without a request: say what it rests on, and how to send one.
+        if (role.ready && role.kind == "router" && !status.probed)
+            out += fmt::format("{}: ready by its own account ({}); no request sent, `--probe` sends one\n",
+                               role.role, role.gate_answer);
     }
     for (const auto& [node, why] : status.unreachable)
         out += fmt::format("{}: unreachable, state unknown: {}\n", node, why);
@@ -190,6 +194,7 @@ json status_to_json(const engine::ClusterStatus& status) {
             {{"node", stray.node}, {"unit", stray.unit}, {"role", stray.role}, {"state", stray.state}});
     return json{{"cluster", status.cluster},
                 {"state", status.state},
+                {"probed", status.probed},
                 {"roles", roles},
                 {"strays", strays},
                 {"unreachable", unreachable}};

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "pdctl_harness.hpp"
+#include "sim_http.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -102,12 +103,62 @@ TEST(Readiness, SmgPassesOnceEveryWorkerIsReadyAndARequestGetsThrough) {
     use_router(cluster, "smg");
     const auto start = cluster.run({"--json", "start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
-    const auto status = cluster.run({"--json", "status"});
-    ASSERT_EQ(status.exit_code, 0) << status.out;
-    const auto parsed = json::parse(status.out);  // named: a range-for would not extend a temporary's life
+    for (const bool probe : {false, true}) {
+        const auto status = cluster.run(probe ? std::vector<std::string>{"--json", "status", "--probe"}
+                                              : std::vector<std::string>{"--json", "status"});
+        ASSERT_EQ(status.exit_code, 0) << status.out;
+        const auto parsed = json::parse(status.out);  // named: a range-for would not extend a temporary's life
+        EXPECT_EQ(parsed["probed"], probe);
+        for (const auto& role : parsed["roles"]) {
+            if (role["role"] != "router") continue;
+            EXPECT_EQ(role["gate_answer"], probe ? "HTTP 200, 2 workers healthy, /generate answered"
+                                                 : "HTTP 200, 2 workers healthy")
+                << role.dump();
+        }
+    }
+}
+
+// How many requests the prefill has taken: every request through the router passes it.
+double prefill_requests(const SimCluster& cluster) {
+    const auto page = pdsim_test::http_get(cluster.address(1), 30000, "/metrics");
+    if (!page || page->status != 200) return -1;
+    const std::string name = "\nsglang:num_requests_total{";
+    const auto at = page->body.find(name);
+    if (at == std::string::npos) return -1;
+    return std::stod(page->body.substr(page->body.find("} ", at) + 2));
+}
+
+// Looking is free (issue 32): `status` sends no request through the router, so a busy router gets no
+// load from it and its counters only count traffic; `--probe` sends exactly one, as start's gate.
+// MiniLB's /health says nothing of its workers, so without a probe each worker's /health is asked.
+TEST(Readiness, StatusSendsARequestOnlyWithProbe) {
+    SimCluster cluster("noprobe", 119);
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    const double before = prefill_requests(cluster);
+    ASSERT_GE(before, 1) << "start's gate sent one";
+    const auto status = cluster.run({"status"});
+    EXPECT_EQ(status.exit_code, 0) << status.out;
+    EXPECT_NE(status.out.find("router: ready by its own account (HTTP 200, its 2 workers' /health 200); no "
+                              "request sent, `--probe` sends one"),
+              std::string::npos)
+        << status.out;
+    EXPECT_EQ(prefill_requests(cluster), before);
+    const auto probed = cluster.run({"status", "--probe"});
+    EXPECT_EQ(probed.exit_code, 0) << probed.out;
+    EXPECT_EQ(probed.out.find("ready by its own account"), std::string::npos) << probed.out;
+    EXPECT_EQ(prefill_requests(cluster), before + 1);
+
+    // A decode that stops answering: the router is not ready by its workers' account either.
+    const auto decode = cluster.run({"stop", "--role", "decode"});
+    ASSERT_EQ(decode.exit_code, 0) << decode.out << decode.err;
+    const auto degraded = cluster.run({"--json", "status"});
+    EXPECT_EQ(degraded.exit_code, 7) << degraded.out;
+    const auto parsed = json::parse(degraded.out);
     for (const auto& role : parsed["roles"]) {
         if (role["role"] != "router") continue;
-        EXPECT_EQ(role["gate_answer"], "HTTP 200, 2 workers healthy, /generate answered") << role.dump();
+        EXPECT_EQ(role["healthy"], false);
+        EXPECT_EQ(role["gate_answer"].get<std::string>().rfind("worker http://" + cluster.address(5) + ":30000 /health: ", 0), 0u)
+            << role.dump();
     }
 }
 

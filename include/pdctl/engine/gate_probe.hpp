@@ -27,6 +27,12 @@ struct GateTimeouts {
     std::chrono::milliseconds generate{std::chrono::seconds(30)};  // one token through prefill and decode
 };
 
-GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const GateTimeouts& timeouts);
+// Whether a router gate's POST /generate is sent. `start` and `status --probe` send it: only a request
+// proves the KV path. A plain `status` does not: looking must not add load to a busy router or count
+// in its metrics, so it reads what the router says of itself and its workers.
+enum class GenerateCheck { kSend, kSkip };
+
+GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const GateTimeouts& timeouts,
+                      GenerateCheck generate = GenerateCheck::kSend);
 
 }  // namespace pdctl::engine

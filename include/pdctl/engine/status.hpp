@@ -64,13 +64,23 @@ struct ClusterStatus {
     std::vector<RoleStatus> roles;
     std::vector<UnitStatus> strays;                  // units of this cluster the config does not name
     std::map<std::string, std::string> unreachable;  // node -> why (the transport error)
+    // A request was sent through each router (StatusRequest::probe); otherwise its readiness is what
+    // it says of itself and its workers (MiniLB: its workers' /health), which a broken KV path passes.
+    bool probed = false;
 };
 
-// `scoped`: the plan is a part of the cluster (--role/--group, plan::scope_plan): no strays are
-// looked for, and only its own nodes' reachability counts.
-// `metrics`: also scrape each role's Prometheus page (sglang rank 0, the master), beside the probes.
+struct StatusRequest {
+    // The plan is a part of the cluster (--role/--group, plan::scope_plan): no strays are looked for,
+    // and only its own nodes' reachability counts.
+    bool scoped = false;
+    // Also scrape each role's Prometheus page (sglang rank 0, the master), beside the probes.
+    bool metrics = false;
+    // Send each router gate's one-token POST /generate (status --probe, heal, drill), as start does.
+    bool probe = false;
+};
+
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
-                             bool scoped = false, bool metrics = false);
+                             const StatusRequest& request = {});
 ExitCode status_exit_code(const ClusterStatus& status);
 
 }  // namespace pdctl::engine

@@ -66,6 +66,17 @@ TEST(GateProbe, EveryCheckInOrderThenWhatEachSaw) {
                                         "POST http://r:8000/generate"}));
 }
 
+TEST(GateProbe, WithoutTheRequestTheRouterIsJudgedByWhatItSaysAndNothingIsPosted) {
+    ScriptedProber prober;
+    prober.answers["http://r:8000/readiness"] = {200, "{}", ""};
+    prober.answers["http://r:8000/workers"] = {200, kBothHealthy, ""};
+    const auto answer = probe_gate(router_gate(), prober, {}, GenerateCheck::kSkip);
+    EXPECT_TRUE(answer.passed);
+    EXPECT_EQ(answer.answer, "HTTP 200, 2 workers healthy");
+    EXPECT_EQ(prober.asked,
+              (std::vector<std::string>{"GET http://r:8000/readiness", "GET http://r:8000/workers"}));
+}
+
 TEST(GateProbe, AReadinessRefusalIsExplainedByTheWorkerList) {
     ScriptedProber prober;
     prober.answers["http://r:8000/readiness"] = {503, R"({"status":"not ready"})", ""};
