@@ -12,8 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-// The metrics of `role` in `status --metrics --json --role ROLE`, or null. Scoped to the role: the
-// router's gate sends a /generate of its own, which a whole-cluster status would count as running.
+// The metrics of `role` in `status --metrics --json --role ROLE`, or null.
 json role_metrics(const SimCluster& cluster, const std::string& role) {
     const auto status = cluster.run({"--json", "status", "--metrics", "--role", role});
     const auto doc = json::parse(status.out, nullptr, false);
