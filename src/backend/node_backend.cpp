@@ -36,7 +36,7 @@ engine::StageResult NodeBackend::launch(const plan::Plan& plan, const plan::Stag
         if (failed) return;
         engine::StageResult result;
         result.code = answer.transport_error.empty() ? ExitCode::kStageFailed : ExitCode::kUnreachable;
-        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
+        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, "", {}};
         if (!answer.transport_error.empty()) {
             result.failure.reason = "unreachable: " + answer.transport_error;
         } else if (answer.timed_out) {

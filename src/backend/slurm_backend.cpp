@@ -24,7 +24,7 @@ engine::StageResult SlurmBackend::launch(const plan::Plan& plan, const plan::Sta
     auto failed = [&](std::string reason) {
         engine::StageResult result;
         result.code = ExitCode::kStageFailed;
-        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, std::move(reason), {}, ""};
+        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, std::move(reason), {}, "", {}};
         return result;
     };
     auto words = [](const exec::CommandResult& answer) {

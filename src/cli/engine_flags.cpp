@@ -29,6 +29,15 @@ void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& histor
         policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
 }
 
+void add_transfer_error_limit_flag(CLI::App& command, int& limit) {
+    command
+        .add_option("--transfer-error-limit", limit,
+                    "fail a router's stage once its gate request fails on the KV path this many times in a "
+                    "row with the same error, instead of at the deadline (0 = wait for the deadline)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+}
+
 void add_junit_flag(CLI::App& command, std::string& path) {
     command
         .add_option("--junit", path,

@@ -32,6 +32,9 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
 void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
                           const std::string& floor);
 
+// --transfer-error-limit N, the same for start and restart.
+void add_transfer_error_limit_flag(CLI::App& command, int& limit);
+
 // --skip-doctor and --skip-preflight, the same for start and restart.
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options);
 // --gpu-release-timeout, the same for stop and restart.

@@ -50,6 +50,7 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     if (verb != ops::EngineVerb::kStop)
         request.deadline_floor = parse_duration_flag("--deadline-floor", options.deadline_floor);
     request.scope = options.scope;
+    request.transfer_error_limit = options.transfer_error_limit;
     request.keep_on_failure = options.keep_on_failure;
     request.skip_preflight = options.skip_preflight;
     request.gpu_release_timeout =

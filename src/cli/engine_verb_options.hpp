@@ -21,6 +21,7 @@ struct StartOptions {
     // start/restart: gate deadlines from past starts (timeline/start_history.hpp)
     std::string deadline_policy = "learned";
     std::string deadline_floor = "1m";
+    int transfer_error_limit = 3;  // start/restart: --transfer-error-limit
     std::string junit;  // start/restart --junit FILE: a JUnit XML report of the stages and gates
     // start only: stop what holds the planned ports, GPUs or images without being pdctl's (ops/take_over.hpp)
     bool take_over = false;

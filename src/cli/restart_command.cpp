@@ -15,6 +15,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     command->add_flag("--keep-on-failure", options->keep_on_failure, "as for start");
     add_skip_doctor_flag(*command, *options);
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
+    add_transfer_error_limit_flag(*command, options->transfer_error_limit);
     add_junit_flag(*command, options->junit);
     add_gpu_release_flag(*command, *options);
     add_scope_flags(*command, options->scope);

@@ -16,6 +16,7 @@ void add_start_verb(CLI::App& app, Verbs& verbs) {
                       "leave what this run started when it fails (default: stop it, in reverse order)");
     add_skip_doctor_flag(*command, *options);
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
+    add_transfer_error_limit_flag(*command, options->transfer_error_limit);
     add_junit_flag(*command, options->junit);
     add_scope_flags(*command, options->scope);
     command->add_flag(

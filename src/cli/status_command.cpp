@@ -12,7 +12,8 @@
 namespace pdctl::cli {
 namespace {
 
-ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope, engine::StatusRequest request) {
+ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope,
+                        engine::StatusRequest request) {
     auto context = load_context(global);
     const auto status = ops::read_status(context, scope, request);
     const std::string text =

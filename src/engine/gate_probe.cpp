@@ -7,6 +7,7 @@
 
 #include "pdctl/health/gate_answers.hpp"
 #include "pdctl/health/generate_answer.hpp"
+#include "pdctl/health/transfer_errors.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -23,6 +24,7 @@ struct CheckAnswer {
     bool passed = false;
     std::string text;  // what it found: the failure, or a few words of what passed ("HTTP 200")
     bool unanswered = false;
+    bool kv_path_failure = false;
 };
 
 CheckAnswer run_check(const plan::GateCheck& check, health::HttpProber& prober,
@@ -36,7 +38,9 @@ CheckAnswer run_check(const plan::GateCheck& check, health::HttpProber& prober,
             prober.post(check.url, health::generate_request(kGatePrompt, 1), "application/json", post);
         if (!probe.error.empty()) return {false, "POST /generate: no answer: " + probe.error, true};
         const auto generated = health::read_generate_answer(probe.status, probe.body);
-        if (!generated.error.empty()) return {false, "POST /generate: " + generated.error};
+        if (!generated.error.empty())
+            return {false, "POST /generate: " + generated.error, false,
+                    health::names_kv_path_failure(generated.error)};
         return {true, "/generate answered"};
     }
     const auto probe = prober.get(check.url, timeouts.get);
@@ -57,7 +61,8 @@ GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const 
     GateAnswer result;
     auto checks = gate.effective_checks();
     if (generate == GenerateCheck::kSkip)
-        std::erase_if(checks, [](const plan::GateCheck& check) { return check.kind == plan::CheckKind::Generate; });
+        std::erase_if(checks,
+                      [](const plan::GateCheck& check) { return check.kind == plan::CheckKind::Generate; });
     for (auto check = checks.begin(); check != checks.end(); ++check) {
         auto found = run_check(*check, prober, timeouts);
         if (found.passed) {
@@ -73,7 +78,7 @@ GateAnswer probe_gate(const plan::Gate& gate, health::HttpProber& prober, const 
             const auto listed = run_check(*workers, prober, timeouts);
             if (!listed.passed) found.text += "; " + listed.text;
         }
-        return {false, std::move(found.text), found.unanswered};
+        return {false, std::move(found.text), found.unanswered, found.kv_path_failure};
     }
     result.passed = true;
     return result;

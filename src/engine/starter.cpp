@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "kv_path_failure.hpp"
 #include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/runtime/failure_hint.hpp"
 #include "pdctl/runtime/runtime.hpp"
@@ -205,7 +206,7 @@ std::optional<StageResult> Starter::check_liveness(const plan::Stage& stage,
     for (const auto& unit : stage.units) {
         const auto& node_state = observation.nodes.at(unit.node);
         StageResult result;
-        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, ""};
+        result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, "", {}};
         if (!node_state.transport_error.empty()) {
             result.code = ExitCode::kUnreachable;
             result.failure.reason = "became unreachable: " + node_state.transport_error;
@@ -295,6 +296,10 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
                                       std::chrono::duration_cast<Duration>(run_.clock.now() - waiting.began));
             return StageResult{};
         }
+        // A request the stack answered with a KV path failure, the same again and again: no waiting
+        // will change it.
+        if (kv_path_failure_limit_reached(waiting, probe, run_.options.transfer_error_limit))
+            return kv_path_failure_result(run_, waiting, probe);
         const std::string& answer = probe.answer;
         // A probe that ran into the stage's deadline unanswered was cut short by pdctl, not answered by
         // the server: the answer before it stays the one the failure names.
@@ -317,7 +322,7 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
         StageResult result;
         result.code = ExitCode::kGateTimeout;
         const auto& rank0 = stage.units.front();
-        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, ""};
+        result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, "", {}};
         result.failure.reason =
             fmt::format("gate {} did not pass within {} (last answer: {}{})", gate.why,
                         util::format_elapsed(gate.deadline), waiting.last_answer,

@@ -82,7 +82,7 @@ StageResult Starter::start_stages(const std::vector<bool>& starting,
                 break;
             }
         return StageResult{ExitCode::kInterrupted,
-                           {stage->role, stage->gate.node, "", 0, "interrupted", {}, ""}};
+                           {stage->role, stage->gate.node, "", 0, "interrupted", {}, "", {}}};
     };
 
     while (true) {

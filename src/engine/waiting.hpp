@@ -30,6 +30,10 @@ struct WaitingStage {
     std::string last_answer;              // of the gate probe, reported when it changes
     std::string cut_short;                // the last probe, when the deadline cut it short unanswered
     std::optional<TimePoint> dead_since;  // a dead unit's verdict held back (Starter::check_liveness)
+    // The KV path failure the gate's request got on the last probes (without request ids), and how
+    // many probes in a row got it (EngineOptions::transfer_error_limit).
+    std::string kv_path_failure;
+    int kv_path_failures_in_a_row = 0;
     ProgressWatch progress;
 };
 

@@ -270,7 +270,8 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
                                     util::format_elapsed(std::chrono::milliseconds(result.detect_ms)),
                                     failing));
         }
-        const bool ready = engine::status_exit_code(read_status(deployment, {}, {.probe = true})) == ExitCode::kOk;
+        const bool ready =
+            engine::status_exit_code(read_status(deployment, {}, {.probe = true})) == ExitCode::kOk;
         if (ready) {
             result.recover_ms = ms_since(fault_at);
             result.recovered_by = result.heal_actions.empty() ? "itself" : "heal";

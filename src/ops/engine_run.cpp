@@ -75,6 +75,7 @@ engine::EngineOptions engine_options(const EngineRequest& request) {
     options.start_hook = sigkill_hook_from_environment();
     options.gpu_release_timeout = request.gpu_release_timeout;
     options.drain_grace = request.drain_grace;
+    options.transfer_error_limit = request.transfer_error_limit;
     // The backend runs the preflight and the GPU release wait, where it can (a SLURM job that has left
     // squeue has released its GRES).
     options.preflight_skipped = request.skip_preflight;

@@ -28,6 +28,13 @@ json event(const char* name) {
                 {"event", name}};
 }
 
+json related_logs_json(const engine::StageFailure& failure) {
+    json logs = json::array();
+    for (const auto& related : failure.related_logs)
+        logs.push_back({{"unit", related.unit}, {"lines", related.lines}});
+    return logs;
+}
+
 }  // namespace
 
 void JsonLinesReporter::emit(const std::string& json_text) {
@@ -124,6 +131,7 @@ void JsonLinesReporter::stage_failed(const StageFailure& failure, Duration elaps
     e["rank"] = failure.rank;
     e["reason"] = failure.reason;
     e["log_tail"] = failure.log_tail;
+    e["related_logs"] = related_logs_json(failure);
     e["hint"] = failure.hint;
     e["elapsed_ms"] = elapsed.count();
     emit(e.dump());

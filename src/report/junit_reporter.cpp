@@ -77,6 +77,10 @@ void JunitReporter::stage_failed(const engine::StageFailure& failure, engine::Du
     if (!failure.hint.empty()) text += "hint: " + failure.hint + "\n";
     if (!failure.log_tail.empty()) text += "last log lines:\n";
     for (const auto& line : failure.log_tail) text += "  " + line + "\n";
+    for (const auto& related : failure.related_logs) {
+        text += related.unit + " logged:\n";
+        for (const auto& line : related.lines) text += "  " + line + "\n";
+    }
     if (found == open_.end()) {
         cases_.push_back({classname(failure.role), "stage", 0, message, text, std::nullopt, ""});
         return;

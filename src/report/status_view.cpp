@@ -192,12 +192,9 @@ json status_to_json(const engine::ClusterStatus& status) {
     for (const auto& stray : status.strays)
         strays.push_back(
             {{"node", stray.node}, {"unit", stray.unit}, {"role", stray.role}, {"state", stray.state}});
-    return json{{"cluster", status.cluster},
-                {"state", status.state},
-                {"probed", status.probed},
-                {"roles", roles},
-                {"strays", strays},
-                {"unreachable", unreachable}};
+    return json{{"cluster", status.cluster}, {"state", status.state},
+                {"probed", status.probed},   {"roles", roles},
+                {"strays", strays},          {"unreachable", unreachable}};
 }
 
 }  // namespace pdctl::report

@@ -105,6 +105,12 @@ void TextReporter::stage_failed(const StageFailure& failure, Duration elapsed) {
         for (const auto& log_line : failure.log_tail)
             write_text(out_, "    " + redactor_.redact(log_line) + "\n");
     }
+    for (const auto& related : failure.related_logs) {
+        std::lock_guard lock(mutex_);
+        write_text(out_, fmt::format("  {} logged:\n", related.unit));
+        for (const auto& log_line : related.lines)
+            write_text(out_, "    " + redactor_.redact(log_line) + "\n");
+    }
     if (!failure.hint.empty()) line("  hint: " + failure.hint);
 }
 

@@ -52,10 +52,15 @@ class BrokenKvPath : public ::testing::TestWithParam<ImplCase> {};
 
 // Decode cannot reach the prefill's bootstrap server (a firewall between P and D): every /health,
 // MiniLB's included, answers 200, but no request gets through. The router stage must fail, naming
-// the request's own error, and leave nothing running.
-TEST_P(BrokenKvPath, FailsTheRouterStageWithTheRequestsError) {
+// the request's own error and the decode's log line that explains it, and leave nothing running.
+// The stack has answered, so it fails on the third identical answer (--transfer-error-limit 3), in at
+// most 3 gate intervals of 1 s after the first, not at the 60 s deadline (issue 32).
+TEST_P(BrokenKvPath, FailsTheRouterStageWithTheRequestsErrorAtTheThirdAnswer) {
     SimCluster cluster("kv" + GetParam().impl.substr(0, 3), GetParam().block);
     use_router(cluster, GetParam().impl);
+    auto text = read_text(cluster.config());
+    replace_all(text, "health: {deadline: 8s, interval: 200ms}", "health: {deadline: 60s, interval: 1s}");
+    write_text(cluster.config(), text);
     cluster.append("decode.env", "PDSIM_KV_FAULT=bootstrap\n");
     const auto start = cluster.run({"--json", "start"});
     EXPECT_EQ(start.exit_code, 5) << start.out << start.err;  // a gate that did not pass
@@ -64,11 +69,32 @@ TEST_P(BrokenKvPath, FailsTheRouterStageWithTheRequestsError) {
     const auto failed = events_named(start, "stage_failed", "router");
     ASSERT_EQ(failed.size(), 1u) << start.out;
     const std::string reason = failed.front().value("reason", "");
+    const std::string decode_error = "Error fetching prefill parallel info from bootstrap " +
+                                     cluster.address(1) + ":8998: Connection refused";
     EXPECT_NE(reason.find("POST /generate: HTTP 500"), std::string::npos) << reason;
-    EXPECT_NE(reason.find("Error fetching prefill parallel info from bootstrap " + cluster.address(1) +
-                          ":8998: Connection refused"),
-              std::string::npos)
+    EXPECT_NE(reason.find(decode_error), std::string::npos) << reason;
+    EXPECT_NE(reason.find("3 requests in a row failed the same way on the KV path"), std::string::npos)
         << reason;
+
+    // When: the first answer naming the error, then the failure.
+    long long first_error_ms = -1;
+    for (const auto& waiting : events_named(start, "gate_waiting", "router"))
+        if (first_error_ms < 0 && waiting.value("answer", "").find(decode_error) != std::string::npos)
+            first_error_ms = waiting.value("epoch_ms", 0LL);
+    ASSERT_GE(first_error_ms, 0) << start.out;
+    // By the clock: a failure's elapsed_ms counts from the run's start, a gate answer's from its launch.
+    const long long failed_ms = failed.front().value("epoch_ms", 0LL);
+    EXPECT_LE(failed_ms - first_error_ms, 3000) << "3 gate intervals of 1 s";
+
+    // What the decode logged about it, beside the router's log.
+    const auto related = failed.front().value("related_logs", json::array());
+    const auto decode_lines = std::find_if(related.begin(), related.end(), [](const json& entry) {
+        return entry.value("unit", "") == "decode rank 0 on n5";
+    });
+    ASSERT_NE(decode_lines, related.end()) << failed.front().dump();
+    ASSERT_FALSE((*decode_lines)["lines"].empty());
+    EXPECT_NE((*decode_lines)["lines"].back().get<std::string>().find(decode_error), std::string::npos)
+        << decode_lines->dump();
     EXPECT_TRUE(cluster.live_pdsim_processes().empty()) << "a failed start stops what it started";
 }
 
@@ -107,7 +133,8 @@ TEST(Readiness, SmgPassesOnceEveryWorkerIsReadyAndARequestGetsThrough) {
         const auto status = cluster.run(probe ? std::vector<std::string>{"--json", "status", "--probe"}
                                               : std::vector<std::string>{"--json", "status"});
         ASSERT_EQ(status.exit_code, 0) << status.out;
-        const auto parsed = json::parse(status.out);  // named: a range-for would not extend a temporary's life
+        const auto parsed =
+            json::parse(status.out);  // named: a range-for would not extend a temporary's life
         EXPECT_EQ(parsed["probed"], probe);
         for (const auto& role : parsed["roles"]) {
             if (role["role"] != "router") continue;
@@ -157,7 +184,9 @@ TEST(Readiness, StatusSendsARequestOnlyWithProbe) {
     for (const auto& role : parsed["roles"]) {
         if (role["role"] != "router") continue;
         EXPECT_EQ(role["healthy"], false);
-        EXPECT_EQ(role["gate_answer"].get<std::string>().rfind("worker http://" + cluster.address(5) + ":30000 /health: ", 0), 0u)
+        EXPECT_EQ(role["gate_answer"].get<std::string>().rfind(
+                      "worker http://" + cluster.address(5) + ":30000 /health: ", 0),
+                  0u)
             << role.dump();
     }
 }

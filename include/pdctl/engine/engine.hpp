@@ -39,6 +39,10 @@ struct EngineOptions {
     Duration probe_timeout{std::chrono::seconds(3)};
     // A router gate's one-token POST /generate (at most; never past the stage's deadline).
     Duration generate_timeout{std::chrono::seconds(30)};
+    // A router gate whose request fails on the KV path this many times in a row with the same error
+    // (GateAnswer::kv_path_failure) fails its stage then, instead of at the deadline: the stack has
+    // answered, and waiting does not change a broken path (--transfer-error-limit; 0 = the deadline).
+    int transfer_error_limit = 3;
     // After stop: how long to wait for the nodes of the stopped sglang units to show no GPU compute
     // process (--gpu-release-timeout; 0 = do not wait), polled every gpu_release_interval, when the
     // backend can see the GPUs (Backend::checks_gpus).

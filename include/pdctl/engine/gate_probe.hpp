@@ -20,6 +20,10 @@ struct GateAnswer {
     std::string answer;
     // The failing check got no HTTP answer at all (refused, reset, or nothing within its timeout).
     bool unanswered = false;
+    // The request through the router was answered with a failure of the KV path (a transfer or
+    // bootstrap error, health/transfer_errors.hpp): an answer from the stack, not a sign of a start
+    // still under way, so start fails fast on it (EngineOptions::transfer_error_limit).
+    bool kv_path_failure = false;
 };
 
 struct GateTimeouts {

@@ -23,6 +23,13 @@ struct StageFailure {
     std::string reason;  // "exited (code 1)", "gate timed out after 2m", "start command failed: ..."
     std::vector<std::string> log_tail;
     std::string hint;
+    // Other units' log lines that explain it: for a request that failed on the KV path, what the
+    // prefill and decode rank 0 wrote about it ("decode rank 0 on n5" -> its lines naming the error).
+    struct RelatedLog {
+        std::string unit;
+        std::vector<std::string> lines;
+    };
+    std::vector<RelatedLog> related_logs;
 };
 
 struct RunSummary {

@@ -34,6 +34,7 @@ struct EngineRequest {
     // start, restart: gate deadlines from past starts (timeline/start_history.hpp)
     timeline::DeadlinePolicy deadline_policy = timeline::DeadlinePolicy::kLearned;
     plan::Duration deadline_floor = std::chrono::minutes(1);
+    int transfer_error_limit = 3;  // engine::EngineOptions::transfer_error_limit
     // start only: first stop what holds the planned ports, GPUs or images without being pdctl's
     // (ops/take_over.hpp), each stop journaled.
     bool take_over = false;

@@ -77,6 +77,20 @@ TEST(GateProbe, WithoutTheRequestTheRouterIsJudgedByWhatItSaysAndNothingIsPosted
               (std::vector<std::string>{"GET http://r:8000/readiness", "GET http://r:8000/workers"}));
 }
 
+TEST(GateProbe, ARequestThatFailsOnTheKvPathIsMarkedAsSuch) {
+    ScriptedProber prober;
+    prober.answers["http://r:8000/readiness"] = {200, "{}", ""};
+    prober.answers["http://r:8000/workers"] = {200, kBothHealthy, ""};
+    prober.answers["http://r:8000/generate"] = {500, "KV transfer timed out (bootstrap_room=99187)", ""};
+    const auto kv = probe_gate(router_gate(), prober, {});
+    EXPECT_FALSE(kv.passed);
+    EXPECT_TRUE(kv.kv_path_failure) << kv.answer;
+    prober.answers["http://r:8000/generate"] = {500, "CUDA out of memory", ""};
+    const auto other = probe_gate(router_gate(), prober, {});
+    EXPECT_FALSE(other.passed);
+    EXPECT_FALSE(other.kv_path_failure) << other.answer;
+}
+
 TEST(GateProbe, AReadinessRefusalIsExplainedByTheWorkerList) {
     ScriptedProber prober;
     prober.answers["http://r:8000/readiness"] = {503, R"({"status":"not ready"})", ""};

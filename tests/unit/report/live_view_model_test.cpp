@@ -100,7 +100,7 @@ TEST_F(LiveViewModelTest, OneLinePerRoleRankZeroAloneRanksSharingAPhaseCollapsed
 
 TEST_F(LiveViewModelTest, FinalBlockAfterAFailureNamesThePhaseItDiedIn) {
     prefill_under_way();
-    model.stage_failed({"prefill", "n3", "10.0.0.3", 2, "exited (code 1)", {}, ""}, 45s);
+    model.stage_failed({"prefill", "n3", "10.0.0.3", 2, "exited (code 1)", {}, "", {}}, 45s);
     model.stage_begin("cleanup", prefill, t1 + 45s);
     model.stage_begin("cleanup", master, t1 + 45s);
     model.unit_done("cleanup", master.units[0]);
