@@ -1,5 +1,7 @@
 #include "pdctl/backend/make_backend.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 
 #include "pdctl/backend/node_backend.hpp"
@@ -10,6 +12,7 @@
 #include "pdctl/doctor/preflight.hpp"
 #include "pdctl/doctor/slurm_preflight.hpp"
 #include "pdctl/exec/local_executor.hpp"
+#include "pdctl/lint/folded_findings.hpp"
 
 namespace pdctl::backend {
 namespace {
@@ -21,13 +24,17 @@ struct Facts {
     util::Redactor redactor;
 };
 
-// The preflight's findings as the engine takes them: errors stop the start, the rest are notes.
+// The preflight's findings as the engine takes them: errors stop the start, the rest are notes. The
+// same finding on many nodes and devices is one line (8 hosts without RDMA devices were 72 lines);
+// -v logs each one.
 engine::PreflightAnswer answer_of(const doctor::PreflightResult& result, const util::Redactor& redactor) {
     engine::PreflightAnswer answer;
     answer.nodes = result.nodes;
-    for (const auto& finding : result.findings) {
-        const auto text = redactor.redact(finding.id + " " + finding.message);
-        (finding.severity == lint::Severity::Error ? answer.problems : answer.notes).push_back(text);
+    for (const auto& finding : result.findings)
+        spdlog::info("preflight: {} {}", finding.id, redactor.redact(finding.message));
+    for (const auto& folded : lint::fold_findings(result.findings)) {
+        const auto text = redactor.redact(folded.id + " " + folded.message);
+        (folded.severity == lint::Severity::Error ? answer.problems : answer.notes).push_back(text);
     }
     return answer;
 }

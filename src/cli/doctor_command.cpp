@@ -44,8 +44,10 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
         if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
         text = doc.dump(2) + "\n";
     } else {
+        report::DoctorReportOptions shown;
+        shown.fold = global.verbosity == 0;  // -v: every finding on its own
         text = (transports.empty() ? "" : report::render_transports_text(transports) + "\n") +
-               report::render_doctor_report(report);
+               report::render_doctor_report(report, shown);
     }
     fmt::print("{}", context.redactor.redact(text));
     std::vector<std::string> checked;

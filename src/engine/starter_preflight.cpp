@@ -51,8 +51,9 @@ std::optional<ExitCode> Starter::run_preflight(const std::vector<bool>& starting
     run_.reporter.run_end(
         {run_.verb,
          ExitCode::kNodeCheckFailed,
-         fmt::format("preflight found {} problem{} before anything started: {}", answer.problems.size(),
-                     answer.problems.size() == 1 ? "" : "s", util::join(answer.problems, "; ")),
+         fmt::format("preflight found {} problem{} before anything started{}", answer.problems.size(),
+                     answer.problems.size() == 1 ? "" : "s",
+                     answer.problems.size() == 1 ? ": " + answer.problems.front() : " (above)"),
          elapsed(),
          {}});
     return ExitCode::kNodeCheckFailed;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "pdctl/lint/folded_findings.hpp"
+#include "pdctl/util/name_ranges.hpp"
+
 namespace pdctl::report {
 
 using lint::Finding;
@@ -59,6 +62,56 @@ std::string render_acknowledged(const Report& report) {
     return out;
 }
 
+// What one entry of the report shows: a finding, or several folded into one.
+struct Entry {
+    Severity severity = Severity::Error;
+    std::string id, where, message, fix, reference;
+};
+
+Entry entry_of(const Finding& finding) {
+    return {finding.severity, finding.id, where(finding), finding.message, finding.fix, finding.reference};
+}
+
+// The findings in report order; with `fold`, those without a file:line that share a rule, a
+// severity and a fix are folded at the place of the first of them.
+std::vector<Entry> entries(const std::vector<Finding>& findings, bool fold) {
+    std::vector<std::vector<Finding>> buckets;
+    std::vector<std::pair<bool, std::size_t>> order;  // (a bucket, its index) or (a finding, its index)
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        const auto& finding = findings[i];
+        if (!fold || !format_location(finding.location).empty()) {
+            order.emplace_back(false, i);
+            continue;
+        }
+        const auto bucket = std::find_if(buckets.begin(), buckets.end(), [&](const auto& b) {
+            const auto& first = b.front();
+            return first.severity == finding.severity && first.id == finding.id && first.fix == finding.fix &&
+                   first.reference == finding.reference;
+        });
+        if (bucket != buckets.end()) {
+            bucket->push_back(finding);
+            continue;
+        }
+        order.emplace_back(true, buckets.size());
+        buckets.push_back({finding});
+    }
+    std::vector<Entry> out;
+    for (const auto& [is_bucket, index] : order) {
+        if (!is_bucket) {
+            out.push_back(entry_of(findings[index]));
+            continue;
+        }
+        const auto& bucket = buckets[index];
+        for (const auto& folded : lint::fold_findings(bucket)) {
+            auto entry = entry_of(bucket.front());
+            entry.where = folded.nodes.empty() ? entry.where : util::name_ranges(folded.nodes);
+            entry.message = folded.message;
+            out.push_back(std::move(entry));
+        }
+    }
+    return out;
+}
+
 int acknowledged_findings(const Report& report) {
     int count = 0;
     for (const auto& held : report.acknowledged) count += held.findings;
@@ -70,10 +123,10 @@ int acknowledged_findings(const Report& report) {
 std::string render_doctor_report(const Report& report, const DoctorReportOptions& options) {
     std::string out;
     int shown = 0;
-    for (const auto& finding : report.findings) {
+    for (const auto& finding : entries(report.findings, options.fold)) {
         if (finding.severity == Severity::Info && !options.show_info) continue;
         ++shown;
-        out += fmt::format("{:<6} {} {}  {}\n", label(finding.severity), finding.id, where(finding),
+        out += fmt::format("{:<6} {} {}  {}\n", label(finding.severity), finding.id, finding.where,
                            finding.message);
         out += fmt::format("{:13}fix: {}", "", finding.fix);
         if (!finding.reference.empty()) out += fmt::format(" ({})", finding.reference);

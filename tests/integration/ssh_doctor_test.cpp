@@ -6,6 +6,7 @@
 // contacted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -236,6 +237,33 @@ TEST_F(SshDoctorTest, PreflightNamesAForeignGpuProcessAndATakenPortAndStartsNoth
         << all;
     EXPECT_EQ(all.find("started "), std::string::npos) << "a unit started before the preflight passed";
     EXPECT_EQ(pdctl(config, {"status"}).exit_code, 8);
+}
+
+// The 8 test hosts as they are, without GPUs or RDMA devices: every node misses its GPUs and both
+// HCAs that two variables name. One line per finding was dozens; folded, the same finding on many
+// nodes and devices is one line, and -v still logs each (issue 32).
+TEST_F(SshDoctorTest, EightHostsWithoutGpusOrRdmaDevicesAreAFewFoldedPreflightLines) {
+    const auto config = write_profile();
+    const auto run = pdctl(config, {"start"});
+    EXPECT_EQ(run.exit_code, 10) << run.out << run.err;
+    std::vector<std::string> preflight;
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find(" preflight: ") != std::string::npos) preflight.push_back(line);
+    EXPECT_LE(preflight.size(), 10u) << run.out;
+    const auto folded = std::find_if(preflight.begin(), preflight.end(), [](const std::string& line) {
+        return line.find("RDMA001 RDMA device mlx5_0–mlx5_1 (NCCL_IB_HCA") != std::string::npos &&
+               line.find(" of prefill) does not exist on n1–n4: ") != std::string::npos;
+    });
+    EXPECT_NE(folded, preflight.end()) << run.out;
+    EXPECT_EQ(run.out.find("started "), std::string::npos) << "a unit started before the preflight passed";
+
+    const auto verbose = pdctl(config, {"-v", "start"});
+    EXPECT_EQ(verbose.exit_code, 10);
+    EXPECT_NE(verbose.err.find(
+                  "preflight: RDMA001 RDMA device mlx5_1 (NCCL_IB_HCA of prefill) does not exist on n3"),
+              std::string::npos)
+        << verbose.err;
 }
 
 TEST_F(SshDoctorTest, StopWaitsUntilTheGpusAreReleasedAndSaysWhoHoldsThemWhenTheyAreNot) {

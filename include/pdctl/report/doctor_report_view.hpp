@@ -13,6 +13,9 @@ namespace pdctl::report {
 struct DoctorReportOptions {
     bool show_info = true;     // info findings (the pre-start check shows errors and warnings only)
     bool show_summary = true;  // the closing OK / count lines
+    // The same finding on many nodes and devices as one entry (lint/folded_findings.hpp); a finding
+    // at a file:line always stands alone. -v shows each (doctor -v); --json always has each.
+    bool fold = true;
 };
 
 std::string render_doctor_report(const lint::Report& report, const DoctorReportOptions& options = {});
