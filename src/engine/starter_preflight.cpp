@@ -51,9 +51,8 @@ std::optional<ExitCode> Starter::run_preflight(const std::vector<bool>& starting
     run_.reporter.run_end(
         {run_.verb,
          ExitCode::kNodeCheckFailed,
-         fmt::format("preflight found {} problem{} before anything started{}", answer.problems.size(),
-                     answer.problems.size() == 1 ? "" : "s",
-                     answer.problems.size() == 1 ? ": " + answer.problems.front() : " (above)"),
+         fmt::format("preflight found {} problem{} before anything started: {}", answer.problems.size(),
+                     answer.problems.size() == 1 ? "" : "s", util::join(answer.problems, "; ")),
          elapsed(),
          {}});
     return ExitCode::kNodeCheckFailed;
