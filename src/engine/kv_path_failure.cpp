@@ -7,6 +7,7 @@
 #include "pdctl/health/transfer_errors.hpp"
 #include "pdctl/runtime/failure_hint.hpp"
 #include "pdctl/util/durations.hpp"
+#include "pdctl/util/parallel.hpp"
 
 namespace pdctl::engine {
 namespace {
@@ -51,19 +52,30 @@ StageResult kv_path_failure_result(RunContext& run, const WaitingStage& waiting,
         stage.gate.why, waiting.kv_path_failures_in_a_row,
         util::format_elapsed(std::chrono::duration_cast<Duration>(run.clock.now() - waiting.began)),
         util::format_elapsed(stage.gate.deadline), probe.answer);
-    result.failure.log_tail = run.log_tail(rank0);
-    std::vector<std::string> explaining;
+    // The router's log and each worker's rank 0's, read at once: over SSH each is a round trip.
+    std::vector<const plan::Unit*> workers;
+    std::vector<std::string> labels;
     if (stage.router) {
         for (const auto& worker : stage.router->workers) {
             const auto* worker_stage = run.plan.find_stage(worker.stage);
             if (worker_stage == nullptr || worker_stage->units.empty()) continue;
             const auto& unit = worker_stage->units.front();
-            auto lines = kv_path_lines(run, unit);
-            if (lines.empty()) continue;
-            explaining.insert(explaining.end(), lines.begin(), lines.end());
-            result.failure.related_logs.push_back(
-                {fmt::format("{} rank {} on {}", worker.stage, unit.rank, unit.node), std::move(lines)});
+            workers.push_back(&unit);
+            labels.push_back(fmt::format("{} rank {} on {}", worker.stage, unit.rank, unit.node));
         }
+    }
+    std::vector<std::vector<std::string>> lines(workers.size());
+    util::for_each_parallel(workers.size() + 1, util::kEngineFanout, [&](std::size_t i) {
+        if (i == workers.size())
+            result.failure.log_tail = run.log_tail(rank0);
+        else
+            lines[i] = kv_path_lines(run, *workers[i]);
+    });
+    std::vector<std::string> explaining;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        if (lines[i].empty()) continue;
+        explaining.insert(explaining.end(), lines[i].begin(), lines[i].end());
+        result.failure.related_logs.push_back({labels[i], std::move(lines[i])});
     }
     result.failure.hint = runtime::hint_from_log(explaining);
     if (result.failure.hint.empty()) result.failure.hint = runtime::hint_from_log(result.failure.log_tail);

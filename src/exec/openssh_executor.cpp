@@ -30,6 +30,7 @@
 #include "master_wait.hpp"
 #include "openssh_mux.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
+#include "pdctl/exec/openssh_policy_config.hpp"
 #include "pdctl/exec/openssh_view.hpp"
 #include "pdctl/exec/ssh_target.hpp"
 #include "pdctl/util/shell_quote.hpp"
@@ -198,8 +199,7 @@ struct OpenSshExecutor::Impl {
     }
 
     std::vector<std::string> base_args(const Node& node) const {
-        std::vector<std::string> args = {ssh};
-        if (!options.ssh_config.empty()) args.insert(args.end(), {"-F", options.ssh_config});
+        std::vector<std::string> args = {ssh, "-F", policy_config};
         const auto seconds = [](auto duration) {
             return std::to_string(
                 std::max<long long>(1, std::chrono::duration_cast<std::chrono::seconds>(duration).count()));
@@ -229,7 +229,14 @@ struct OpenSshExecutor::Impl {
                 throw Unreachable("no `" + options.ssh_program +
                                   "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
                                   "install openssh-client)");
-            if (control_dir.empty()) control_dir = make_control_dir();
+            if (control_dir.empty()) {
+                control_dir = make_control_dir();
+                policy_config = control_dir + "/ssh_config";
+                std::ofstream out(policy_config, std::ios::trunc);
+                out << openssh_policy_config(options, options.home);
+                if (!out.flush())
+                    throw std::runtime_error("cannot write " + policy_config + ": " + std::strerror(errno));
+            }
             entry = std::make_shared<Node>(options.sessions_per_node);
             const std::string index = std::to_string(nodes.size());
             entry->name = node.name;
@@ -248,9 +255,7 @@ struct OpenSshExecutor::Impl {
         if (node.described_by_ssh_g) return;
         node.described_by_ssh_g = true;
         detail::ChildSpec spec;
-        spec.argv = {ssh};
-        if (!options.ssh_config.empty()) spec.argv.insert(spec.argv.end(), {"-F", options.ssh_config});
-        spec.argv.push_back("-G");
+        spec.argv = {ssh, "-F", policy_config, "-G"};
         spec.argv.insert(spec.argv.end(), node.destination.begin(), node.destination.end());
         spec.environment = &environment;
         spec.deadline = Clock::now() + kSshGTimeout;
@@ -387,6 +392,7 @@ struct OpenSshExecutor::Impl {
     std::atomic<std::size_t> opened{0};
     std::mutex mutex;
     std::string control_dir;
+    std::string policy_config;  // in control_dir: openssh_policy_config, every ssh's -F
     std::map<std::string, std::shared_ptr<Node>> nodes;
     detail::MasterSpawner spawner;
 };

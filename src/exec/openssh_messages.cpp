@@ -59,7 +59,10 @@ std::string describe_openssh_failure(const std::string& stderr_text, const OpenS
     }
     if (contains(stderr_text, "host key is known for") ||
         contains(stderr_text, "Host key verification failed")) {
-        return "unknown host " + known_name + ": " + context.known_hosts +
+        // ssh names the host it checked: a jump host's, when the way to the node goes through one.
+        const std::string named =
+            first_match(stderr_text, std::regex(R"(host key is known for (\S+) and you have requested)"), 1);
+        return "unknown host " + (named.empty() ? known_name : named) + ": " + context.known_hosts +
                " has no key for it and host keys are always verified. Check the fingerprint out of band, "
                "then add it (ssh-keyscan, or run once with --accept-new-host-keys)";
     }

@@ -54,12 +54,14 @@ class BrokenKvPath : public ::testing::TestWithParam<ImplCase> {};
 // MiniLB's included, answers 200, but no request gets through. The router stage must fail, naming
 // the request's own error and the decode's log line that explains it, and leave nothing running.
 // The stack has answered, so it fails on the third identical answer (--transfer-error-limit 3), in at
-// most 3 gate intervals of 1 s after the first, not at the 60 s deadline (issue 32).
+// most 3 gate intervals after the first, not at the 60 s deadline (issue 32). Intervals of 2 s: the
+// third answer comes 2 intervals after the first, and a loaded machine's slower requests and log
+// reads fit in the third (with 1 s, 2.1 s here and up to 3.2 s in CI beside the sanitizer builds).
 TEST_P(BrokenKvPath, FailsTheRouterStageWithTheRequestsErrorAtTheThirdAnswer) {
     SimCluster cluster("kv" + GetParam().impl.substr(0, 3), GetParam().block);
     use_router(cluster, GetParam().impl);
     auto text = read_text(cluster.config());
-    replace_all(text, "health: {deadline: 8s, interval: 200ms}", "health: {deadline: 60s, interval: 1s}");
+    replace_all(text, "health: {deadline: 8s, interval: 200ms}", "health: {deadline: 60s, interval: 2s}");
     write_text(cluster.config(), text);
     cluster.append("decode.env", "PDSIM_KV_FAULT=bootstrap\n");
     const auto start = cluster.run({"--json", "start"});
@@ -84,7 +86,7 @@ TEST_P(BrokenKvPath, FailsTheRouterStageWithTheRequestsErrorAtTheThirdAnswer) {
     ASSERT_GE(first_error_ms, 0) << start.out;
     // By the clock: a failure's elapsed_ms counts from the run's start, a gate answer's from its launch.
     const long long failed_ms = failed.front().value("epoch_ms", 0LL);
-    EXPECT_LE(failed_ms - first_error_ms, 3000) << "3 gate intervals of 1 s";
+    EXPECT_LE(failed_ms - first_error_ms, 6000) << "3 gate intervals of 2 s";
 
     // What the decode logged about it, beside the router's log.
     const auto related = failed.front().value("related_logs", json::array());

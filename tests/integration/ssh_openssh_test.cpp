@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <thread>
 
 #include "pdctl/exec/openssh_executor.hpp"
@@ -228,6 +229,38 @@ TEST_F(SshOpenSshTest, TheBastionIsTheWayToTheHostsOnTheirBehindPort) {
     EXPECT_EQ(through.out, host(8).name + "\n") << through.transport_error;
 }
 
+// The jump host is checked like a node: against pdctl's known_hosts, in batch mode, although the ssh
+// config below says nothing of either (the `ssh -W` of a ProxyJump never sees pdctl's -o options; it
+// reads the same -F file, which carries them). Without the bastion's key, the node is unreachable and
+// the message names the bastion (issue 32).
+TEST_F(SshOpenSshTest, TheBastionsKeyIsCheckedAgainstPdctlsKnownHostsLikeANodes) {
+    spit(ssh_config, "Host " + host(7).address + "\n  Port " + std::to_string(cluster.behind_port) +
+                         "\n  ProxyJump root@" + cluster.bastion_address + "\nHost *\n  IdentityFile " +
+                         cluster.key + "\n");
+    auto opts = options();
+    opts.known_hosts = cluster.behind_known_hosts;
+    {
+        OpenSshExecutor executor(opts);
+        const auto answer = executor.run(cluster.node(7), command({"hostname"}));
+        EXPECT_EQ(answer.out, host(7).name + "\n") << answer.transport_error << answer.err;
+    }
+    // The same file without the bastion's line.
+    std::istringstream all(slurp(cluster.behind_known_hosts));
+    std::string without;
+    for (std::string line; std::getline(all, line);)
+        if (line.rfind(cluster.bastion_address + " ", 0) != 0) without += line + "\n";
+    const auto known = (temp / "known_hosts_without_the_bastion").string();
+    spit(known, without);
+    opts.known_hosts = known;
+    OpenSshExecutor executor(opts);
+    const auto refused = executor.run(cluster.node(7), command({"hostname"}));
+    EXPECT_FALSE(refused.ok());
+    EXPECT_NE(refused.transport_error.find("unknown host " + cluster.bastion_address + ": " + known),
+              std::string::npos)
+        << refused.transport_error;
+    EXPECT_EQ(slurp(known), without) << "a key is never added without --accept-new-host-keys";
+}
+
 TEST_F(SshOpenSshTest, AnRsaKeyAndACertificateWorkWhereLibssh2CannotLogIn) {
     auto rsa = cluster.node(1);
     rsa.ssh.identity = cluster.rsa_key;
@@ -379,7 +412,10 @@ TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
         ::_exit(127);
     }
     ASSERT_GT(pid, 0);
-    const auto masters = [&] { return live_ssh_processes_naming(ssh_config + " -o BatchMode=yes"); };
+    // pdctl's ssh processes: every one names the known_hosts file pdctl was given.
+    const auto masters = [&] {
+        return live_ssh_processes_naming("UserKnownHostsFile=" + cluster.known_hosts + " -o UpdateHostKeys=no");
+    };
     const bool connected = eventually([&] { return masters() >= 4; }, 20s);
     ::kill(pid, SIGKILL);
     int status = 0;

@@ -381,8 +381,8 @@ TEST_F(SshScenarioTest, TheDecodeNodesOnlyThroughABastion) {
     const auto ssh_config = temp / "ssh_config";
     std::string behind = "Host";
     for (int i = 5; i <= 8; ++i) behind += " " + host(i).address;
-    // The jump itself is a second ssh that reads the config, not pdctl's -o options: known_hosts and
-    // BatchMode for it come from here, as they would from an operator's ~/.ssh/config.
+    // The jump itself is a second ssh, given pdctl's policy by the -F file pdctl writes; the config says
+    // the same, as an operator's ~/.ssh/config might.
     spit(ssh_config,
          behind + "\n  Port " + std::to_string(cluster.behind_port) + "\n  ProxyJump root@" +
              cluster.bastion_address + "\nHost *\n  UserKnownHostsFile " + cluster.behind_known_hosts +

@@ -25,6 +25,16 @@ TEST(OpenSshMessages, AChangedHostKeySaysBothSidesAndHowToRemoveTheOldOne) {
     EXPECT_NE(text.find("ssh-keygen -R '10.77.0.5' -f /tmp/kh"), std::string::npos) << text;
 }
 
+// Through a ProxyJump the key ssh could not verify may be the jump host's: the message names the
+// host ssh names, not the node.
+TEST(OpenSshMessages, AnUnknownJumpHostIsNamedItself) {
+    const auto text = describe_openssh_failure(
+        "No ED25519 host key is known for 10.77.0.250 and you have requested strict checking.\n"
+        "Host key verification failed.\nConnection closed by UNKNOWN port 65535\n",
+        kWhere);
+    EXPECT_EQ(text.rfind("unknown host 10.77.0.250: /tmp/kh has no key for it", 0), 0u) << text;
+}
+
 TEST(OpenSshMessages, EachCommonCauseIsNamedFirst) {
     EXPECT_EQ(describe_openssh_failure("No ED25519 host key is known for 10.77.0.5 and you have requested "
                                        "strict checking.\nHost key verification failed.\n",
