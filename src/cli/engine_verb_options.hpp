@@ -22,7 +22,7 @@ struct StartOptions {
     std::string deadline_policy = "learned";
     std::string deadline_floor = "1m";
     int transfer_error_limit = 3;  // start/restart: --transfer-error-limit
-    std::string junit;  // start/restart --junit FILE: a JUnit XML report of the stages and gates
+    std::string junit;             // start/restart --junit FILE: a JUnit XML report of the stages and gates
     // start only: stop what holds the planned ports, GPUs or images without being pdctl's (ops/take_over.hpp)
     bool take_over = false;
     bool dry_run = false;  // with --take-over: show what it would stop, touch nothing

@@ -24,7 +24,8 @@ std::string openssh_policy_config(const OpenSshOptions& options, const std::stri
         "# then the operator's own ssh config.\n"
         "Host *\n"
         "  BatchMode yes\n";
-    text += std::string("  StrictHostKeyChecking ") + (options.accept_new_host_keys ? "accept-new" : "yes") + "\n";
+    text += std::string("  StrictHostKeyChecking ") + (options.accept_new_host_keys ? "accept-new" : "yes") +
+            "\n";
     if (!options.known_hosts.empty()) text += "  UserKnownHostsFile " + quoted(options.known_hosts) + "\n";
     text += "  UpdateHostKeys no\n";
     if (!options.ssh_config.empty()) {

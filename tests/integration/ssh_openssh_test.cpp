@@ -414,7 +414,8 @@ TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
     ASSERT_GT(pid, 0);
     // pdctl's ssh processes: every one names the known_hosts file pdctl was given.
     const auto masters = [&] {
-        return live_ssh_processes_naming("UserKnownHostsFile=" + cluster.known_hosts + " -o UpdateHostKeys=no");
+        return live_ssh_processes_naming("UserKnownHostsFile=" + cluster.known_hosts +
+                                         " -o UpdateHostKeys=no");
     };
     const bool connected = eventually([&] { return masters() >= 4; }, 20s);
     ::kill(pid, SIGKILL);
