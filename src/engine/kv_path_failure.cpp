@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "pdctl/health/transfer_errors.hpp"
 #include "pdctl/runtime/failure_hint.hpp"
@@ -16,11 +17,8 @@ constexpr std::size_t kLinesPerUnit = 3;
 
 // The last lines of `unit`'s log that name a KV path failure.
 std::vector<std::string> kv_path_lines(RunContext& run, const plan::Unit& unit) {
-    const auto answer = run.executor.run(run.node(unit.node), unit.logs);
-    std::vector<std::string> lines;
-    std::istringstream in(answer.out);
-    for (std::string line; std::getline(in, line);)
-        if (health::names_kv_path_failure(line)) lines.push_back(line);
+    auto lines = run.log_lines(unit);
+    std::erase_if(lines, [](const std::string& line) { return !health::names_kv_path_failure(line); });
     if (lines.size() > kLinesPerUnit) lines.erase(lines.begin(), lines.end() - kLinesPerUnit);
     return lines;
 }

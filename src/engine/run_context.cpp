@@ -8,12 +8,17 @@ const config::Node& RunContext::node(const std::string& name) const {
     return plan_node(plan, name);
 }
 
-std::vector<std::string> RunContext::log_tail(const plan::Unit& unit) {
+std::vector<std::string> RunContext::log_lines(const plan::Unit& unit) {
     const auto answer = executor.run(node(unit.node), unit.logs);
     std::vector<std::string> lines;
     std::istringstream in(answer.out + answer.err);
     std::string line;
     while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+
+std::vector<std::string> RunContext::log_tail(const plan::Unit& unit) {
+    auto lines = log_lines(unit);
     if (lines.size() > static_cast<std::size_t>(options.log_tail_lines))
         lines.erase(lines.begin(), lines.end() - options.log_tail_lines);
     return lines;

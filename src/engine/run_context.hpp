@@ -20,7 +20,9 @@ struct RunContext {
     std::string verb;  // what the run's end is reported as (restart for a rolling restart)
 
     const config::Node& node(const std::string& name) const;
-    // The last options.log_tail_lines lines of the unit's log, for a failure.
+    // The unit's log as its logs command reads it (stdout, then stderr), line by line.
+    std::vector<std::string> log_lines(const plan::Unit& unit);
+    // The last options.log_tail_lines of those, for a failure.
     std::vector<std::string> log_tail(const plan::Unit& unit);
     // Reports the run's end and returns `code`.
     ExitCode end_run(ExitCode code, const std::string& message, TimePoint began);

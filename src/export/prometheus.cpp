@@ -4,6 +4,7 @@
 
 #include "pdctl/config/duration.hpp"
 #include "pdctl/export/yaml_text.hpp"
+#include "pdctl/util/strings.hpp"
 #include "prometheus_rules.hpp"
 #include "prometheus_targets.hpp"
 
@@ -84,9 +85,7 @@ std::string rules_text(const plan::Plan& plan, const std::vector<AlertRule>& rul
 std::string series_text(const TestSeries& series) {
     std::vector<std::string> matchers;
     for (const auto& [name, value] : series.labels) matchers.push_back(fmt::format("{}=\"{}\"", name, value));
-    std::string joined;
-    for (const auto& matcher : matchers) joined += (joined.empty() ? "" : ",") + matcher;
-    return series.metric + "{" + joined + "}";
+    return series.metric + "{" + util::join(matchers, ",") + "}";
 }
 
 // The test's series: ten good samples (0 s to 9 s, one a second), then the fault from 10 s for

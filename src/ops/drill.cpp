@@ -8,6 +8,7 @@
 #include <map>
 
 #include "embedded/ops_scripts.hpp"
+#include "pdctl/engine/backend.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/gate_probe.hpp"
 #include "pdctl/health/http_prober.hpp"
@@ -23,10 +24,6 @@ namespace pdctl::ops {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-long long ms_since(Clock::time_point since) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
-}
 
 struct FaultTarget {
     const plan::Stage* stage = nullptr;
@@ -89,7 +86,7 @@ FaultTarget fault_target_of(const plan::Plan& plan, const engine::ClusterStatus&
     if (!target.unit)
         throw Failure(ExitCode::kUsage, fmt::format("{} has no rank {}", target.stage->role, rank),
                       fmt::format("its ranks are 0 to {}", target.stage->units.size() - 1));
-    target.node = &node_named(plan, target.unit->node);
+    target.node = &engine::plan_node(plan, target.unit->node);
     for (const auto& role : status.roles)
         for (const auto& unit : role.units)
             if (unit.unit == target.unit->name) target.pid = unit.pid;
@@ -265,7 +262,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
                 clock.sleep_for(request.poll_interval);
                 continue;
             }
-            result.detect_ms = ms_since(fault_at);
+            result.detect_ms = util::milliseconds_since(fault_at);
             screen.note(fmt::format("drill {}: detected after {}: {}", result.fault,
                                     util::format_elapsed(std::chrono::milliseconds(result.detect_ms)),
                                     failing));
@@ -273,7 +270,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
         const bool ready =
             engine::status_exit_code(read_status(deployment, {}, {.probe = true})) == ExitCode::kOk;
         if (ready) {
-            result.recover_ms = ms_since(fault_at);
+            result.recover_ms = util::milliseconds_since(fault_at);
             result.recovered_by = result.heal_actions.empty() ? "itself" : "heal";
             break;
         }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "pdctl/config/duration.hpp"
+#include "pdctl/engine/backend.hpp"
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/ops/engine_run.hpp"
@@ -31,10 +32,6 @@ long long epoch_ms_now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-long long elapsed_ms(Clock::time_point since) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
 }
 
 // Whether another run holds the deploy lock: taken and given back at once, so a pass that finds a
@@ -65,17 +62,15 @@ std::vector<std::string> log_tail(const Deployment& deployment, const HealAction
     for (const auto& stage : deployment.plan.stages)
         for (const auto& unit : stage.units) {
             if (unit.name != action.unit) continue;
-            for (const auto& node : deployment.plan.nodes) {
-                if (node.name != unit.node) continue;
-                const auto answer = deployment.executor->run(node, unit.logs);
-                if (!answer.transport_error.empty())
-                    return {"(its log could not be read: " + answer.transport_error + ")"};
-                std::vector<std::string> lines;
-                for (const auto line : util::lines(answer.out)) lines.emplace_back(line);
-                if (lines.size() > static_cast<std::size_t>(kLogTailLines))
-                    lines.erase(lines.begin(), lines.end() - kLogTailLines);
-                return lines;
-            }
+            const auto answer =
+                deployment.executor->run(engine::plan_node(deployment.plan, unit.node), unit.logs);
+            if (!answer.transport_error.empty())
+                return {"(its log could not be read: " + answer.transport_error + ")"};
+            std::vector<std::string> lines;
+            for (const auto line : util::lines(answer.out)) lines.emplace_back(line);
+            if (lines.size() > static_cast<std::size_t>(kLogTailLines))
+                lines.erase(lines.begin(), lines.end() - kLogTailLines);
+            return lines;
         }
     return {};
 }
@@ -240,10 +235,11 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
             if (step.outcome.empty())
                 step.outcome =
                     step.code == ExitCode::kOk
-                        ? "healed in " + util::format_elapsed(std::chrono::milliseconds(elapsed_ms(began)))
+                        ? "healed in " +
+                              util::format_elapsed(std::chrono::milliseconds(util::milliseconds_since(began)))
                         : fmt::format("heal failed ({})", describe(step.code));
         }
-        step.elapsed_ms = elapsed_ms(began);
+        step.elapsed_ms = util::milliseconds_since(began);
         step.action = std::move(action);
         settle(report, step.code);
         report.steps.push_back(std::move(step));
@@ -267,7 +263,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
             if (step.outcome.empty())
                 step.outcome = step.code == ExitCode::kOk ? "done" : "refused by the router";
         }
-        step.elapsed_ms = elapsed_ms(began);
+        step.elapsed_ms = util::milliseconds_since(began);
         step.action = std::move(action);
         settle(report, step.code);
         report.steps.push_back(std::move(step));

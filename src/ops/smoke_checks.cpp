@@ -6,6 +6,7 @@
 #include "pdctl/health/generate_answer.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/ops/smoke.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
@@ -19,11 +20,6 @@ bool all_passed(const std::vector<SmokeCheck>& checks) {
 }
 
 namespace {
-
-long long since_ms(std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
-        .count();
-}
 
 SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::string& path) {
     SmokeCheck check;
@@ -39,7 +35,7 @@ SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
     auto check = make_check("health_generate", stage, "/health_generate");
     const auto began = std::chrono::steady_clock::now();
     const auto answer = prober.get(check.url, timeout);
-    check.latency_ms = since_ms(began);
+    check.latency_ms = util::milliseconds_since(began);
     check.status = answer.status;
     if (answer.status == 0)
         check.error = "no answer: " + answer.error;
@@ -56,7 +52,7 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
     const auto answer =
         prober.post(check.url, health::generate_request(request.prompt, request.max_new_tokens),
                     "application/json", timeouts);
-    check.latency_ms = since_ms(began);
+    check.latency_ms = util::milliseconds_since(began);
     if (!answer.error.empty()) {
         check.error = "no answer: " + answer.error;
         return check;

@@ -6,6 +6,11 @@
 
 namespace pdctl::util {
 
+long long milliseconds_since(std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
+        .count();
+}
+
 std::string format_elapsed(std::chrono::milliseconds elapsed) {
     const auto ms = elapsed.count();
     if (ms < 60000) return fmt::format("{:.1f}s", static_cast<double>(ms) / 1000.0);
