@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <stdexcept>
 
 #include "pdctl/backend/node_backend.hpp"
 #include "pdctl/backend/slurm_backend.hpp"
@@ -13,6 +14,7 @@
 #include "pdctl/doctor/slurm_preflight.hpp"
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/lint/folded_findings.hpp"
+#include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::backend {
 namespace {
@@ -59,7 +61,12 @@ ChosenBackend make_backend(const config::Cluster& cluster, const plan::Plan& pla
     if (cluster.executor == config::ExecutorKind::Ssh) {
         auto ssh = exec::SshOptions::from_environment();
         ssh.accept_new_host_keys = options.accept_new_host_keys;
-        auto openssh = exec::openssh_options_like(ssh);
+        exec::OpenSshOptions openssh;
+        try {
+            openssh = exec::openssh_options_like(ssh);
+        } catch (const std::invalid_argument& error) {  // PDCTL_SSH_PERSIST
+            throw Failure(ExitCode::kUsage, error.what());
+        }
         auto transports = std::make_unique<exec::SshTransports>(std::move(ssh), std::move(openssh));
         chosen.ssh_transports = transports.get();
         chosen.executor = std::move(transports);

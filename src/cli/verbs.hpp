@@ -53,6 +53,7 @@ void add_bench_verb(CLI::App& app, Verbs& verbs);
 void add_exec_verb(CLI::App& app, Verbs& verbs);
 void add_stack_verb(CLI::App& app, Verbs& verbs);
 void add_lock_verb(CLI::App& app, Verbs& verbs);
+void add_ssh_verb(CLI::App& app, Verbs& verbs);
 void add_history_verb(CLI::App& app, Verbs& verbs);
 void add_timeline_verb(CLI::App& app, Verbs& verbs);
 void add_export_verb(CLI::App& app, Verbs& verbs);

@@ -1,11 +1,13 @@
-// The OpenSSH transport: the system `ssh` client, one ControlMaster per node (started on first use,
-// ended with the executor), every command a mux session on its socket.
+// The OpenSSH transport: the system `ssh` client, one ControlMaster per node, every command a mux
+// session on its socket. The masters either stay for the next run (ControlPersist, in the per-user
+// directory of openssh_masters.hpp) or belong to this run (a private directory, ended with it).
 #include "pdctl/exec/openssh_executor.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,10 +28,11 @@
 #include <thread>
 
 #include "child_process.hpp"
-#include "embedded/exec_scripts.hpp"
+#include "master_processes.hpp"
 #include "master_spawner.hpp"
 #include "master_wait.hpp"
 #include "openssh_mux.hpp"
+#include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
 #include "pdctl/exec/openssh_policy_config.hpp"
 #include "pdctl/exec/openssh_view.hpp"
@@ -52,47 +55,11 @@ std::string address_of(const std::string& host, int port) {
 // Spelt out, not chrono literals: cppcheck 2.10 cannot parse `10s`.
 constexpr std::chrono::seconds kMasterExitWait{2};
 constexpr std::chrono::seconds kSshGTimeout{10};
-constexpr std::chrono::milliseconds kPollInterval{2};
 
 // A node that cannot be reached (the message is the whole error after the node's name).
 struct Unreachable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-// The private directory of the control sockets: 0700, under /tmp (a socket path may not exceed 107
-// bytes, and $TMPDIR can be long).
-std::string make_control_dir() {
-    std::string pattern = "/tmp/pdctl-ssh-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error(std::string("cannot create a directory for the SSH control sockets: ") +
-                                 std::strerror(errno));
-    return pattern;
-}
-
-// Ends the masters: SIGTERM to all (ssh closes its channels and disconnects), then one shared wait,
-// SIGKILL for any still there after 2 s. All at once: one after the other, 64 nodes would cost 64
-// round trips at the end of every run.
-void end_processes(const std::vector<pid_t>& pids) {
-    for (const pid_t pid : pids) ::kill(pid, SIGTERM);
-    const auto deadline = Clock::now() + kMasterExitWait;
-    std::vector<pid_t> left = pids;
-    while (!left.empty()) {
-        std::erase_if(left, [](pid_t pid) {
-            int status = 0;
-            return ::waitpid(pid, &status, WNOHANG) != 0;  // ended (or not ours to wait for)
-        });
-        if (left.empty()) return;
-        if (Clock::now() >= deadline) {
-            for (const pid_t pid : left) {
-                ::kill(pid, SIGKILL);
-                int status = 0;
-                ::waitpid(pid, &status, 0);
-            }
-            return;
-        }
-        std::this_thread::sleep_for(kPollInterval);
-    }
-}
 
 }  // namespace
 
@@ -116,8 +83,15 @@ struct OpenSshExecutor::Impl {
         OpenSshFailureContext where;  // from `ssh -G`, for messages
         std::string described;        // "n5 (10.77.0.5:2022 via root@[10.77.0.250])"
         bool described_by_ssh_g = false;
-        pid_t master = -1;
-        std::string failure;  // a failed connect, kept: later commands fail at once
+        pid_t master = -1;  // this run's own master (options.persist 0), a child of this process
+        // A master that stays (options.persist > 0): a daemon, known by its socket's answer.
+        std::string lock_path;
+        std::string dest_path;    // the node's description, for `pdctl ssh close`
+        bool ready = false;       // answered (or was started) in this run
+        bool reused = false;      // left by an earlier run and no session opened on it yet
+        pid_t daemon = -1;        // its pid, from its answer to the alive check
+        unsigned generation = 0;  // masters replaced so far: a failed session retires only its own
+        std::string failure;      // a failed connect, kept: later commands fail at once
         std::counting_semaphore<64> sessions;
         explicit Node(int sessions_per_node) : sessions(std::clamp(sessions_per_node, 1, 64)) {}
     };
@@ -137,12 +111,14 @@ struct OpenSshExecutor::Impl {
             if (node->master > 0) masters.push_back(node->master);
             node->master = -1;
         }
-        end_processes(masters);
-        if (!control_dir.empty()) {
+        detail::end_processes(masters);
+        if (!control_dir.empty() && !persistent()) {
             std::error_code ignored;
             std::filesystem::remove_all(control_dir, ignored);
         }
     }
+
+    bool persistent() const { return options.persist.count() > 0; }
 
     std::vector<std::string> base_args(const Node& node) const {
         std::vector<std::string> args = {ssh, "-F", policy_config};
@@ -161,7 +137,7 @@ struct OpenSshExecutor::Impl {
                  "ServerAliveInterval=" + std::to_string(options.keepalive_interval.count()),
                  std::string("ServerAliveCountMax=3"),
                  "ControlPath=" + node.socket,
-                 std::string("ControlPersist=no"),
+                 "ControlPersist=" + (persistent() ? std::to_string(options.persist.count()) : "no"),
              })
             args.insert(args.end(), {"-o", option});
         return args;
@@ -175,24 +151,39 @@ struct OpenSshExecutor::Impl {
                 throw Unreachable("no `" + options.ssh_program +
                                   "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
                                   "install openssh-client)");
-            if (control_dir.empty()) {
-                control_dir = make_control_dir();
-                policy_config = control_dir + "/ssh_config";
-                std::ofstream out(policy_config, std::ios::trunc);
-                out << openssh_policy_config(options, options.home);
-                if (!out.flush())
-                    throw std::runtime_error("cannot write " + policy_config + ": " + std::strerror(errno));
-            }
+            if (control_dir.empty()) open_control_dir();
             entry = std::make_shared<Node>(options.sessions_per_node);
-            const std::string index = std::to_string(nodes.size());
             entry->name = node.name;
             entry->destination = openssh_destination_args(node, options.home);
-            entry->socket = control_dir + "/" + index + ".sock";
-            entry->error_log = control_dir + "/" + index + ".log";
+            // A master that stays is named by its connection, so that the next run finds it.
+            const std::string name =
+                persistent() ? master_name(policy_text + '\0' + util::join_command(entry->destination))
+                             : std::to_string(nodes.size());
+            entry->socket = control_dir + "/" + name + ".sock";
+            entry->error_log = control_dir + "/" + name + ".log";
+            entry->lock_path = control_dir + "/" + name + ".lock";
+            entry->dest_path = control_dir + "/" + name + ".dest";
             entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
             entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
         }
         return entry;
+    }
+
+    // With `mutex` held, on the first node: the sockets' directory and the policy file every ssh reads.
+    void open_control_dir() {
+        policy_text = openssh_policy_config(options, options.home);
+        if (persistent()) {
+            const std::string dir = options.control_dir.empty() ? default_control_dir() : options.control_dir;
+            prepare_control_dir(dir);
+            // Named by its text: runs with other options (known_hosts, accept-new) each have their own.
+            policy_config = dir + "/config-" + master_name(policy_text);
+            detail::write_file_atomically(policy_config, policy_text);
+            control_dir = dir;
+            return;
+        }
+        control_dir = detail::make_private_socket_dir();
+        policy_config = control_dir + "/ssh_config";
+        detail::write_file_atomically(policy_config, policy_text);
     }
 
     // What ssh connected to, for the messages of a failure: `ssh -G` (no network; evaluates the ssh
@@ -216,6 +207,7 @@ struct OpenSshExecutor::Impl {
     }
 
     bool master_alive(Node& node) {
+        if (persistent()) return node.ready;
         if (node.master <= 0) return false;
         int status = 0;
         if (::waitpid(node.master, &status, WNOHANG) == 0) return true;
@@ -223,20 +215,18 @@ struct OpenSshExecutor::Impl {
         return false;
     }
 
-    // With node.mutex held: a master that is up, or Unreachable. A master that ended since the last
-    // command is started again once; a connect that failed stays failed for this run.
-    void connect(Node& node) {
-        if (master_alive(node)) return;
-        if (!node.failure.empty()) throw Unreachable(node.failure);
-        struct Permit {
-            explicit Permit(std::counting_semaphore<1024>& s) : semaphore(s) { semaphore.acquire(); }
-            ~Permit() { semaphore.release(); }
-            std::counting_semaphore<1024>& semaphore;
-        } permit(handshakes);
+    // With node.mutex held (and, for a master that stays, the node's lock file): a new master's pid,
+    // or Unreachable. ssh links the socket into place once it is logged in and listening for clients;
+    // until then it either exits (and says why) or the deadline passes. A master that stays is forked
+    // into the background by ssh at that point, and the process started here exits 0.
+    pid_t start_master(Node& node, Clock::time_point deadline) {
+        const detail::Held permit(handshakes);
         std::error_code ignored;
-        std::filesystem::remove(node.socket, ignored);
+        std::filesystem::remove(node.socket, ignored);  // a master that died left it; it answers nobody
         std::ofstream(node.error_log, std::ios::trunc).close();
         auto argv = base_args(node);
+        // -E: a master in the background writes to /dev/null, so its last words go to the file.
+        if (persistent()) argv.insert(argv.end(), {"-E", node.error_log});
         argv.insert(argv.end(), {"-o", "ControlMaster=yes", "-N", "-T"});
         argv.insert(argv.end(), node.destination.begin(), node.destination.end());
         spdlog::debug("{}: starting the OpenSSH master: {}", node.described, util::join_command(argv));
@@ -245,30 +235,87 @@ struct OpenSshExecutor::Impl {
             node.failure = std::string("cannot start ssh: ") + std::strerror(errno);
             throw Unreachable(node.failure);
         }
-        // ssh links the socket into place once it is logged in and listening for clients; until then
-        // it either exits (and says why on stderr) or the connect deadline passes.
-        const auto deadline = Clock::now() + options.connect_timeout + kMasterExitWait;
-        switch (detail::wait_for_master(node.socket, pid, deadline)) {
-            case detail::MasterWait::ready:
-                node.master = pid;
-                ++opened;
-                return;
-            case detail::MasterWait::exited: {
-                int status = 0;
-                ::waitpid(pid, &status, 0);
-                describe_from_ssh_g(node);
-                node.failure = describe_openssh_failure(util::read_text_file(node.error_log), node.where);
-                throw Unreachable(node.failure);
-            }
-            case detail::MasterWait::timed_out:
-                break;
+        const auto waited = detail::wait_for_master(node.socket, pid, deadline);
+        if (waited == detail::MasterWait::timed_out) {
+            detail::end_processes({pid});
+            describe_from_ssh_g(node);
+            node.failure = fmt::format(
+                "connect timed out after {} s (host down, port filtered, or a jump host that does not "
+                "answer?)",
+                std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
+            throw Unreachable(node.failure);
         }
-        end_processes({pid});
+        if (!persistent() && waited == detail::MasterWait::ready) return pid;
+        const int exit_code = detail::exit_status_within(pid, Clock::now() + kMasterExitWait);
+        if (persistent() && exit_code == 0)
+            if (const pid_t daemon = detail::master_pid(node.socket, Clock::now() + kMasterExitWait);
+                daemon > 0)
+                return daemon;
         describe_from_ssh_g(node);
-        node.failure = fmt::format(
-            "connect timed out after {} s (host down, port filtered, or a jump host that does not answer?)",
-            std::chrono::duration_cast<std::chrono::seconds>(options.connect_timeout).count());
+        node.failure = describe_openssh_failure(util::read_text_file(node.error_log), node.where);
         throw Unreachable(node.failure);
+    }
+
+    // With node.mutex held: a master that is up, or Unreachable. A master that ended since the last
+    // command is started again once; a connect that failed stays failed for this run.
+    void connect(Node& node) {
+        if (persistent()) return connect_persistent(node);
+        if (master_alive(node)) return;
+        if (!node.failure.empty()) throw Unreachable(node.failure);
+        node.master = start_master(node, Clock::now() + options.connect_timeout + kMasterExitWait);
+        ++opened;
+    }
+
+    // With node.mutex held, masters that stay: the one an earlier run left (it answers on its socket),
+    // else a new one, started under the node's lock file so that a concurrent run waits and finds it.
+    void connect_persistent(Node& node) {
+        if (node.ready) return;
+        if (!node.failure.empty()) throw Unreachable(node.failure);
+        const auto deadline = Clock::now() + options.connect_timeout + 2 * kMasterExitWait;
+        detail::MasterLock lock(node.lock_path, deadline);
+        node.daemon = detail::master_pid(node.socket, Clock::now() + kMasterExitWait);
+        node.reused = node.daemon > 0;
+        if (node.reused) {
+            ++reused;
+        } else {
+            detail::write_file_atomically(node.dest_path, node.described + "\n");
+            node.daemon = start_master(node, deadline);
+            ++opened;
+        }
+        node.ready = true;
+    }
+
+    // A master from an earlier run that opened no session: ended (if it is still the one this run
+    // found) so that the next connect starts a new one. Under the lock file: a concurrent run may
+    // have replaced it already, and its new master must stay.
+    void retire(Node& node, unsigned generation) {
+        if (node.generation != generation) return;  // another thread of this run did it
+        ++node.generation;
+        node.ready = false;
+        node.reused = false;
+        detail::MasterLock lock(node.lock_path, Clock::now() + options.connect_timeout + 2 * kMasterExitWait);
+        if (detail::master_pid(node.socket, Clock::now() + kMasterExitWait) == node.daemon)
+            detail::terminate_master(node.socket, Clock::now() + kMasterExitWait);
+        std::error_code ignored;
+        std::filesystem::remove(node.socket, ignored);
+    }
+
+    std::size_t close_masters() {
+        std::vector<std::shared_ptr<Node>> used;
+        {
+            std::lock_guard lock(mutex);
+            for (auto& [key, node] : nodes) used.push_back(node);
+        }
+        std::size_t closed = 0;
+        for (auto& node : used) {
+            std::lock_guard lock(node->mutex);
+            const bool own = node->master > 0 || node->ready;
+            if (own && detail::terminate_master(node->socket, Clock::now() + kMasterExitWait)) ++closed;
+            node->ready = false;
+            node->reused = false;
+            ++node->generation;
+        }
+        return closed;
     }
 
     // One multiplexed client: connects the node first if needed. Never throws.
@@ -283,29 +330,50 @@ struct OpenSshExecutor::Impl {
             result.transport_error = config_node.name + ": " + error.what();
             return result;
         }
-        {
-            std::lock_guard lock(node->mutex);  // `described` changes under it when a connect fails
+        const detail::Held session(node->sessions);
+        detail::MuxOutcome outcome;
+        // Twice at most: a master an earlier run left may be dead without knowing it (the node
+        // rebooted, a firewall dropped the connection); its first session then never opens, so the
+        // command was never sent, and it goes to a new master.
+        for (int attempt = 0;; ++attempt) {
+            bool on_unproven_master = false;
+            unsigned generation = 0;
+            {
+                std::lock_guard lock(node->mutex);  // `described` changes under it when a connect fails
+                try {
+                    connect(*node);
+                } catch (const std::exception& error) {
+                    result.transport_error = node->described + ": " + error.what();
+                    return result;
+                }
+                on_unproven_master = node->reused;
+                generation = node->generation;
+            }
+            detail::MuxCommand mux;
+            mux.socket = node->socket;
+            mux.command = script;
+            mux.stdin_data = stdin_data;
+            mux.stdin_fd = stdin_fd;
+            // The deadline starts once the node is connected: connecting has its own timeout.
+            mux.deadline = Clock::now() + timeout;
+            if (on_unproven_master) mux.open_deadline = Clock::now() + options.connect_timeout;
+            mux.on_output = on_output;
+            outcome = detail::run_over_master(mux);
+            if (!on_unproven_master) break;
+            std::lock_guard lock(node->mutex);
+            if (outcome.end != detail::MuxOutcome::End::not_started || attempt > 0) {
+                if (node->generation == generation) node->reused = false;  // it works: proven
+                break;
+            }
+            spdlog::debug("{}: the ssh master an earlier run left opened no session ({}); replacing it",
+                          node->described, outcome.error);
             try {
-                connect(*node);
+                retire(*node, generation);
             } catch (const std::exception& error) {
                 result.transport_error = node->described + ": " + error.what();
                 return result;
             }
         }
-        struct Session {
-            explicit Session(std::counting_semaphore<64>& s) : semaphore(s) { semaphore.acquire(); }
-            ~Session() { semaphore.release(); }
-            std::counting_semaphore<64>& semaphore;
-        } session(node->sessions);
-        detail::MuxCommand mux;
-        mux.socket = node->socket;
-        mux.command = script;
-        mux.stdin_data = stdin_data;
-        mux.stdin_fd = stdin_fd;
-        // The deadline starts once the node is connected: connecting has its own timeout.
-        mux.deadline = Clock::now() + timeout;
-        mux.on_output = on_output;
-        auto outcome = detail::run_over_master(mux);
         result = std::move(outcome.result);
         using End = detail::MuxOutcome::End;
         if (outcome.end == End::exit_status || outcome.end == End::timed_out) return result;
@@ -338,7 +406,9 @@ struct OpenSshExecutor::Impl {
     std::atomic<std::size_t> opened{0};
     std::mutex mutex;
     std::string control_dir;
-    std::string policy_config;  // in control_dir: openssh_policy_config, every ssh's -F
+    std::string policy_text;    // openssh_policy_config
+    std::string policy_config;  // in control_dir: the policy as a file, every ssh's -F
+    std::atomic<std::size_t> reused{0};
     std::map<std::string, std::shared_ptr<Node>> nodes;
     detail::MasterSpawner spawner;
 };
@@ -353,41 +423,21 @@ CommandResult OpenSshExecutor::run(const config::Node& node, const Command& comm
                              &command.on_output);
 }
 
-TransferResult OpenSshExecutor::upload(const config::Node& node, const std::string& local_path,
-                                       const std::string& remote_path, int mode,
-                                       std::chrono::milliseconds timeout) {
-    TransferResult result;
-    const int fd = ::open(local_path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat info {};
-    if (fd < 0 || ::fstat(fd, &info) != 0) {
-        result.error = node.name + ": cannot read " + local_path + ": " + std::strerror(errno);
-        if (fd >= 0) ::close(fd);
-        return result;
-    }
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    const std::string script =
-        util::join_command({"sh", "-c", std::string(scripts::upload), "pdctl-upload", remote_path,
-                            fmt::format("{:o}", mode), std::to_string(size)});
-    const auto answer = impl_->run_client(node, script, "", fd, timeout);
-    ::close(fd);
-    if (!answer.transport_error.empty()) {
-        result.error = answer.transport_error;
-        result.transport_failed = true;
-    } else if (answer.timed_out) {
-        result.error = fmt::format("{}: uploading {} timed out after {} s", node.name, remote_path,
-                                   std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
-    } else if (answer.exit_code != 0) {
-        const auto err = answer.err.substr(0, answer.err.find('\n'));
-        result.error = fmt::format("{}: cannot write {}: {}", node.name, remote_path,
-                                   err.empty() ? fmt::format("exit {}", answer.exit_code) : err);
-    } else {
-        result.bytes = size;
-    }
-    return result;
+CommandResult OpenSshExecutor::run_script_with_stdin_file(const config::Node& node, const std::string& script,
+                                                          int stdin_fd, std::chrono::milliseconds timeout) {
+    return impl_->run_client(node, script, "", stdin_fd, timeout);
 }
 
 std::size_t OpenSshExecutor::connections_opened() const {
     return impl_->opened.load();
+}
+
+std::size_t OpenSshExecutor::connections_reused() const {
+    return impl_->reused.load();
+}
+
+std::size_t OpenSshExecutor::close_masters() {
+    return impl_->close_masters();
 }
 
 std::string OpenSshExecutor::control_dir() const {

@@ -27,6 +27,8 @@ constexpr std::uint32_t kMuxHello = 0x00000001;
 constexpr std::uint32_t kMuxVersion = 4;
 constexpr std::uint32_t kNewSession = 0x10000002;
 constexpr std::uint32_t kAliveCheck = 0x10000004;
+constexpr std::uint32_t kTerminate = 0x10000005;
+constexpr std::uint32_t kOk = 0x80000001;
 constexpr std::uint32_t kPermissionDenied = 0x80000002;
 constexpr std::uint32_t kFailure = 0x80000003;
 constexpr std::uint32_t kExitMessage = 0x80000004;
@@ -298,17 +300,50 @@ void greet(Greeted& greeted, const std::string& socket, Clock::time_point deadli
 
 }  // namespace
 
+namespace {
+
+// One request on a fresh connection to the master, and the body of its answer.
+std::optional<std::string> ask_master(const std::string& socket, std::uint32_t request,
+                                      Clock::time_point deadline) {
+    Greeted greeted;
+    MessageStream messages(-1);
+    greet(greeted, socket, deadline, messages);
+    if (!greeted.error.empty()) return std::nullopt;
+    std::string body;
+    put_u32(body, request);
+    put_u32(body, kRequestId);
+    if (!send_all(greeted.control.get(), framed(body), deadline)) return std::nullopt;
+    return next_message(messages, greeted.control.get(), deadline);
+}
+
+}  // namespace
+
+pid_t master_pid(const std::string& socket, Clock::time_point deadline) {
+    const auto answer = ask_master(socket, kAliveCheck, deadline);
+    if (!answer) return -1;
+    Reader reader(*answer);
+    if (reader.u32() != kAlive || !reader.u32()) return -1;  // type, then our request id
+    const auto pid = reader.u32();
+    return pid ? static_cast<pid_t>(*pid) : -1;
+}
+
 bool master_answers(const std::string& socket, Clock::time_point deadline) {
+    return master_pid(socket, deadline) > 0;
+}
+
+bool terminate_master(const std::string& socket, Clock::time_point deadline) {
     Greeted greeted;
     MessageStream messages(-1);
     greet(greeted, socket, deadline, messages);
     if (!greeted.error.empty()) return false;
     std::string body;
-    put_u32(body, kAliveCheck);
+    put_u32(body, kTerminate);
     put_u32(body, kRequestId);
     if (!send_all(greeted.control.get(), framed(body), deadline)) return false;
+    // The master may be gone before its MUX_S_OK is written (`ssh -O exit` allows for that too): only
+    // a refusal is a no.
     const auto answer = next_message(messages, greeted.control.get(), deadline);
-    return answer && Reader(*answer).u32() == kAlive;
+    return !answer || Reader(*answer).u32() == kOk;
 }
 
 MuxOutcome run_over_master(const MuxCommand& command) {
@@ -349,6 +384,9 @@ MuxOutcome run_over_master(const MuxCommand& command) {
     std::size_t stdin_written = 0;
     std::array<char, 65536> buffer{};
     while (control.open() || out_read.open() || err_read.open()) {
+        if (!session.opened && session.refused.empty() && Clock::now() >= command.open_deadline)
+            return not_started(
+                "the ControlMaster opened no session in time (its connection to the node is dead?)");
         if (Clock::now() >= deadline) {
             result.timed_out = true;
             outcome.end = MuxOutcome::End::timed_out;
@@ -366,7 +404,9 @@ MuxOutcome run_over_master(const MuxCommand& command) {
         watch(out_read, POLLIN);
         watch(err_read, POLLIN);
         watch(in_write, POLLOUT);
-        const int ready = ::poll(fds.data(), count, poll_ms(deadline));
+        const int ready =
+            ::poll(fds.data(), count,
+                   poll_ms(session.opened ? deadline : std::min(deadline, command.open_deadline)));
         if (ready < 0 && errno != EINTR) break;
         for (nfds_t i = 0; i < count; ++i) {
             if (fds[i].revents == 0) continue;

@@ -5,6 +5,8 @@
 // (SCM_RIGHTS) and writes the exit status to the socket. This is what `ssh -o ControlMaster=no` does
 // after its start-up, minus the exec of ssh and its config parsing (about 10 ms of CPU per command).
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <string>
 
@@ -18,6 +20,10 @@ struct MuxCommand {
     std::string stdin_data;
     int stdin_fd = -1;  // >= 0: this file is the command's stdin instead of stdin_data (not closed here)
     std::chrono::steady_clock::time_point deadline;
+    // The session must have opened by then (else not_started): a master from an earlier run whose
+    // connection died without a word (the node rebooted, a firewall dropped it) answers on its socket
+    // but never opens a session. Unopened, the command was never sent, so it may go to a new master.
+    std::chrono::steady_clock::time_point open_deadline = std::chrono::steady_clock::time_point::max();
     const OutputSink* on_output = nullptr;  // each chunk of output as it is read
 };
 
@@ -42,5 +48,12 @@ MuxOutcome run_over_master(const MuxCommand& command);
 // whose connection broke has unlinked its socket before its sessions see their end, so after a session
 // ended without an exit status this tells a command killed by a signal from a lost connection.
 bool master_answers(const std::string& socket, std::chrono::steady_clock::time_point deadline);
+
+// The pid the master gives in its answer to the alive check; -1 when it does not answer.
+pid_t master_pid(const std::string& socket, std::chrono::steady_clock::time_point deadline);
+
+// Asks the master to end (MUX_C_TERMINATE, what `ssh -O exit` sends): it closes its connection and
+// unlinks its socket. Whether it agreed before the deadline.
+bool terminate_master(const std::string& socket, std::chrono::steady_clock::time_point deadline);
 
 }  // namespace pdctl::exec::detail

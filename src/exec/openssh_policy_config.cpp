@@ -20,8 +20,8 @@ std::string openssh_policy_config(const OpenSshOptions& options, const std::stri
     // ssh takes the first value it finds for each keyword: these come before anything the operator's
     // files say, as pdctl's -o options do on the command line.
     std::string text =
-        "# Written by pdctl for one run: its host-key policy for every ssh, a ProxyJump's included,\n"
-        "# then the operator's own ssh config.\n"
+        "# Written by pdctl: its host-key policy for every ssh, a ProxyJump's included, then\n"
+        "# the operator's own ssh config.\n"
         "Host *\n"
         "  BatchMode yes\n";
     text += std::string("  StrictHostKeyChecking ") + (options.accept_new_host_keys ? "accept-new" : "yes") +

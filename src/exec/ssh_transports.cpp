@@ -11,6 +11,7 @@
 #include "child_process.hpp"
 #include "pdctl/exec/command.hpp"
 #include "pdctl/exec/known_hosts.hpp"
+#include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/exec/ssh_config.hpp"
 #include "pdctl/exec/ssh_target.hpp"
 #include "pdctl/util/strings.hpp"
@@ -46,6 +47,10 @@ OpenSshOptions openssh_options_like(const SshOptions& libssh2) {
     const std::string home = libssh2.home.empty() ? local_home_directory() : libssh2.home;
     if (!libssh2.ssh_config.empty() && libssh2.ssh_config != home + "/.ssh/config")
         options.ssh_config = libssh2.ssh_config;
+    options.persist = std::chrono::seconds(60);
+    if (const char* persist = std::getenv("PDCTL_SSH_PERSIST"); persist && *persist)
+        options.persist = parse_ssh_persist(persist);
+    if (const char* dir = std::getenv("PDCTL_SSH_CONTROL_DIR"); dir && *dir) options.control_dir = dir;
     return options;
 }
 
@@ -124,6 +129,11 @@ Executor& SshTransports::executor_for(const config::Node& node) {
     }
     if (!libssh2_) libssh2_ = std::make_unique<SshExecutor>(libssh2_options_);
     return *libssh2_;
+}
+
+std::size_t SshTransports::close_masters() {
+    std::lock_guard lock(mutex_);
+    return openssh_ ? openssh_->close_masters() : 0;
 }
 
 CommandResult SshTransports::run(const config::Node& node, const Command& command) {

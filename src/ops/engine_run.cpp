@@ -176,12 +176,18 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
     const auto unreachable = request.verb == EngineVerb::kStop
                                  ? state::WhenCoordinatorUnreachable::kGoOnUnlocked
                                  : state::WhenCoordinatorUnreachable::kRefuse;
-    return run_mutating_verb(
+    const auto code = run_mutating_verb(
         deployment, screen, to_string(request.verb),
         [&](engine::Reporter& journaled) {
             return run_target(deployment, request, std::move(target), journaled);
         },
         unreachable);
+    // A whole stop is the deployment's last verb: the OpenSSH masters it used would otherwise stay for
+    // their idle time (docs/ssh.md). After the lock is released, which needs the coordinator's.
+    if (request.verb == EngineVerb::kStop && request.scope.empty() && deployment.ssh_transports)
+        if (const auto closed = deployment.ssh_transports->close_masters(); closed > 0)
+            spdlog::info("closed {} OpenSSH master connection(s)", closed);
+    return code;
 }
 
 ExitCode run_engine_locked(const Deployment& deployment, const EngineRequest& request,

@@ -25,6 +25,7 @@
 
 #include "pdctl/config/model.hpp"
 #include "pdctl/exec/local_executor.hpp"
+#include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/exec/ssh_executor.hpp"
 
 namespace pdctl::testing {
@@ -189,9 +190,18 @@ class SshClusterTest : public ::testing::Test {
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::remove_all(temp);
         std::filesystem::create_directories(temp);
+        // The OpenSSH masters pdctl leaves for the next run live here, not in the operator's
+        // /tmp/pdctl-ssh-<uid>; short, as a socket path must be.
+        std::string pattern = "/tmp/pdct-XXXXXX";
+        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+        ssh_control_dir = pattern;
     }
     void TearDown() override {
         std::error_code ignored;
+        if (!ssh_control_dir.empty()) {
+            exec::close_masters_in(ssh_control_dir);  // the masters a test left end with it
+            std::filesystem::remove_all(ssh_control_dir, ignored);
+        }
         if (!temp.empty()) std::filesystem::remove_all(temp, ignored);
     }
 
@@ -244,6 +254,7 @@ class SshClusterTest : public ::testing::Test {
 
     SshTestCluster cluster;
     std::filesystem::path temp;
+    std::string ssh_control_dir;  // PDCTL_SSH_CONTROL_DIR of every pdctl this test runs
 };
 
 // For the tests that drive the pdctl binary against the cluster and look at the hosts themselves
@@ -265,8 +276,12 @@ class SshPdctlTest : public SshClusterTest {
         const auto home = temp / home_name;
         std::filesystem::create_directories(home);
         exec::Command command;
-        command.argv = {"env", "-u", "SSH_AUTH_SOCK", "HOME=" + home.string(),
-                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts};
+        command.argv = {"env",
+                        "-u",
+                        "SSH_AUTH_SOCK",
+                        "HOME=" + home.string(),
+                        "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+                        "PDCTL_SSH_CONTROL_DIR=" + ssh_control_dir};
         // Later assignments win: a test's PDCTL_KNOWN_HOSTS or PDCTL_SSH_CONFIG of its own.
         command.argv.insert(command.argv.end(), pdctl_env.begin(), pdctl_env.end());
         command.argv.insert(command.argv.end(), {PDCTL_BINARY, "-c", config.string()});

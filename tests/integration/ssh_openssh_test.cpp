@@ -328,6 +328,102 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds tim
     return true;
 }
 
+// Options for masters that stay after the executor (what the binary does by default), in this
+// test's control directory.
+OpenSshOptions staying(OpenSshOptions options, const std::string& control_dir) {
+    options.persist = 60s;
+    options.control_dir = control_dir;
+    return options;
+}
+
+// The sshd processes of one connection (privileged monitor and session) on a test host: what a
+// node does not answer with once they are stopped. The host's listener is not one of them.
+std::vector<pid_t> connection_sshd_pids(const std::string& netns) {
+    std::vector<pid_t> pids;
+    exec::LocalExecutor local;
+    const auto listed = local.run(config::Node{}, Command{{"ip", "netns", "pids", netns}, {}, 10s});
+    std::istringstream lines(listed.out);
+    for (std::string pid; lines >> pid;) {
+        std::string cmdline = slurp("/proc/" + pid + "/cmdline");
+        if (cmdline.starts_with("sshd: root")) pids.push_back(std::stoi(pid));
+    }
+    return pids;
+}
+
+TEST_F(SshOpenSshTest, MastersThatStayServeTheNextRunWithoutAHandshakeUntilClosed) {
+    std::string directory;
+    {
+        OpenSshExecutor first(staying(options(), ssh_control_dir));
+        for (int i = 1; i <= 3; ++i) ASSERT_TRUE(first.run(cluster.node(i), command({"true"})).ok());
+        EXPECT_EQ(first.connections_opened(), 3u);
+        directory = first.control_dir();
+    }
+    EXPECT_EQ(directory, ssh_control_dir);
+    EXPECT_EQ(live_ssh_processes_naming(ssh_control_dir), 3) << "the masters outlive the executor";
+
+    OpenSshExecutor second(staying(options(), ssh_control_dir));
+    for (int i = 1; i <= 3; ++i) {
+        const auto answer = second.run(cluster.node(i), command({"hostname"}));
+        ASSERT_TRUE(answer.ok()) << exec::failure_reason(answer);
+        EXPECT_EQ(answer.out, host(i).name + "\n");
+    }
+    EXPECT_EQ(second.connections_opened(), 0u) << "no new connection: the first run's masters serve";
+    EXPECT_EQ(second.connections_reused(), 3u);
+    EXPECT_EQ(live_ssh_processes_naming(ssh_control_dir), 3) << "still one master per node";
+
+    // Another known_hosts file is another policy: its own masters, never the first policy's.
+    auto other = staying(options(), ssh_control_dir);
+    other.known_hosts = (temp / "known_hosts_copy").string();
+    std::filesystem::copy_file(cluster.known_hosts, other.known_hosts);
+    OpenSshExecutor third(other);
+    ASSERT_TRUE(third.run(cluster.node(1), command({"true"})).ok());
+    EXPECT_EQ(third.connections_opened(), 1u);
+    EXPECT_EQ(third.close_masters(), 1u);
+
+    EXPECT_EQ(second.close_masters(), 3u);
+    EXPECT_TRUE(eventually([&] { return live_ssh_processes_naming(ssh_control_dir) == 0; }, 5s))
+        << live_ssh_processes_naming(ssh_control_dir) << " masters left after close";
+    EXPECT_TRUE(exec::close_masters_in(ssh_control_dir).empty()) << "closed masters leave no socket";
+}
+
+// A master an earlier run left can be dead (killed: its socket stays) or alive on a connection that
+// no longer answers (the node rebooted, a firewall dropped it). Either way the next run's command
+// runs, on a new master, and the old one is gone.
+TEST_F(SshOpenSshTest, AMasterLeftDeadOrOnASilentConnectionIsReplaced) {
+    auto opts = staying(options(), ssh_control_dir);
+    opts.connect_timeout = 2s;
+    {
+        OpenSshExecutor first(opts);
+        ASSERT_TRUE(first.run(cluster.node(1), command({"true"})).ok());
+        ASSERT_TRUE(first.run(cluster.node(2), command({"true"})).ok());
+    }
+    const auto masters_of = [&](int i) { return live_ssh_processes_with("-- " + host(i).address); };
+    ASSERT_EQ(masters_of(1).size(), 1u);
+    ASSERT_EQ(masters_of(2).size(), 1u);
+    ::kill(masters_of(1).front(), SIGKILL);  // its socket stays behind
+    const pid_t silent = masters_of(2).front();
+    const auto stopped = connection_sshd_pids(host(2).netns);
+    ASSERT_FALSE(stopped.empty()) << "no sshd of the master's connection in " << host(2).netns;
+    for (const pid_t pid : stopped) ::kill(pid, SIGSTOP);
+
+    OpenSshExecutor second(opts);
+    const auto t0 = Clock::now();
+    const auto after_kill = second.run(cluster.node(1), command({"hostname"}));
+    const auto after_silence = second.run(cluster.node(2), command({"hostname"}));
+    const auto waited_ms = elapsed_ms(t0);
+    for (const pid_t pid : stopped) ::kill(pid, SIGCONT);
+    EXPECT_TRUE(after_kill.ok()) << exec::failure_reason(after_kill);
+    EXPECT_EQ(after_kill.out, host(1).name + "\n");
+    EXPECT_TRUE(after_silence.ok()) << exec::failure_reason(after_silence);
+    EXPECT_EQ(after_silence.out, host(2).name + "\n");
+    EXPECT_EQ(second.connections_opened(), 2u);
+    // The silent master cost one connect timeout (2 s) before it was replaced, not the command's 20 s.
+    EXPECT_LT(waited_ms, 12000);
+    EXPECT_TRUE(eventually([&] { return masters_of(2).size() == 1 && masters_of(2).front() != silent; }, 5s))
+        << "the silent master is still there next to the new one";
+    EXPECT_EQ(masters_of(1).size(), 1u);
+}
+
 // pdctl speaks OpenSSH's mux protocol to the master itself (no `ssh` per command): megabytes on all
 // three streams at once, a command killed by a signal told from a master that is gone, and a master
 // that ended replaced by a new one for the next command.
@@ -377,9 +473,26 @@ TEST_F(SshOpenSshTest, TheMuxSessionsCarryBigStreamsSignalsAndALostMaster) {
     executor.run(cluster.node(1), command({"rm", "-f", marker}));
 }
 
-// pdctl killed with SIGKILL cannot end its masters: they end themselves (PR_SET_PDEATHSIG), so no
-// ssh connection of a run outlives it on the operator's machine.
-TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
+// The sshd processes on a test host that accept new connections (its listeners), not those of
+// connections already made.
+std::vector<pid_t> listener_sshd_pids(const std::string& netns) {
+    std::vector<pid_t> pids;
+    exec::LocalExecutor local;
+    const auto listed = local.run(config::Node{}, Command{{"ip", "netns", "pids", netns}, {}, 10s});
+    std::istringstream lines(listed.out);
+    for (std::string pid; lines >> pid;) {
+        const std::string cmdline = slurp("/proc/" + pid + "/cmdline");
+        const std::string comm = slurp("/proc/" + pid + "/comm");
+        if (comm.starts_with("sshd") && !cmdline.starts_with("sshd: root")) pids.push_back(std::stoi(pid));
+    }
+    return pids;
+}
+
+// pdctl killed with SIGKILL in the middle of `status` (one node still in its handshake) leaves the
+// masters it had finished, which stay for the next run; the handshake it was in ends with it
+// (PR_SET_PDEATHSIG). The next `status` uses those masters, starts only the missing one, and leaves
+// exactly one master per node; `stop` ends them all, and `pdctl ssh close` then finds none.
+TEST_F(SshOpenSshTest, APdctlKilledMidStatusLeavesOneMasterPerNodeForTheNextRun) {
     std::string yaml =
         slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests/profiles/ssh-podman/pdctl.yaml");
     const std::string from = "identity: /tmp/pdctl-test-cluster/client/id_ed25519}";
@@ -393,11 +506,31 @@ TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
         std::filesystem::copy_file(entry.path(), profile / entry.path().filename());
     spit(profile / "pdctl.yaml", yaml);
 
-    const std::vector<std::string> argv = {PDCTL_BINARY, "-c",      (profile / "pdctl.yaml").string(),
-                                           "logs",       "prefill", "--follow"};
-    const std::vector<std::string> env = {"HOME=" + temp.string(), "PATH=/usr/bin:/bin",
-                                          "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-                                          "PDCTL_SSH_CONFIG=" + ssh_config};
+    const std::vector<std::string> env = {
+        "HOME=" + temp.string(), "PATH=/usr/bin:/bin", "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
+        "PDCTL_SSH_CONFIG=" + ssh_config, "PDCTL_SSH_CONTROL_DIR=" + ssh_control_dir};
+    const auto run_pdctl = [&](const std::vector<std::string>& args) {
+        Command run;
+        run.argv = {"env"};
+        run.argv.insert(run.argv.end(), env.begin(), env.end());
+        run.argv.insert(run.argv.end(), {PDCTL_BINARY, "-c", (profile / "pdctl.yaml").string()});
+        run.argv.insert(run.argv.end(), args.begin(), args.end());
+        run.timeout = 60s;
+        return exec::LocalExecutor().run(config::Node{}, run);
+    };
+    const auto sockets = [&] {
+        int count = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(ssh_control_dir))
+            count += entry.is_socket();
+        return count;
+    };
+    const auto masters = [&] { return live_ssh_processes_naming("ControlPath=" + ssh_control_dir); };
+
+    // Host 8 accepts no connection for now: status waits in its handshake when it is killed.
+    const auto frozen = listener_sshd_pids(host(8).netns);
+    ASSERT_FALSE(frozen.empty()) << "no sshd listener in " << host(8).netns;
+    for (const pid_t pid : frozen) ::kill(pid, SIGSTOP);
+    const std::vector<std::string> argv = {PDCTL_BINARY, "-c", (profile / "pdctl.yaml").string(), "status"};
     const pid_t pid = ::fork();
     if (pid == 0) {
         std::vector<char*> args, envp;
@@ -412,18 +545,27 @@ TEST_F(SshOpenSshTest, MastersEndWithAPdctlKilledBySigkill) {
         ::_exit(127);
     }
     ASSERT_GT(pid, 0);
-    // pdctl's ssh processes: every one names the known_hosts file pdctl was given.
-    const auto masters = [&] {
-        return live_ssh_processes_naming("UserKnownHostsFile=" + cluster.known_hosts +
-                                         " -o UpdateHostKeys=no");
-    };
-    const bool connected = eventually([&] { return masters() >= 4; }, 20s);
+    const bool seven_up = eventually([&] { return sockets() >= 7; }, 20s);
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(connected) << "pdctl logs --follow did not connect to the 4 prefill nodes over OpenSSH";
-    EXPECT_TRUE(eventually([&] { return masters() == 0; }, 5s))
-        << masters() << " ssh processes of the killed pdctl still run";
+    for (const pid_t frozen_pid : frozen) ::kill(frozen_pid, SIGCONT);
+    ASSERT_TRUE(seven_up) << "pdctl status did not connect to nodes 1-7 over OpenSSH";
+    EXPECT_TRUE(eventually([&] { return masters() == 7; }, 5s))
+        << masters() << " ssh processes after the kill: the 7 masters stay, the 8th handshake ends";
+
+    const auto next = run_pdctl({"status"});
+    EXPECT_NE(next.exit_code, 3) << next.out << next.err;  // 3: a node unreachable
+    EXPECT_EQ(next.err.find("connection lost"), std::string::npos) << next.err;
+    EXPECT_EQ(masters(), 8) << "one master per node after the next run";
+    EXPECT_EQ(sockets(), 8);
+
+    const auto stopped = run_pdctl({"stop"});
+    EXPECT_EQ(stopped.exit_code, 0) << stopped.out << stopped.err;
+    EXPECT_TRUE(eventually([&] { return masters() == 0; }, 5s)) << masters() << " masters left after stop";
+    const auto closed = run_pdctl({"ssh", "close"});
+    EXPECT_EQ(closed.exit_code, 0) << closed.err;
+    EXPECT_EQ(closed.out, "no OpenSSH masters in " + ssh_control_dir + "\n");
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 #pragma once
 // Runs commands on nodes with the system's OpenSSH client, so that whatever the operator's `ssh` can
 // do (jump hosts, certificates, RSA keys, Match blocks, GSSAPI) works for pdctl too. One ControlMaster
-// connection per node for the whole pdctl invocation, in a private directory removed at the end; every
-// command is a session pdctl opens on the master's socket itself (OpenSSH's mux protocol,
-// openssh_mux.hpp): a channel on the open connection, no process per command. Host keys are
-// verified as on the libssh2 path: StrictHostKeyChecking=yes always (accept-new with
+// connection per node: either one that stays for the next run (ControlPersist, in the per-user
+// directory of openssh_masters.hpp, as Ansible keeps them), or one for this invocation only, in a
+// private directory removed at the end. Every command is a session pdctl opens on the master's socket itself
+// (OpenSSH's mux protocol, openssh_mux.hpp): a channel on the open connection, no process per command. Host
+// keys are verified as on the libssh2 path: StrictHostKeyChecking=yes always (accept-new with
 // --accept-new-host-keys), never "no". Behaviour and limits: docs/ssh.md.
 
 #include <chrono>
@@ -26,6 +27,11 @@ struct OpenSshOptions {
     int max_parallel_handshakes = 16;
     int sessions_per_node = 8;  // concurrent commands on one master (sshd's MaxSessions is 10 by default)
     std::string home;           // for `~/` in pdctl.yaml's identity; empty = $HOME
+    // How long a master stays after its last session (ControlPersist), for the next run to use. 0: the
+    // masters are this executor's and end with it. The binary's default is 60 s
+    // (openssh_options_like: PDCTL_SSH_PERSIST); code that builds its own options says so.
+    std::chrono::seconds persist{0};
+    std::string control_dir;  // where masters that stay live; empty: default_control_dir()
 };
 
 // `-l USER -p PORT -i KEY` where pdctl.yaml sets them (the same precedence as the libssh2 path: a value
@@ -35,7 +41,8 @@ std::vector<std::string> openssh_destination_args(const config::Node& node, cons
 class OpenSshExecutor : public Executor {
   public:
     explicit OpenSshExecutor(OpenSshOptions options);
-    ~OpenSshExecutor() override;  // ends every master connection, removes the control directory
+    // Ends this run's own masters and removes their directory; masters that stay are left running.
+    ~OpenSshExecutor() override;
     OpenSshExecutor(const OpenSshExecutor&) = delete;
     OpenSshExecutor& operator=(const OpenSshExecutor&) = delete;
 
@@ -48,9 +55,17 @@ class OpenSshExecutor : public Executor {
                           std::chrono::milliseconds timeout) override;
 
     std::size_t connections_opened() const;  // master connections started so far
-    std::string control_dir() const;         // the private directory of the sockets; "" before the first
+    std::size_t connections_reused() const;  // masters an earlier run left, used by this one
+    // Ends the masters this executor used, including those that would stay (`stop` at its end); how
+    // many agreed.
+    std::size_t close_masters();
+    std::string control_dir() const;  // the private directory of the sockets; "" before the first
 
   private:
+    // A script whose stdin is the open file `stdin_fd` (upload's data); like run() otherwise.
+    CommandResult run_script_with_stdin_file(const config::Node& node, const std::string& script,
+                                             int stdin_fd, std::chrono::milliseconds timeout);
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -20,7 +20,10 @@ namespace pdctl::exec {
 TransportFacts gather_transport_facts(const config::Node& node, const SshOptions& libssh2,
                                       const OpenSshOptions& openssh);
 
-// OpenSSH options that check host keys against the same file and keep the same timeouts as `libssh2`.
+// OpenSSH options that check host keys against the same file and keep the same timeouts as `libssh2`,
+// with masters that stay for the next run as the environment says: PDCTL_SSH_PERSIST (default 60 s,
+// like Ansible's ControlPersist) in PDCTL_SSH_CONTROL_DIR (default default_control_dir()). Throws
+// std::invalid_argument for a PDCTL_SSH_PERSIST it cannot read.
 OpenSshOptions openssh_options_like(const SshOptions& libssh2);
 
 class SshTransports : public Executor {
@@ -32,6 +35,10 @@ class SshTransports : public Executor {
     TransferResult upload(const config::Node& node, const std::string& local_path,
                           const std::string& remote_path, int mode,
                           std::chrono::milliseconds timeout) override;
+
+    // Ends the OpenSSH masters of the nodes used so far, those that would stay included: `stop` at its
+    // end. How many there were; 0 without OpenSSH nodes.
+    std::size_t close_masters();
 
     // Decided once per node and kept; logged at -v the first time.
     TransportChoice choice_for(const config::Node& node);

@@ -13,8 +13,8 @@ TEST(OpenSshPolicyConfig, ThePolicyComesFirstThenTheOperatorsOwnFiles) {
     OpenSshOptions options;
     options.known_hosts = "/home/op/.config/pdctl/known hosts";
     EXPECT_EQ(openssh_policy_config(options, "/home/op"),
-              "# Written by pdctl for one run: its host-key policy for every ssh, a ProxyJump's included,\n"
-              "# then the operator's own ssh config.\n"
+              "# Written by pdctl: its host-key policy for every ssh, a ProxyJump's included, then\n"
+              "# the operator's own ssh config.\n"
               "Host *\n"
               "  BatchMode yes\n"
               "  StrictHostKeyChecking yes\n"
