@@ -256,15 +256,17 @@ def render_sources(sources):
                             "pdctl-status-openssh and pdctl-status-auto = the real `pdctl status` with a unit running on "
                             "every host, `ssh.transport` libssh2, openssh and auto (the default; `ssh -G` per "
                             "node, which chooses libssh2 here); pdctl-exec and pdctl-exec-openssh = the real "
-                            "`pdctl exec -- true`, the verb that replaces pdsh, over each transport)")
+                            "`pdctl exec -- true`, the verb that replaces pdsh, over each transport; every row "
+                            "starts without a connection, except -warm: the same run again right after, on the "
+                            "OpenSSH masters the first one left (PDCTL_SSH_PERSIST))")
         runs = sc["runs"]
         rows = ["| ratio (pair by pair) | median |", "|---|---:|"]
         for base in ["ssh-serial", "ssh-bg", "pdsh", "pssh", "clush", "ansible"]:
             if runs.get(base):
                 rows.append(f"| pdctl / {base} | {fmt_r(pair_ratio(runs, 'pdctl', base))} |")
         if runs.get("pdsh"):
-            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh", "pdctl-status-auto",
-                         "pdctl-exec-openssh"]:
+            for tool in ["pdctl-openssh", "pdctl-status", "pdctl-status-openssh", "pdctl-status-openssh-warm",
+                         "pdctl-status-auto", "pdctl-exec-openssh", "pdctl-exec-openssh-warm"]:
                 if runs.get(tool):
                     rows.append(f"| {tool} / pdsh | {fmt_r(pair_ratio(runs, tool, 'pdsh'))} |")
         for base in ["pdsh", "pssh", "clush"]:
@@ -275,6 +277,12 @@ def render_sources(sources):
             openssh_vs_pdsh = pair_ratio(runs, "pdctl-openssh", "pdsh")
             targets.append((f"1. fan-out N={n}, OpenSSH transport", "pdctl-openssh ≤ 1.0 × pdsh",
                             fmt_r(openssh_vs_pdsh), None if openssh_vs_pdsh is None else openssh_vs_pdsh <= 1.0))
+        for tool, limit, what in [("pdctl-status-openssh", 1.0, "first `status`"),
+                                  ("pdctl-status-openssh-warm", 0.3, "second `status`")]:
+            if runs.get(tool) and runs.get("pdsh") and n in (8, 64):
+                ratio = pair_ratio(runs, tool, "pdsh")
+                targets.append((f"1. fan-out N={n}, {what} over OpenSSH", f"{tool} ≤ {limit} × pdsh",
+                                fmt_r(ratio), None if ratio is None else ratio <= limit))
         if runs.get("pdctl-exec") and n in (8, 64):
             exec_vs_pdsh = pair_ratio(runs, "pdctl-exec", "pdsh")
             targets.append((f"1. fan-out N={n}, `pdctl exec`", "pdctl-exec ≤ 1.0 × pdsh", fmt_r(exec_vs_pdsh),

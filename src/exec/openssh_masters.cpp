@@ -113,6 +113,16 @@ std::vector<ClosedMaster> close_masters_in(const std::string& dir) {
         std::filesystem::remove(base.string() + ".dest", ignored);
         closed.push_back(std::move(master));
     }
+    // What masters that ended by themselves (idle) left: their log and destination, not their lock,
+    // which another run may hold right now.
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        auto base = entry.path();
+        if (base.extension() != ".log" && base.extension() != ".dest") continue;
+        base.replace_extension();
+        std::error_code ignored;
+        if (!std::filesystem::exists(base.string() + ".sock", ignored))
+            std::filesystem::remove(entry.path(), ignored);
+    }
     return closed;
 }
 

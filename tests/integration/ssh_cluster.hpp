@@ -195,10 +195,13 @@ class SshClusterTest : public ::testing::Test {
         std::string pattern = "/tmp/pdct-XXXXXX";
         ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
         ssh_control_dir = pattern;
+        // The executors a test builds in this process read it too (openssh_options_like).
+        ::setenv("PDCTL_SSH_CONTROL_DIR", ssh_control_dir.c_str(), 1);
     }
     void TearDown() override {
         std::error_code ignored;
         if (!ssh_control_dir.empty()) {
+            ::unsetenv("PDCTL_SSH_CONTROL_DIR");
             exec::close_masters_in(ssh_control_dir);  // the masters a test left end with it
             std::filesystem::remove_all(ssh_control_dir, ignored);
         }

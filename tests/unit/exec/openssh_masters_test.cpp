@@ -132,6 +132,15 @@ TEST_F(ControlDir, ClosingADirectoryWithoutMastersRemovesTheSocketsOfDeadOnes) {
     EXPECT_FALSE(closed[0].was_running);
     EXPECT_FALSE(std::filesystem::exists(dir + "/0123456789abcdef.sock"));
     EXPECT_FALSE(std::filesystem::exists(dir + "/0123456789abcdef.dest"));
+
+    // A master that ended by itself (its idle time) left its log and destination, no socket.
+    std::ofstream(dir + "/fedcba9876543210.log") << "";
+    std::ofstream(dir + "/fedcba9876543210.dest") << "n6 (10.77.0.6:22)\n";
+    std::ofstream(dir + "/fedcba9876543210.lock") << "";
+    EXPECT_TRUE(close_masters_in(dir).empty());
+    EXPECT_FALSE(std::filesystem::exists(dir + "/fedcba9876543210.log"));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/fedcba9876543210.dest"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/fedcba9876543210.lock")) << "another run may hold it";
 }
 
 }  // namespace
