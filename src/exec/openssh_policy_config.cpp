@@ -28,7 +28,10 @@ std::string openssh_policy_config(const OpenSshOptions& options, const std::stri
             "\n";
     if (!options.known_hosts.empty()) text += "  UserKnownHostsFile " + quoted(options.known_hosts) + "\n";
     text += "  UpdateHostKeys no\n";
-    if (!options.ssh_config.empty()) {
+    if (options.ssh_config == "/dev/null") {
+        // No config at all (`-F /dev/null`, as the benchmarks' baselines): ssh accepts /dev/null only
+        // as -F itself; an Include of it fails its owner-and-permissions check.
+    } else if (!options.ssh_config.empty()) {
         text += "  Include " + quoted(options.ssh_config) + "\n";
     } else {
         text += "  Include " + quoted(home + "/.ssh/config") + "\n";

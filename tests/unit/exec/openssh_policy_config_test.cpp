@@ -46,5 +46,14 @@ TEST(OpenSshPolicyConfig, APathAnSshConfigCannotQuoteIsRefused) {
     EXPECT_THROW(openssh_policy_config(options, "/home/op"), std::invalid_argument);
 }
 
+TEST(OpenSshPolicyConfig, NoConfigAtAllIncludesNothing) {
+    OpenSshOptions options;
+    options.known_hosts = "/kh";
+    options.ssh_config = "/dev/null";
+    const auto text = openssh_policy_config(options, "/home/op");
+    EXPECT_EQ(text.find("Include"), std::string::npos) << text;
+    EXPECT_NE(text.find("  UserKnownHostsFile \"/kh\"\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pdctl::exec
