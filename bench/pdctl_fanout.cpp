@@ -73,6 +73,9 @@ int main(int argc, char** argv) {
     // same single key and known_hosts.
     auto openssh = pdctl::exec::openssh_options_like(options);
     openssh.ssh_config = "/dev/null";
+    // Each invocation its own connections, as each baseline's: the masters pdctl keeps between runs
+    // are measured by the real binary's -warm rows.
+    openssh.persist = std::chrono::seconds(0);
     std::unique_ptr<pdctl::exec::Executor> chosen;
     if (transport == "openssh") {
         chosen = std::make_unique<pdctl::exec::OpenSshExecutor>(openssh);
