@@ -95,7 +95,7 @@ std::vector<ClosedMaster> close_masters_in(const std::string& dir) {
     if (!std::filesystem::is_directory(dir, missing)) return closed;
     prepare_control_dir(dir);
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        const auto path = entry.path();
+        const auto& path = entry.path();
         if (path.extension() != ".sock") continue;
         auto base = path;
         base.replace_extension();
