@@ -336,16 +336,19 @@ OpenSshOptions staying(OpenSshOptions options, const std::string& control_dir) {
     return options;
 }
 
-// The sshd processes of one connection (privileged monitor and session) on a test host: what a
-// node does not answer with once they are stopped. The host's listener is not one of them.
-std::vector<pid_t> connection_sshd_pids(const std::string& netns) {
+// The sshd processes on a test host: those of its connections (privileged monitor and session,
+// "sshd: root..."), which a node does not answer with once they are stopped, or else its listeners,
+// which accept new connections.
+enum class Sshd { kConnections, kListeners };
+std::vector<pid_t> sshd_pids(const std::string& netns, Sshd which) {
     std::vector<pid_t> pids;
     exec::LocalExecutor local;
     const auto listed = local.run(config::Node{}, Command{{"ip", "netns", "pids", netns}, {}, 10s});
     std::istringstream lines(listed.out);
     for (std::string pid; lines >> pid;) {
-        std::string cmdline = slurp("/proc/" + pid + "/cmdline");
-        if (cmdline.starts_with("sshd: root")) pids.push_back(std::stoi(pid));
+        if (!slurp("/proc/" + pid + "/comm").starts_with("sshd")) continue;
+        const bool connection = slurp("/proc/" + pid + "/cmdline").starts_with("sshd: root");
+        if (connection == (which == Sshd::kConnections)) pids.push_back(std::stoi(pid));
     }
     return pids;
 }
@@ -402,7 +405,7 @@ TEST_F(SshOpenSshTest, AMasterLeftDeadOrOnASilentConnectionIsReplaced) {
     ASSERT_EQ(masters_of(2).size(), 1u);
     ::kill(masters_of(1).front(), SIGKILL);  // its socket stays behind
     const pid_t silent = masters_of(2).front();
-    const auto stopped = connection_sshd_pids(host(2).netns);
+    const auto stopped = sshd_pids(host(2).netns, Sshd::kConnections);
     ASSERT_FALSE(stopped.empty()) << "no sshd of the master's connection in " << host(2).netns;
     for (const pid_t pid : stopped) ::kill(pid, SIGSTOP);
 
@@ -473,21 +476,6 @@ TEST_F(SshOpenSshTest, TheMuxSessionsCarryBigStreamsSignalsAndALostMaster) {
     executor.run(cluster.node(1), command({"rm", "-f", marker}));
 }
 
-// The sshd processes on a test host that accept new connections (its listeners), not those of
-// connections already made.
-std::vector<pid_t> listener_sshd_pids(const std::string& netns) {
-    std::vector<pid_t> pids;
-    exec::LocalExecutor local;
-    const auto listed = local.run(config::Node{}, Command{{"ip", "netns", "pids", netns}, {}, 10s});
-    std::istringstream lines(listed.out);
-    for (std::string pid; lines >> pid;) {
-        const std::string cmdline = slurp("/proc/" + pid + "/cmdline");
-        const std::string comm = slurp("/proc/" + pid + "/comm");
-        if (comm.starts_with("sshd") && !cmdline.starts_with("sshd: root")) pids.push_back(std::stoi(pid));
-    }
-    return pids;
-}
-
 // pdctl killed with SIGKILL in the middle of `status` (one node still in its handshake) leaves the
 // masters it had finished, which stay for the next run; the handshake it was in ends with it
 // (PR_SET_PDEATHSIG). The next `status` uses those masters, starts only the missing one, and leaves
@@ -527,7 +515,7 @@ TEST_F(SshOpenSshTest, APdctlKilledMidStatusLeavesOneMasterPerNodeForTheNextRun)
     const auto masters = [&] { return live_ssh_processes_naming("ControlPath=" + ssh_control_dir); };
 
     // Host 8 accepts no connection for now: status waits in its handshake when it is killed.
-    const auto frozen = listener_sshd_pids(host(8).netns);
+    const auto frozen = sshd_pids(host(8).netns, Sshd::kListeners);
     ASSERT_FALSE(frozen.empty()) << "no sshd listener in " << host(8).netns;
     for (const pid_t pid : frozen) ::kill(pid, SIGSTOP);
     const std::vector<std::string> argv = {PDCTL_BINARY, "-c", (profile / "pdctl.yaml").string(), "status"};
