@@ -298,30 +298,30 @@ void greet(Greeted& greeted, const std::string& socket, Clock::time_point deadli
                         ", pdctl speaks " + std::to_string(kMuxVersion);
 }
 
-}  // namespace
+// One request on a fresh connection to the master: whether it was sent, and the answer if one came.
+struct Asked {
+    bool sent = false;
+    std::optional<std::string> answer;
+};
 
-namespace {
-
-// One request on a fresh connection to the master, and the body of its answer.
-std::optional<std::string> ask_master(const std::string& socket, std::uint32_t request,
-                                      Clock::time_point deadline) {
+Asked ask_master(const std::string& socket, std::uint32_t request, Clock::time_point deadline) {
     Greeted greeted;
     MessageStream messages(-1);
     greet(greeted, socket, deadline, messages);
-    if (!greeted.error.empty()) return std::nullopt;
+    if (!greeted.error.empty()) return {};
     std::string body;
     put_u32(body, request);
     put_u32(body, kRequestId);
-    if (!send_all(greeted.control.get(), framed(body), deadline)) return std::nullopt;
-    return next_message(messages, greeted.control.get(), deadline);
+    if (!send_all(greeted.control.get(), framed(body), deadline)) return {};
+    return {true, next_message(messages, greeted.control.get(), deadline)};
 }
 
 }  // namespace
 
 pid_t master_pid(const std::string& socket, Clock::time_point deadline) {
-    const auto answer = ask_master(socket, kAliveCheck, deadline);
-    if (!answer) return -1;
-    Reader reader(*answer);
+    const auto asked = ask_master(socket, kAliveCheck, deadline);
+    if (!asked.answer) return -1;
+    Reader reader(*asked.answer);
     if (reader.u32() != kAlive || !reader.u32()) return -1;  // type, then our request id
     const auto pid = reader.u32();
     return pid ? static_cast<pid_t>(*pid) : -1;
@@ -332,18 +332,10 @@ bool master_answers(const std::string& socket, Clock::time_point deadline) {
 }
 
 bool terminate_master(const std::string& socket, Clock::time_point deadline) {
-    Greeted greeted;
-    MessageStream messages(-1);
-    greet(greeted, socket, deadline, messages);
-    if (!greeted.error.empty()) return false;
-    std::string body;
-    put_u32(body, kTerminate);
-    put_u32(body, kRequestId);
-    if (!send_all(greeted.control.get(), framed(body), deadline)) return false;
+    const auto asked = ask_master(socket, kTerminate, deadline);
     // The master may be gone before its MUX_S_OK is written (`ssh -O exit` allows for that too): only
     // a refusal is a no.
-    const auto answer = next_message(messages, greeted.control.get(), deadline);
-    return !answer || Reader(*answer).u32() == kOk;
+    return asked.sent && (!asked.answer || Reader(*asked.answer).u32() == kOk);
 }
 
 MuxOutcome run_over_master(const MuxCommand& command) {
