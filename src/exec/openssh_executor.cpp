@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -285,8 +284,8 @@ struct OpenSshExecutor::Impl {
         node.ready = true;
     }
 
-    // A master from an earlier run that opened no session: ended (if it is still the one this run
-    // found) so that the next connect starts a new one. Under the lock file: a concurrent run may
+    // A master that opened no session: ended (if it is still the one this run found) so that the
+    // next connect starts a new one. Under the lock file: a concurrent run may
     // have replaced it already, and its new master must stay.
     void retire(Node& node, unsigned generation) {
         if (node.generation != generation) return;  // another thread of this run did it
@@ -332,9 +331,9 @@ struct OpenSshExecutor::Impl {
         }
         const detail::Held session(node->sessions);
         detail::MuxOutcome outcome;
-        // Twice at most: a master an earlier run left may be dead without knowing it (the node
-        // rebooted, a firewall dropped the connection); its first session then never opens, so the
-        // command was never sent, and it goes to a new master.
+        // Twice at most, for masters that stay: one may have been killed since the last command, or,
+        // left by an earlier run, be dead without knowing it (the node rebooted, a firewall dropped
+        // the connection). Its session then never opens, and the command goes to a new master.
         for (int attempt = 0;; ++attempt) {
             bool on_unproven_master = false;
             unsigned generation = 0;
@@ -359,14 +358,20 @@ struct OpenSshExecutor::Impl {
             if (on_unproven_master) mux.open_deadline = Clock::now() + options.connect_timeout;
             mux.on_output = on_output;
             outcome = detail::run_over_master(mux);
-            if (!on_unproven_master) break;
+            if (!persistent()) break;  // this run's own masters: master_alive() sees them end
             std::lock_guard lock(node->mutex);
-            if (outcome.end != detail::MuxOutcome::End::not_started || attempt > 0) {
+            // Unopened, the command was never sent. A master that stays is retired when it is unproven
+            // or no longer answers (killed since this run's last command); one that answers and
+            // refused the session (sshd's MaxSessions) is healthy and keeps serving the others.
+            const bool replace =
+                attempt == 0 && outcome.end == detail::MuxOutcome::End::not_started &&
+                (on_unproven_master || !detail::master_answers(node->socket, Clock::now() + kMasterExitWait));
+            if (!replace) {
                 if (node->generation == generation) node->reused = false;  // it works: proven
                 break;
             }
-            spdlog::debug("{}: the ssh master an earlier run left opened no session ({}); replacing it",
-                          node->described, outcome.error);
+            spdlog::debug("{}: the ssh master opened no session ({}); replacing it", node->described,
+                          outcome.error);
             try {
                 retire(*node, generation);
             } catch (const std::exception& error) {
@@ -391,6 +396,7 @@ struct OpenSshExecutor::Impl {
         if (master_up) {
             result.transport_error = node->described + ": " + outcome.error;
         } else {
+            node->ready = false;  // a master that stays: the next command starts a new one
             const std::string said = util::read_text_file(node->error_log);
             result.transport_error = node->described + ": connection lost: " +
                                      (said.empty() ? "the ssh master process ended without a word (killed?)"

@@ -427,6 +427,41 @@ TEST_F(SshOpenSshTest, AMasterLeftDeadOrOnASilentConnectionIsReplaced) {
     EXPECT_EQ(masters_of(1).size(), 1u);
 }
 
+// A master that stays, killed between two commands of a run, is replaced for the next command
+// without a failure (the command was never sent); killed while a command runs, that command's
+// connection is lost and the next one gets a new master, as with a run's own masters.
+TEST_F(SshOpenSshTest, AMasterThatStaysAndDiesMidRunIsReplacedForTheNextCommand) {
+    OpenSshExecutor executor(staying(options(), ssh_control_dir));
+    ASSERT_TRUE(executor.run(cluster.node(3), command({"true"})).ok());
+    const auto master = [&] { return live_ssh_processes_with("-- " + host(3).address); };
+    ASSERT_EQ(master().size(), 1u);
+    ::kill(master().front(), SIGKILL);
+    const auto between = executor.run(cluster.node(3), command({"hostname"}));
+    EXPECT_TRUE(between.ok()) << exec::failure_reason(between);
+    EXPECT_EQ(between.out, host(3).name + "\n");
+    EXPECT_EQ(executor.connections_opened(), 2u);
+
+    ASSERT_EQ(master().size(), 1u);
+    const pid_t second = master().front();
+    std::thread killer([&] {
+        // Only once the long command runs on the host is the master killed.
+        const bool running = eventually(
+            [&] {
+                return executor.run(cluster.node(3), command({"pgrep", "-f", "sleep 31"})).ok();
+            },
+            20s);
+        EXPECT_TRUE(running) << "the long command never started";
+        ::kill(second, SIGKILL);
+    });
+    const auto lost = executor.run(cluster.node(3), command({"sleep", "31"}, 40s));
+    killer.join();
+    EXPECT_NE(lost.transport_error.find("connection lost"), std::string::npos) << lost.transport_error;
+    const auto after = executor.run(cluster.node(3), command({"hostname"}));
+    EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
+    EXPECT_EQ(executor.connections_opened(), 3u);
+    EXPECT_EQ(executor.close_masters(), 1u);
+}
+
 // pdctl speaks OpenSSH's mux protocol to the master itself (no `ssh` per command): megabytes on all
 // three streams at once, a command killed by a signal told from a master that is gone, and a master
 // that ended replaced by a new one for the next command.
