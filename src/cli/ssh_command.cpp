@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 
 #include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/report/ssh_masters_view.hpp"
@@ -13,8 +12,7 @@ namespace pdctl::cli {
 namespace {
 
 ExitCode ssh_close_command(const GlobalOptions& global) {
-    const char* configured = std::getenv("PDCTL_SSH_CONTROL_DIR");
-    const std::string dir = configured && *configured ? configured : exec::default_control_dir();
+    const std::string dir = exec::control_dir_from_environment();
     std::vector<exec::ClosedMaster> closed;
     try {
         closed = exec::close_masters_in(dir);

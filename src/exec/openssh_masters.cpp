@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -45,6 +46,11 @@ std::chrono::seconds parse_ssh_persist(const std::string& value) {
 
 std::string default_control_dir() {
     return "/tmp/pdctl-ssh-" + std::to_string(::geteuid());
+}
+
+std::string control_dir_from_environment() {
+    const char* configured = std::getenv("PDCTL_SSH_CONTROL_DIR");
+    return configured && *configured ? configured : default_control_dir();
 }
 
 void prepare_control_dir(const std::string& dir) {

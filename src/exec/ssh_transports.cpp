@@ -50,7 +50,7 @@ OpenSshOptions openssh_options_like(const SshOptions& libssh2) {
     options.persist = std::chrono::seconds(60);
     if (const char* persist = std::getenv("PDCTL_SSH_PERSIST"); persist && *persist)
         options.persist = parse_ssh_persist(persist);
-    if (const char* dir = std::getenv("PDCTL_SSH_CONTROL_DIR"); dir && *dir) options.control_dir = dir;
+    options.control_dir = control_dir_from_environment();
     return options;
 }
 

@@ -19,6 +19,9 @@ std::chrono::seconds parse_ssh_persist(const std::string& value);
 // /tmp/pdctl-ssh-<uid>: under /tmp because a socket path may not exceed 107 bytes.
 std::string default_control_dir();
 
+// PDCTL_SSH_CONTROL_DIR, else default_control_dir(): where the binary keeps its masters.
+std::string control_dir_from_environment();
+
 // Creates DIR (0700) if needed and checks that it is safe to keep sockets in: a directory, not a
 // symbolic link, owned by this user, no access for anyone else, and short enough for a socket path.
 // Throws std::runtime_error naming the directory and what to do.
