@@ -66,6 +66,15 @@ GateAnswer probe_without_request(const plan::Stage& stage, health::HttpProber& p
     return answer;
 }
 
+// A MiniLB that answers, with workers that answer, whose last request through it failed: nothing since
+// has shown that a request passes prefill → decode, so it is not called ready.
+void judge_by_last_request(const LastGateRequest& last, GateAnswer& answer) {
+    if (!answer.passed || !last.found || last.passed) return;
+    answer.passed = false;
+    answer.answer = fmt::format("its last request, by {} {} at {}, failed: {}", last.verb, last.run, last.at,
+                                last.failure);
+}
+
 }  // namespace
 
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,
@@ -131,8 +140,12 @@ ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, h
         role.groups = stage.groups;
         role.gate_url = stage.gate.url;
         // The same checks as start's gate, but for the request through a router unless asked to send it.
-        const auto probe = request.probe ? probe_gate(stage.gate, prober, kStatusTimeouts)
-                                         : probe_without_request(stage, prober);
+        auto probe = request.probe ? probe_gate(stage.gate, prober, kStatusTimeouts)
+                                   : probe_without_request(stage, prober);
+        if (!request.probe && request.last_request && stage.router && !stage.router->worker_api()) {
+            role.last_request = request.last_request(stage.role);
+            judge_by_last_request(*role.last_request, probe);
+        }
         role.ready = probe.passed;
         role.gate_answer = probe.answer;
         for (const auto& unit : stage.units) {

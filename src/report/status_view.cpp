@@ -70,6 +70,28 @@ std::string metrics_line(const engine::RoleMetrics& metrics) {
     return line;
 }
 
+// What the journal says of the last request a gate sent through a MiniLB router.
+std::string last_request_text(const engine::LastGateRequest& last) {
+    if (!last.error.empty()) return last.error;
+    if (!last.found) return "the journal holds no request through it";
+    const auto when = last.age_seconds >= 0 ? format_uptime(last.age_seconds) + " ago" : "at " + last.at;
+    if (last.passed) return fmt::format("the last one, by {} {}, passed {}", last.verb, last.run, when);
+    return fmt::format("its last request, by {} {}, failed {}: {}", last.verb, last.run, when, last.failure);
+}
+
+json last_request_json(const std::optional<engine::LastGateRequest>& last) {
+    if (!last) return nullptr;
+    if (!last->error.empty()) return {{"error", last->error}};
+    if (!last->found) return {{"found", false}};
+    return {{"found", true},
+            {"run", last->run},
+            {"verb", last->verb},
+            {"at", last->at},
+            {"age_seconds", last->age_seconds},
+            {"passed", last->passed},
+            {"failure", last->passed ? json(nullptr) : json(last->failure)}};
+}
+
 }  // namespace
 
 std::string render_status_text(const engine::ClusterStatus& status) {
@@ -122,13 +144,16 @@ std::string render_status_text(const engine::ClusterStatus& status) {
         if (!role.units.empty() && !role.units.front().scheduler.empty())
             out += fmt::format("{}: SLURM {}\n", role.role, role.units.front().scheduler);
     for (const auto& role : status.roles) {
-        if (!role.ready && !role.gate_answer.empty() && !role.units.empty() &&
-            role.units.front().state == "running")
+        const auto& last = role.last_request;
+        const bool running = !role.units.empty() && role.units.front().state == "running";
+        if (!role.ready && running && last && last->found && !last->passed)
+            out += fmt::format("{}: {}; `--probe` sends a new one\n", role.role, last_request_text(*last));
+        else if (!role.ready && running && !role.gate_answer.empty())
             out += fmt::format("{}: {} answers {}\n", role.role, role.gate_url, role.gate_answer);
         // Ready without a request: say what it rests on, and how to send one.
         if (role.ready && role.kind == "router" && !status.probed)
-            out += fmt::format("{}: ready by its own account ({}); no request sent, `--probe` sends one\n",
-                               role.role, role.gate_answer);
+            out += fmt::format("{}: ready by its own account ({}); no request sent, `--probe` sends one{}\n",
+                               role.role, role.gate_answer, last ? "; " + last_request_text(*last) : "");
     }
     for (const auto& [node, why] : status.unreachable)
         out += fmt::format("{}: unreachable, state unknown: {}\n", node, why);
@@ -183,6 +208,7 @@ json status_to_json(const engine::ClusterStatus& status) {
                          {"healthy", role.ready},
                          {"gate_url", role.gate_url},
                          {"gate_answer", role.gate_answer},
+                         {"last_request", last_request_json(role.last_request)},
                          {"units", units}});
     }
     json unreachable = json::array();

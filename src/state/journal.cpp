@@ -113,6 +113,32 @@ std::vector<RunRecord> parse_history(const std::string& jsonl) {
     return runs;
 }
 
+std::optional<GateResult> last_gate_result(const std::string& jsonl, const std::string& role) {
+    std::optional<GateResult> last;
+    std::istringstream in(jsonl);
+    std::string text;
+    while (std::getline(in, text)) {
+        const auto line = json::parse(text, nullptr, false);
+        if (line.is_discarded() || !line.is_object() || text_field(line, "role") != role) continue;
+        const std::string event = text_field(line, "event");
+        if (event != "stage_ready" && event != "stage_failed") continue;
+        GateResult result;
+        result.run = text_field(line, "run");
+        result.verb = text_field(line, "verb");
+        result.at = text_field(line, "ts");
+        result.at_epoch_ms = number_field(line, "epoch_ms", 0);
+        result.passed = event == "stage_ready";
+        if (!result.passed) {
+            result.reason = text_field(line, "reason");
+            if (const auto node = text_field(line, "node"); !node.empty())
+                result.reason =
+                    fmt::format("{} rank {}: {}", node, number_field(line, "rank", 0), result.reason);
+        }
+        last = std::move(result);
+    }
+    return last;
+}
+
 std::vector<RunRecord> newest(std::vector<RunRecord> runs, std::size_t limit) {
     std::reverse(runs.begin(), runs.end());
     if (runs.size() > limit) runs.resize(limit);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "pdctl_harness.hpp"
 #include "sim_http.hpp"
@@ -168,9 +169,10 @@ TEST(Readiness, StatusSendsARequestOnlyWithProbe) {
     const auto status = cluster.run({"status"});
     EXPECT_EQ(status.exit_code, 0) << status.out;
     EXPECT_NE(status.out.find("router: ready by its own account (HTTP 200, its 2 workers' /health 200); no "
-                              "request sent, `--probe` sends one"),
+                              "request sent, `--probe` sends one; the last one, by start "),
               std::string::npos)
         << status.out;
+    EXPECT_TRUE(std::regex_search(status.out, std::regex(R"(, passed \d+s ago\n)"))) << status.out;
     EXPECT_EQ(prefill_requests(cluster), before);
     const auto probed = cluster.run({"status", "--probe"});
     EXPECT_EQ(probed.exit_code, 0) << probed.out;
@@ -191,6 +193,46 @@ TEST(Readiness, StatusSendsARequestOnlyWithProbe) {
                   0u)
             << role.dump();
     }
+}
+
+// MiniLB's /health and its workers' answer 200 over a broken KV path. Without a request, what status
+// has beyond them is the journal: a MiniLB whose last gate request failed is not called ready, and
+// the line says which run sent it, when, and why it failed (issue 32).
+TEST(Readiness, AMiniLbWhoseLastGateRequestFailedIsNotReadyWithoutAProbe) {
+    SimCluster cluster("lastreq", 120);
+    auto text = read_text(cluster.config());
+    replace_all(text, "health: {deadline: 8s, interval: 200ms}", "health: {deadline: 30s, interval: 200ms}");
+    write_text(cluster.config(), text);
+    cluster.append("decode.env", "PDSIM_KV_FAULT=bootstrap\n");
+    const auto start = cluster.run({"--json", "start", "--keep-on-failure"});
+    ASSERT_EQ(start.exit_code, 5) << start.out << start.err;
+    ASSERT_EQ(events_named(start, "stage_failed", "router").size(), 1u) << start.out;
+    const double before = prefill_requests(cluster);
+
+    const auto status = cluster.run({"status"});
+    EXPECT_EQ(status.exit_code, 7) << status.out;  // degraded
+    const std::regex line(R"(router: its last request, by start \d{8}T\d{6}Z-[0-9a-f]{6}, failed \d+s ago: )"
+                          R"(.*Connection refused.*; `--probe` sends a new one)");
+    EXPECT_TRUE(std::regex_search(status.out, line)) << status.out;
+    EXPECT_EQ(status.out.find("ready by its own account"), std::string::npos) << status.out;
+
+    const auto parsed = json::parse(cluster.run({"--json", "status"}).out);
+    bool seen = false;
+    for (const auto& role : parsed["roles"]) {
+        if (role["role"] != "router") continue;
+        seen = true;
+        EXPECT_EQ(role["healthy"], false);
+        const auto& last = role["last_request"];
+        EXPECT_EQ(last["found"], true) << last.dump();
+        EXPECT_EQ(last["passed"], false) << last.dump();
+        EXPECT_EQ(last["verb"], "start") << last.dump();
+        EXPECT_NE(last.value("failure", "").find("Error fetching prefill parallel info from bootstrap"),
+                  std::string::npos)
+            << last.dump();
+    }
+    EXPECT_TRUE(seen) << parsed.dump();
+    EXPECT_EQ(prefill_requests(cluster), before) << "status sent no request";
+    EXPECT_EQ(cluster.run({"stop"}).exit_code, 0);
 }
 
 TEST(Readiness, AMasterThatIsNotServingYetHoldsItsStage) {

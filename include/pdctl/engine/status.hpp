@@ -1,6 +1,7 @@
 #pragma once
 // What `pdctl status` reports: every role and node, read from the nodes and the health endpoints.
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +46,20 @@ struct RoleMetrics {
     std::optional<double> find(const std::string& name) const;
 };
 
+// MiniLB without --probe: the last request a gate sent through the router (start, restart, heal), as
+// the journal recorded it. MiniLB's own /health is 200 whatever its workers do, and a broken KV path
+// passes every worker's /health: this is the evidence status has without sending a request.
+struct LastGateRequest {
+    std::string error;   // the journal could not be read: why (the other fields are then empty)
+    bool found = false;  // the journal has one
+    std::string run;
+    std::string verb;
+    std::string at;              // UTC
+    long long age_seconds = -1;  // before this status, by this machine's clock
+    bool passed = false;
+    std::string failure;  // why it failed
+};
+
 struct RoleStatus {
     std::string role;  // the stage: the role, or for a group after the first NAME-K
     std::string kind;
@@ -55,7 +70,8 @@ struct RoleStatus {
     std::string gate_url;
     std::string gate_answer;  // "HTTP 200", "Connection refused", ...
     std::vector<UnitStatus> units;
-    std::optional<RoleMetrics> metrics;  // with --metrics, for the kinds that export any
+    std::optional<RoleMetrics> metrics;           // with --metrics, for the kinds that export any
+    std::optional<LastGateRequest> last_request;  // a MiniLB router without --probe
 };
 
 struct ClusterStatus {
@@ -77,6 +93,10 @@ struct StatusRequest {
     bool metrics = false;
     // Send each router gate's one-token POST /generate (status --probe, heal, drill), as start does.
     bool probe = false;
+    // Without `probe`: the last request a gate sent through the MiniLB router of stage ROLE (the journal's,
+    // ops/status.cpp), asked from that stage's probe task, beside the other probes. One that failed
+    // makes the router not ready: nothing since has shown a request passing. Unset: not looked up.
+    std::function<LastGateRequest(const std::string& role)> last_request = {};
 };
 
 ClusterStatus collect_status(const plan::Plan& plan, exec::Executor& executor, health::HttpProber& prober,

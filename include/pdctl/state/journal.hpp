@@ -53,4 +53,17 @@ std::vector<RunRecord> parse_history(const std::string& jsonl);
 // The newest `limit` runs, newest first.
 std::vector<RunRecord> newest(std::vector<RunRecord> runs, std::size_t limit);
 
+// How a stage's gate last ended: its newest stage_ready or stage_failed line. For a router's stage,
+// the last request a gate sent through it (start, restart, heal).
+struct GateResult {
+    std::string run;
+    std::string verb;  // the run's: start, restart, heal, ...
+    std::string at;    // UTC, 2026-11-29T08:12:03Z
+    long long at_epoch_ms = 0;
+    bool passed = false;
+    std::string reason;  // why it failed: "n5 rank 0: KVTransferError ..." (the node and rank if named)
+};
+// Over the journal's lines in order; damaged lines are skipped. nullopt: no gate of `role` in `jsonl`.
+std::optional<GateResult> last_gate_result(const std::string& jsonl, const std::string& role);
+
 }  // namespace pdctl::state::journal

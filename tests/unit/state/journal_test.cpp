@@ -103,5 +103,34 @@ TEST(JournalHistory, NewestFirstWithALimit) {
     EXPECT_TRUE(parse_history("").empty());
 }
 
+// What status shows for a MiniLB router without --probe: the last gate of its stage, whichever run.
+TEST(JournalLastGate, TheNewestReadyOrFailedLineOfTheRoleWins) {
+    const std::string journal =
+        std::string(kJournal) +
+        R"jsonl({"run":"r4","seq":0,"ts":"2026-11-29T11:00:00Z","epoch_ms":9000000,"verb":"start","event":"record_begin"}
+{"run":"r4","seq":1,"ts":"2026-11-29T11:00:04Z","epoch_ms":9004000,"verb":"start","event":"stage_ready","role":"router","node":"n5"}
+{"run":"r5","seq":0,"ts":"2026-11-29T12:00:00Z","epoch_ms":9900000,"verb":"restart","event":"record_begin"}
+{"run":"r5","seq":1,"ts":"2026-11-29T12:00:07Z","epoch_ms":9907000,"verb":"restart","event":"stage_failed","role":"router","node":"n5","rank":0,"reason":"POST /generate: HTTP 500"}
+{"run":"r5","seq":2,"ts":"2026-11-29T12:00:08Z","epoch_ms":9908000,"verb":"restart","event":"stage_ready","role":"decode"}
+)jsonl";
+    const auto router = last_gate_result(journal, "router");
+    ASSERT_TRUE(router.has_value());
+    EXPECT_EQ(router->run, "r5");
+    EXPECT_EQ(router->verb, "restart");
+    EXPECT_EQ(router->at, "2026-11-29T12:00:07Z");
+    EXPECT_EQ(router->at_epoch_ms, 9907000);
+    EXPECT_FALSE(router->passed);
+    EXPECT_EQ(router->reason, "n5 rank 0: POST /generate: HTTP 500");
+
+    const auto before = last_gate_result(journal.substr(0, journal.find(R"({"run":"r5")")), "router");
+    ASSERT_TRUE(before.has_value());
+    EXPECT_EQ(before->run, "r4");
+    EXPECT_TRUE(before->passed);
+    EXPECT_TRUE(before->reason.empty());
+
+    EXPECT_FALSE(last_gate_result(kJournal, "router").has_value()) << "a stop's stage_begin is no gate";
+    EXPECT_FALSE(last_gate_result("", "router").has_value());
+}
+
 }  // namespace
 }  // namespace pdctl::state::journal
