@@ -312,7 +312,8 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
                                        std::chrono::duration_cast<Duration>(now - waiting.began));
             waiting.last_answer = answer;
         }
-        waiting.next_probe = now + gate.interval;
+        waiting.next_probe =
+            now + gate.probe_interval(std::chrono::duration_cast<Duration>(now - waiting.began));
     }
     if (run_.options.progress_interval.count() > 0 && now >= waiting.next_progress) {
         waiting.progress.poll(run_.executor, now, run_.reporter);

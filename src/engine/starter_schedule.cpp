@@ -109,7 +109,9 @@ StageResult Starter::start_stages(const std::vector<bool>& starting,
         if (run_.options.progress_interval.count() > 0) tick = std::min(tick, run_.options.progress_interval);
         for (auto& slot : slots) {
             if (slot.state != State::kWaiting) continue;
-            tick = std::min(tick, slot.waiting->stage.gate.interval);
+            const auto since_begin =
+                std::chrono::duration_cast<Duration>(run_.clock.now() - slot.waiting->began);
+            tick = std::min(tick, slot.waiting->stage.gate.probe_interval(since_begin));
             auto result = poll_gate(*slot.waiting);
             if (!result) continue;
             if (result->code != ExitCode::kOk) return *result;

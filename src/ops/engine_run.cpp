@@ -154,6 +154,7 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
     }
     auto history = timeline::start_history(timeline::read_timelines(journal.text));
     timeline::apply_deadlines(scoped.plan, history, request.deadline_floor, request.deadline_policy);
+    timeline::apply_quick_windows(scoped.plan, history);
     for (const auto& stage : scoped.plan.stages)
         if (timeline::deadline_learned(stage.gate))
             journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "pdctl/plan/role_kinds.hpp"
 #include "program_env.hpp"
 
@@ -68,6 +70,17 @@ void add_router_checks(const config::Cluster& cluster, const config::Role& role,
 std::vector<GateCheck> Gate::effective_checks() const {
     if (!checks.empty()) return checks;
     return {GateCheck{CheckKind::Status, url, expect_status, {}, why}};
+}
+
+Duration Gate::quick_interval() const {
+    return std::max(Duration(50), interval / 5);
+}
+
+Duration Gate::probe_interval(Duration since_begin) const {
+    if (quick_until <= quick_from || since_begin > quick_until) return interval;
+    // Before the window: no later than its start.
+    if (since_begin < quick_from) return std::clamp(quick_from - since_begin, quick_interval(), interval);
+    return quick_interval();
 }
 
 Gate default_gate(const config::Cluster& cluster, const config::Role& role) {

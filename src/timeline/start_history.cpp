@@ -117,6 +117,32 @@ void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Durati
                 }
 }
 
+namespace {
+
+void set_quick_window(plan::Gate& gate, const StageSamples* samples) {
+    gate.quick_from = gate.quick_until = plan::Duration(0);
+    if (!samples || samples->ready_ms.size() < kStartsToLearn || gate.interval.count() <= 0) return;
+    const auto [fastest, slowest] = std::minmax_element(samples->ready_ms.begin(), samples->ready_ms.end());
+    const long long interval = gate.interval.count();
+    const long long from = std::max(0LL, *fastest - interval), until = *slowest + interval;
+    if (until - from > kQuickWindowIntervals * interval) return;
+    gate.quick_from = plan::Duration(from);
+    gate.quick_until = plan::Duration(until);
+}
+
+}  // namespace
+
+void apply_quick_windows(plan::Plan& plan, const StartHistory& history) {
+    for (auto& stage : plan.stages) set_quick_window(stage.gate, history.find(stage.fingerprint()));
+    for (auto& stage : plan.stages)
+        for (auto& edge : stage.edges)
+            if (edge.kind == plan::GateKind::Ready)
+                if (const auto* dependency = plan.find_stage(edge.role)) {
+                    edge.gate.quick_from = dependency->gate.quick_from;
+                    edge.gate.quick_until = dependency->gate.quick_until;
+                }
+}
+
 std::optional<std::string> PaceJudge::phase(const plan::Stage& stage, const plan::Unit& unit,
                                             const std::string& phase_id, const std::string& phase_label,
                                             long long elapsed_ms) {

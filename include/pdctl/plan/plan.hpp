@@ -73,8 +73,19 @@ struct Gate {
     // from 7 starts: ..."; empty when the configured deadline stands and nothing was known.
     std::string deadline_note;
 
+    // Learned from past starts (timeline::apply_quick_windows): between `quick_from` and `quick_until`
+    // after its stage began, the gate has passed in every recorded start, so it is probed every
+    // quick_interval() there instead of every `interval`, and the pass is seen that much sooner. Both
+    // zero: no window.
+    Duration quick_from{0};
+    Duration quick_until{0};
+
     // `checks`, or the one Status check that an empty list means.
     std::vector<GateCheck> effective_checks() const;
+    // A fifth of `interval`, and never below 50 ms.
+    Duration quick_interval() const;
+    // The interval to wait after a probe made `since_begin` after the stage began.
+    Duration probe_interval(Duration since_begin) const;
 };
 
 using GateKind = config::DependencyGate;

@@ -56,6 +56,13 @@ void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Durati
 // Whether apply_deadlines set this gate's deadline from past starts (not kept the configured one).
 bool deadline_learned(const plan::Gate& gate);
 
+// The quick probing windows (plan::Gate::quick_from, quick_until) of every stage with kStartsToLearn
+// recorded starts: from an interval before its fastest recorded pass to an interval after its slowest.
+// A window wider than kQuickWindowIntervals intervals is not set: a stage that varies that much gains
+// little from it, and would be probed 5 times as often for long. Each Ready edge gets its stage's.
+constexpr long long kQuickWindowIntervals = 20;
+void apply_quick_windows(plan::Plan& plan, const StartHistory& history);
+
 // Pace: a unit's phase or a stage running longer than any recorded start of it (by more than a 2 s
 // progress poll), said once each, once kStartsToLearn starts recorded it.
 class PaceJudge {

@@ -101,7 +101,8 @@ TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {
     const auto command = runtime(0).start(
         unit({"sh", "-c",
               "echo \"record=$(cat \"$1.pid\") pgid=$(cut -d' ' -f5 /proc/$$/stat) env=$PDCTL_TEST_VALUE\"; "
-              "test -f \"$1.state\" && echo state-present; exec sleep 60",
+              "test -e /proc/$$/fd/3 && echo fd3-leaked; test -f \"$1.state\" && echo state-present; "
+              "exec sleep 60",
               "program", (dir_ / "u").string()}));
     const auto started = executor_.run(node_, command);
     ASSERT_TRUE(started.ok()) << started.err;
@@ -115,6 +116,8 @@ TEST_F(ProcessRuntimeScripts, TheUnitIsRecordedBeforeItsProgramRuns) {
               std::string::npos)
         << read_file(dir_ / "u.log");
     EXPECT_EQ(started.out, "started u pid " + pid);
+    // The start script's pipe (how it learns the record is in place) never reaches the program.
+    EXPECT_EQ(read_file(dir_ / "u.log").find("fd3-leaked"), std::string::npos) << read_file(dir_ / "u.log");
     const auto units = inspect();
     ASSERT_EQ(units.size(), 1u);
     EXPECT_TRUE(units[0].running);

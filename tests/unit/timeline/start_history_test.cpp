@@ -100,6 +100,55 @@ TEST(LearnedDeadline, AppliesToEachStageByItsFingerprintAndToReadyEdgesCopies) {
     }
 }
 
+// The pass is seen up to a gate interval late: where past starts say it comes, the gate is probed five
+// times as often (issue 32, start overhead).
+TEST(QuickWindow, SpansTheRecordedPassesWithAnIntervalEachSideOnceThreeStartsAreKnown) {
+    auto plan = plan::build_plan(testing::sample_cluster());
+    const auto& prefill = *plan.find_stage("prefill");
+    const auto interval = prefill.gate.interval.count();
+    ASSERT_GT(interval, 0);
+    StartHistory history;
+    history.stages[prefill.fingerprint()] = samples({10000, 12000, 11000});
+    apply_quick_windows(plan, history);
+    const auto& gate = plan.find_stage("prefill")->gate;
+    EXPECT_EQ(gate.quick_from.count(), 10000 - interval);
+    EXPECT_EQ(gate.quick_until.count(), 12000 + interval);
+    for (const auto& stage : plan.stages) {
+        if (stage.role != "prefill") {
+            EXPECT_EQ(stage.gate.quick_until.count(), 0) << stage.role;
+        }
+        for (const auto& edge : stage.edges) {
+            if (edge.role == "prefill" && edge.kind == plan::GateKind::Ready) {
+                EXPECT_EQ(edge.gate.quick_until, gate.quick_until);
+            }
+        }
+    }
+
+    history.stages[prefill.fingerprint()] = samples({10000, 12000});
+    apply_quick_windows(plan, history);
+    EXPECT_EQ(plan.find_stage("prefill")->gate.quick_until.count(), 0) << "two starts teach nothing";
+    history.stages[prefill.fingerprint()] = samples({1000, 1000 + 30 * interval, 2000});
+    apply_quick_windows(plan, history);
+    EXPECT_EQ(plan.find_stage("prefill")->gate.quick_until.count(), 0) << "too wide to be worth it";
+}
+
+TEST(QuickWindow, ProbesAFifthOfTheIntervalInsideAndWakesAtItsStart) {
+    plan::Gate gate;
+    gate.interval = 250ms;
+    EXPECT_EQ(gate.probe_interval(1000ms), 250ms) << "no window";
+    gate.quick_from = 1500ms;
+    gate.quick_until = 2500ms;
+    EXPECT_EQ(gate.quick_interval(), 50ms);
+    EXPECT_EQ(gate.probe_interval(1000ms), 250ms);
+    EXPECT_EQ(gate.probe_interval(1400ms), 100ms) << "the next probe at the window's start";
+    EXPECT_EQ(gate.probe_interval(1480ms), 50ms) << "never below the quick interval";
+    EXPECT_EQ(gate.probe_interval(1500ms), 50ms);
+    EXPECT_EQ(gate.probe_interval(2500ms), 50ms);
+    EXPECT_EQ(gate.probe_interval(2501ms), 250ms);
+    gate.interval = 100ms;
+    EXPECT_EQ(gate.quick_interval(), 50ms) << "a floor of 50 ms";
+}
+
 TEST(PaceJudge, WarnsOnceWhenAPhaseOrTheStageRunsPastEveryRecordedStart) {
     const auto plan = plan::build_plan(testing::sample_cluster());
     const auto& prefill = *plan.find_stage("prefill");
