@@ -94,6 +94,14 @@ void SshSession::handshake(Clock::time_point deadline) {
         }
         throw SshError(message);
     }
+    // What the transfer's speed rests on (docs/benchmarks.md, push): libssh2 1.10 has no AES-GCM or
+    // chacha20-poly1305, so a cipher with a separate MAC.
+    const auto method = [&](int which) {
+        const char* name = libssh2_session_methods(session_, which);
+        return name ? name : "?";
+    };
+    spdlog::debug("{}: key exchange {}, cipher {}, MAC {}", target_.describe(), method(LIBSSH2_METHOD_KEX),
+                  method(LIBSSH2_METHOD_CRYPT_CS), method(LIBSSH2_METHOD_MAC_CS));
 }
 
 SshSession::~SshSession() {
