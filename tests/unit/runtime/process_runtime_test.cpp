@@ -188,7 +188,14 @@ TEST_F(ProcessRuntimeScripts, AnEnvironmentCutShortStartsNothing) {
 TEST_F(ProcessRuntimeScripts, StatusSeesTheGroupAfterItsLeaderDied) {
     // The supervising sh is killed alone; the program it started lives on in the unit's group, so the
     // unit is still running (its GPUs are still held), and stop must still remove it.
-    ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sleep", "60"}))).ok());
+    ASSERT_TRUE(
+        executor_.run(node_, runtime(0).start(unit({"sh", "-c", "echo program-started; exec sleep 60"})))
+            .ok());
+    // The start returns once the unit is recorded, which is before its program runs: the leader is
+    // killed only once the program is there to outlive it.
+    ASSERT_TRUE(eventually([&] {
+        return read_file(dir_ / "u.log").find("program-started") != std::string::npos;
+    })) << read_file(dir_ / "u.log");
     const int leader = std::stoi(read_file(dir_ / "u.pid"));
     ::kill(leader, SIGKILL);
     ASSERT_TRUE(eventually([&] {
