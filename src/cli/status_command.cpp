@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <utility>
 
 #include "pdctl/ops/status.hpp"
 #include "pdctl/report/status_view.hpp"
@@ -15,7 +16,7 @@ namespace {
 ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope,
                         engine::StatusRequest request) {
     auto context = load_context(global);
-    const auto status = ops::read_status(context, scope, request);
+    const auto status = ops::read_status(context, scope, std::move(request));
     const std::string text =
         global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
     fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
