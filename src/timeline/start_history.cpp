@@ -99,6 +99,19 @@ bool deadline_learned(const plan::Gate& gate) {
     return gate.deadline_note.rfind("learned from ", 0) == 0;  // choose_deadline's note when it learned
 }
 
+namespace {
+
+// A Ready edge waits on a copy of its dependency's gate: `update(copy, gate)` for each.
+template <typename Update>
+void each_ready_edge(plan::Plan& plan, Update update) {
+    for (auto& stage : plan.stages)
+        for (auto& edge : stage.edges)
+            if (edge.kind == plan::GateKind::Ready)
+                if (const auto* dependency = plan.find_stage(edge.role)) update(edge.gate, dependency->gate);
+}
+
+}  // namespace
+
 void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Duration floor,
                      DeadlinePolicy policy) {
     for (auto& stage : plan.stages) {
@@ -107,14 +120,10 @@ void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Durati
         stage.gate.deadline = choice.deadline;
         stage.gate.deadline_note = choice.note;
     }
-    // A Ready edge waits on a copy of its dependency's gate.
-    for (auto& stage : plan.stages)
-        for (auto& edge : stage.edges)
-            if (edge.kind == plan::GateKind::Ready)
-                if (const auto* dependency = plan.find_stage(edge.role)) {
-                    edge.gate.deadline = dependency->gate.deadline;
-                    edge.gate.deadline_note = dependency->gate.deadline_note;
-                }
+    each_ready_edge(plan, [](plan::Gate& copy, const plan::Gate& gate) {
+        copy.deadline = gate.deadline;
+        copy.deadline_note = gate.deadline_note;
+    });
 }
 
 namespace {
@@ -134,13 +143,10 @@ void set_quick_window(plan::Gate& gate, const StageSamples* samples) {
 
 void apply_quick_windows(plan::Plan& plan, const StartHistory& history) {
     for (auto& stage : plan.stages) set_quick_window(stage.gate, history.find(stage.fingerprint()));
-    for (auto& stage : plan.stages)
-        for (auto& edge : stage.edges)
-            if (edge.kind == plan::GateKind::Ready)
-                if (const auto* dependency = plan.find_stage(edge.role)) {
-                    edge.gate.quick_from = dependency->gate.quick_from;
-                    edge.gate.quick_until = dependency->gate.quick_until;
-                }
+    each_ready_edge(plan, [](plan::Gate& copy, const plan::Gate& gate) {
+        copy.quick_from = gate.quick_from;
+        copy.quick_until = gate.quick_until;
+    });
 }
 
 std::optional<std::string> PaceJudge::phase(const plan::Stage& stage, const plan::Unit& unit,
