@@ -3,39 +3,50 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/lint/finding.hpp"
 #include "pdctl/ops/mutating_run.hpp"
+#include "pdctl/push/local_sources.hpp"
 #include "pdctl/push/push_plan.hpp"
-#include "pdctl/util/sha256.hpp"
 
 namespace pdctl::ops {
 namespace {
 
-// Hashes each distinct source once; a source that cannot be read is a config error at its line.
-std::map<std::string, push::LocalFile> read_sources(const config::Cluster& cluster) {
-    std::map<std::string, push::LocalFile> local;
+// Each distinct source in the order of the files list, checked readable before any node is touched: one
+// that cannot be opened is a config error at its line. Hashing them is LocalSources' work, beside the push.
+std::vector<push::SourceFile> read_sources(const config::Cluster& cluster) {
+    std::vector<push::SourceFile> sources;
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < cluster.files.size(); ++i) {
         const auto& file = cluster.files[i];
-        if (local.count(file.source)) continue;
+        if (!seen.insert(file.source).second) continue;
         std::string why;
-        const auto sha = util::sha256_file_hex(file.source, &why);
-        if (!sha) {
+        std::error_code error;
+        std::uintmax_t size = 0;
+        if (std::filesystem::is_directory(file.source, error))
+            why = "is a directory";
+        else if (const std::ifstream readable(file.source, std::ios::binary); !readable)
+            why = std::strerror(errno);
+        else if (size = std::filesystem::file_size(file.source, error); error)
+            why = error.message();
+        if (!why.empty()) {
             const auto where = lint::format_location(file.source_where);
             throw Failure(ExitCode::kUsage,
                           fmt::format("{}{}files[{}].source: cannot read {}: {} (nothing was pushed)", where,
                                       where.empty() ? "" : ": ", i, file.source, why),
                           "relative sources start at the cluster file's directory");
         }
-        std::error_code ignored;
-        local[file.source] = {*sha,
-                              static_cast<std::uint64_t>(std::filesystem::file_size(file.source, ignored))};
+        sources.push_back({file.source, static_cast<std::uint64_t>(size)});
     }
-    return local;
+    return sources;
 }
 
 std::string journal_line(const std::string& node, const push::FileOutcome& file) {
@@ -70,7 +81,8 @@ ExitCode run_push(const Deployment& deployment, PushView& view,
         std::erase_if(plan, [&](const push::NodeFiles& entry) {
             return std::find(nodes->begin(), nodes->end(), entry.node.name) == nodes->end();
         });
-    const auto local = read_sources(deployment.cluster);
+    const push::LocalSources sources(read_sources(deployment.cluster));
+    const auto& local = sources.files();
     std::uint64_t at_most = 0;
     for (const auto& node : plan)
         for (const auto& file : node.files) at_most += local.at(file.source).size;

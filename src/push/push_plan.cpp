@@ -124,6 +124,12 @@ exec::Command chmod_command(const std::string& dest, int mode) {
     return command;
 }
 
+exec::Command remove_temporary_command(const std::string& temp) {
+    exec::Command command;
+    command.argv = {"rm", "-f", "--", temp};
+    return command;
+}
+
 std::string temporary_name(const std::string& dest, const std::string& suffix) {
     return dest + ".pdctl-tmp-" + suffix;
 }

@@ -1,7 +1,9 @@
 #include "pdctl/push/pusher.hpp"
 
 #include <algorithm>
+#include <future>
 #include <mutex>
+#include <optional>
 #include <random>
 
 #include "pdctl/exec/command.hpp"
@@ -63,6 +65,17 @@ class NodeWorker {
         for (std::size_t i = from; i < indices.size(); ++i) settle(indices[i], status, why);
     }
 
+    // The source's digest, waited for only here: nothing before the comparison or the verification
+    // needs it. nullopt, and the file failed, when the source could not be read.
+    std::optional<std::string> local_digest(std::size_t index) {
+        try {
+            return local_.at(plan_.files[index].source).sha256.get();
+        } catch (const std::exception& error) {
+            settle(index, FileOutcome::Status::Failed, error.what());
+            return std::nullopt;
+        }
+    }
+
     void push_all() {
         std::vector<std::string> dests;
         for (const auto& file : plan_.files) dests.push_back(file.dest);
@@ -85,10 +98,13 @@ class NodeWorker {
         for (std::size_t i = 0; i < plan_.files.size(); ++i) {
             const auto& spec = plan_.files[i];
             const auto& have = (*remote)[i];
-            const auto& want = local_.at(spec.source);
             if (have.kind == RemoteFile::Kind::Other) {
                 settle(i, FileOutcome::Status::Failed, spec.dest + " exists and is not a regular file");
-            } else if (have.kind == RemoteFile::Kind::Regular && have.sha256 == want.sha256) {
+            } else if (have.kind != RemoteFile::Kind::Regular) {
+                to_send.push_back(i);  // absent: sent without waiting for the local digest
+            } else if (const auto want = local_digest(i); !want) {
+                continue;
+            } else if (have.sha256 == *want) {
                 fix_mode(i, have.mode);
             } else {
                 to_send.push_back(i);
@@ -155,8 +171,12 @@ class NodeWorker {
             settle(index, FileOutcome::Status::Failed, uploaded.error);
             return false;
         }
-        const auto verified =
-            executor_.run(plan_.node, verify_and_rename_command(temp, want.sha256, spec.dest));
+        const auto digest = local_digest(index);
+        if (!digest) {
+            executor_.run(plan_.node, remove_temporary_command(temp));
+            return false;
+        }
+        const auto verified = executor_.run(plan_.node, verify_and_rename_command(temp, *digest, spec.dest));
         file.elapsed = since(began);
         if (verified.ok()) {
             settle(index, FileOutcome::Status::Sent);
@@ -165,7 +185,7 @@ class NodeWorker {
         outcome_.unreachable = !verified.transport_error.empty();
         if (verified.exit_code == kChecksumMismatch) {
             settle(index, FileOutcome::Status::Failed,
-                   "sha256 on the node is " + trimmed(verified.err) + ", expected " + want.sha256 +
+                   "sha256 on the node is " + trimmed(verified.err) + ", expected " + *digest +
                        " (the upload was corrupted; the temporary file was removed)");
         } else {
             settle(index, FileOutcome::Status::Failed,
@@ -184,6 +204,12 @@ class NodeWorker {
 };
 
 }  // namespace
+
+LocalFile LocalFile::hashed(std::string sha256, std::uint64_t size) {
+    std::promise<std::string> digest;
+    digest.set_value(std::move(sha256));
+    return {digest.get_future().share(), size};
+}
 
 std::size_t NodeOutcome::in_place() const {
     return static_cast<std::size_t>(

@@ -35,7 +35,8 @@ std::string sha256_hex(std::string_view data) {
     return to_hex(digest.data(), length);
 }
 
-std::optional<std::string> sha256_file_hex(const std::string& path, std::string* error) {
+std::optional<std::string> sha256_file_hex(const std::string& path, std::string* error,
+                                           const std::atomic<bool>* stop) {
     std::error_code ignored;
     if (std::filesystem::is_directory(path, ignored)) {
         if (error) *error = "is a directory";
@@ -53,6 +54,10 @@ std::optional<std::string> sha256_file_hex(const std::string& path, std::string*
     }
     std::vector<char> buffer(1 << 20);
     while (in) {
+        if (stop && stop->load()) {
+            if (error) *error = "stopped";
+            return std::nullopt;
+        }
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
         const auto count = static_cast<std::size_t>(in.gcount());
         if (count > 0) EVP_DigestUpdate(context.get(), buffer.data(), count);

@@ -191,7 +191,7 @@ TEST_F(SshQuotingTest, HostileFileNamesThroughUploadAndThePushScripts) {
         node_files.files.push_back(file);
     }
     const std::map<std::string, push::LocalFile> local = {
-        {source.string(), {*util::sha256_file_hex(source.string()), 14}}};
+        {source.string(), push::LocalFile::hashed(*util::sha256_file_hex(source.string()), 14)}};
     struct Quiet : push::PushObserver {
         void file_done(const std::string&, const push::FileOutcome&, std::size_t, std::size_t) override {}
         void node_done(const push::NodeOutcome&) override {}

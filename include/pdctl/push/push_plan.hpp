@@ -48,6 +48,9 @@ exec::Command verify_and_rename_command(const std::string& temp, const std::stri
 // Sets the mode of a file whose content is already right.
 exec::Command chmod_command(const std::string& dest, int mode);
 
+// `rm -f` of an uploaded temporary file that will not be verified (its source could not be read).
+exec::Command remove_temporary_command(const std::string& temp);
+
 // "<dest>.pdctl-tmp-<suffix>": next to the destination, so the rename never crosses filesystems.
 std::string temporary_name(const std::string& dest, const std::string& suffix);
 

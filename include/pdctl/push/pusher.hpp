@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,10 +18,13 @@ namespace pdctl::push {
 
 using Duration = std::chrono::milliseconds;
 
-// A source file as read once on this machine, before any node is touched.
+// A source file on this machine. Its size is known before any node is touched; its SHA-256 may still be
+// computing (local_sources.hpp hashes beside the nodes' probes and uploads): get() waits for it, and
+// throws std::runtime_error when the file could not be read to its end.
 struct LocalFile {
-    std::string sha256;
+    std::shared_future<std::string> sha256;
     std::uint64_t size = 0;
+    static LocalFile hashed(std::string sha256, std::uint64_t size);  // a digest already known
 };
 
 struct FileOutcome {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <future>
 #include <map>
 #include <set>
 
@@ -32,9 +33,12 @@ class FaultyExecutor : public exec::Executor {
         }
         return local_.run(node, command);
     }
+    std::function<void()> on_upload;  // called as each upload starts
+
     exec::TransferResult upload(const config::Node& node, const std::string& local_path,
                                 const std::string& remote_path, int mode,
                                 std::chrono::milliseconds timeout) override {
+        if (on_upload) on_upload();
         auto result = local_.upload(node, local_path, remote_path, mode, timeout);
         if (corrupt.count(node.name) && result.ok()) std::ofstream(remote_path, std::ios::app) << "!";
         return result;
@@ -73,7 +77,8 @@ class PusherTest : public ::testing::Test {
         for (std::size_t i = 0; i < wheel.size(); ++i) wheel[i] = static_cast<char>(i * 7 + 1);
         box_.write(wheel_, wheel);
         for (const auto& path : {script_, wheel_})
-            local_[path.string()] = {*util::sha256_file_hex(path.string()), std::filesystem::file_size(path)};
+            local_[path.string()] =
+                LocalFile::hashed(*util::sha256_file_hex(path.string()), std::filesystem::file_size(path));
     }
 
     // Each node has its own directory under the sandbox, standing for its filesystem.
@@ -178,7 +183,7 @@ TEST_F(PusherTest, ACorruptedUploadFailsAndLeavesTheOldFileInPlace) {
     const auto& failed = result.nodes[1].files[1];
     EXPECT_EQ(failed.status, Status::Failed);
     EXPECT_THAT(failed.error, ::testing::HasSubstr("sha256 on the node is "));
-    EXPECT_THAT(failed.error, ::testing::HasSubstr("expected " + local_.at(wheel_.string()).sha256));
+    EXPECT_THAT(failed.error, ::testing::HasSubstr("expected " + local_.at(wheel_.string()).sha256.get()));
     EXPECT_EQ(box_.read(nodes[1].files[1].dest), "old wheel");
     for (const auto& entry : std::filesystem::recursive_directory_iterator(node_root("n2")))
         EXPECT_EQ(entry.path().string().find(".pdctl-tmp-"), std::string::npos) << entry.path();
@@ -222,6 +227,48 @@ TEST_F(PusherTest, BoundedParallelismStillReachesEveryNode) {
     EXPECT_TRUE(result.all_in_place());
     EXPECT_EQ(result.nodes.size(), 5u);
     EXPECT_EQ(result.nodes[4].node, "n5");
+}
+
+}  // namespace
+}  // namespace pdctl::push
+
+namespace pdctl::push {
+namespace {
+
+// A missing file's digest is not needed to start its upload: the upload here is what makes the digest
+// known. Were the pusher to wait for the digest first, the push would never end; the bounded wait on
+// the push's own future fails the test instead.
+TEST_F(PusherTest, AFileMissingOnTheNodeIsUploadedBeforeItsLocalDigestIsKnown) {
+    std::promise<std::string> digest;
+    auto& wheel = local_[wheel_.string()];
+    const std::string sha = wheel.sha256.get();
+    wheel.sha256 = digest.get_future().share();
+    std::once_flag once;
+    executor_.on_upload = [&] { std::call_once(once, [&] { digest.set_value(sha); }); };
+    auto pushed = std::async(std::launch::async, [&] { return push(plan({"n1"})); });
+    const bool finished = pushed.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    std::call_once(once, [&] { digest.set_value(sha); });  // lets a stuck push end before the verdict
+    ASSERT_TRUE(finished) << "the upload waited for the local digest";
+    const auto result = pushed.get();
+    EXPECT_TRUE(result.all_in_place());
+    EXPECT_EQ(box_.read(node_root("n1") / "data" / "wheels" / "mooncake.whl"), box_.read(wheel_));
+}
+
+TEST_F(PusherTest, ASourceThatCannotBeHashedFailsAloneAndLeavesNoTemporaryFile) {
+    std::promise<std::string> digest;
+    digest.set_exception(std::make_exception_ptr(std::runtime_error("cannot read mooncake.whl: I/O error")));
+    local_[wheel_.string()].sha256 = digest.get_future().share();
+    const auto result = push(plan({"n1"}));
+    ASSERT_EQ(result.nodes.size(), 1u);
+    const auto& files = result.nodes[0].files;
+    ASSERT_EQ(files.size(), 2u);
+    EXPECT_EQ(files[0].status, Status::Sent);
+    EXPECT_EQ(files[1].status, Status::Failed);
+    EXPECT_EQ(files[1].error, "cannot read mooncake.whl: I/O error");
+    EXPECT_FALSE(result.nodes[0].unreachable);
+    EXPECT_FALSE(std::filesystem::exists(node_root("n1") / "data" / "wheels" / "mooncake.whl"));
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(box_.dir()))
+        EXPECT_EQ(entry.path().string().find(".pdctl-tmp-"), std::string::npos) << entry.path();
 }
 
 }  // namespace

@@ -31,5 +31,12 @@ TEST(Sha256, UnreadablePathsSayWhy) {
     EXPECT_EQ(why, "is a directory");
 }
 
+TEST(Sha256, AStopAlreadySetReadsNothing) {
+    const std::atomic<bool> stop{true};
+    std::string why;
+    EXPECT_FALSE(sha256_file_hex("/proc/self/status", &why, &stop));
+    EXPECT_EQ(why, "stopped");
+}
+
 }  // namespace
 }  // namespace pdctl::util
