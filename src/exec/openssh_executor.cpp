@@ -3,33 +3,26 @@
 // directory of openssh_masters.hpp) or belong to this run (a private directory, ended with it).
 #include "pdctl/exec/openssh_executor.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <signal.h>
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <future>
 #include <map>
 #include <mutex>
-#include <queue>
 #include <semaphore>
-#include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "child_process.hpp"
 #include "master_processes.hpp"
 #include "master_spawner.hpp"
 #include "master_wait.hpp"
+#include "openssh_command_line.hpp"
 #include "openssh_mux.hpp"
 #include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/exec/openssh_messages.hpp"
@@ -61,16 +54,6 @@ struct Unreachable : std::runtime_error {
 };
 
 }  // namespace
-
-std::vector<std::string> openssh_destination_args(const config::Node& node, const std::string& home) {
-    std::vector<std::string> args;
-    // Only what pdctl.yaml says: the rest is the ssh config's, as the operator's own `ssh` would see it.
-    if (node.ssh.user_set()) args.insert(args.end(), {"-l", node.ssh.user});
-    if (node.ssh.port_set()) args.insert(args.end(), {"-p", std::to_string(node.ssh.port)});
-    if (!node.ssh.identity.empty()) args.insert(args.end(), {"-i", expand_home(node.ssh.identity, home)});
-    args.insert(args.end(), {"--", node.address});
-    return args;
-}
 
 struct OpenSshExecutor::Impl {
     struct Node {
@@ -121,24 +104,8 @@ struct OpenSshExecutor::Impl {
 
     std::vector<std::string> base_args(const Node& node) const {
         std::vector<std::string> args = {ssh, "-F", policy_config};
-        const auto seconds = [](auto duration) {
-            return std::to_string(
-                std::max<long long>(1, std::chrono::duration_cast<std::chrono::seconds>(duration).count()));
-        };
-        for (const auto& option : {
-                 std::string("BatchMode=yes"),  // never a prompt: a password or passphrase question fails
-                 std::string("StrictHostKeyChecking=") +
-                     (options.accept_new_host_keys ? "accept-new" : "yes"),
-                 "UserKnownHostsFile=" + options.known_hosts,
-                 std::string("UpdateHostKeys=no"),  // the libssh2 path never rewrites known_hosts either
-                 std::string("LogLevel=ERROR"),
-                 "ConnectTimeout=" + seconds(options.connect_timeout),
-                 "ServerAliveInterval=" + std::to_string(options.keepalive_interval.count()),
-                 std::string("ServerAliveCountMax=3"),
-                 "ControlPath=" + node.socket,
-                 "ControlPersist=" + (persistent() ? std::to_string(options.persist.count()) : "no"),
-             })
-            args.insert(args.end(), {"-o", option});
+        const auto options_args = detail::openssh_session_options(options, node.socket, persistent());
+        args.insert(args.end(), options_args.begin(), options_args.end());
         return args;
     }
 

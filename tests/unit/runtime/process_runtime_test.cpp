@@ -210,6 +210,32 @@ TEST_F(ProcessRuntimeScripts, StatusSeesTheGroupAfterItsLeaderDied) {
     EXPECT_TRUE(inspect().empty());
 }
 
+TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirRecords) {
+    ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "exec sleep 60"}))).ok());
+    ASSERT_TRUE(eventually([&] { return fs::exists(dir_ / "u.pid"); }));
+    auto units = inspect();
+    ASSERT_EQ(units.size(), 1u);
+    EXPECT_TRUE(units[0].running);
+    EXPECT_EQ(units[0].pid, std::stoi(read_file(dir_ / "u.pid")));
+    EXPECT_EQ(units[0].exit_code, "");
+    EXPECT_EQ(units[0].finished_epoch, 0);
+    EXPECT_GT(units[0].node_now_epoch, 0);
+    EXPECT_EQ(units[0].labels["pdctl.role"], "prefill");
+
+    ASSERT_TRUE(executor_.run(node_, runtime(0).stop("u")).ok());
+    ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "exit 3"}))).ok());
+    ASSERT_TRUE(eventually([&] { return fs::exists(dir_ / "u.exit"); }));
+    // A record written by hand without its last newline still ends where it should.
+    std::ofstream(dir_ / "u.state", std::ios::app) << "hand_written=yes";
+    units = inspect();
+    ASSERT_EQ(units.size(), 1u);
+    EXPECT_FALSE(units[0].running);
+    EXPECT_EQ(units[0].exit_code, "3");
+    EXPECT_GE(units[0].finished_epoch, units[0].node_now_epoch - 60);
+    EXPECT_EQ(units[0].labels["pdctl.role"], "prefill");
+    EXPECT_EQ(units[0].labels["hand_written"], "yes");
+}
+
 TEST_F(ProcessRuntimeScripts, StopEscalatesToSigkillForAProgramThatIgnoresSigterm) {
     ASSERT_TRUE(
         executor_
