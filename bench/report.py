@@ -388,6 +388,14 @@ def render_sources(sources):
                     targets.append(("5. push, 1 host", "pdctl vs scp -c aes128-ctr -o MACs=hmac-sha2-256 "
                                     "(libssh2's pick)",
                                     fmt_r(pair_ratio(sc["runs"], "pdctl-1host", "scp-1host-aes128ctr")), None))
+                cpu, cores = sc.get("cpu_seconds", {}), sc.get("cores")
+                one_host = [t for t in ["pdctl-1host", "scp-1host", "scp-1host-aes128ctr"] if cpu.get(t)]
+                if one_host and cores:
+                    body += ["Machine CPU per one-host push (/proc/stat, every process on both ends: client, sshd, "
+                             f"sftp-server, hashing), median core-seconds, and the floor it sets on {cores} "
+                             "shared cores (CPU time ÷ cores): " + ", ".join(
+                                 f"{t} {med(cpu[t]):.2f} (floor {med(cpu[t]) / cores:.2f} s)" for t in one_host)
+                             + ".", ""]
                 hashing = med(sc.get("second_1host", []))
                 if hashing is not None:
                     body += [f"Second `pdctl push` to 1 host (everything in place: the hashing alone, here and on "
