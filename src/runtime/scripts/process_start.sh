@@ -16,7 +16,7 @@ if [ -f "$dir/$unit.pid" ] && group_alive "$(cat "$dir/$unit.pid")"; then
   echo "pdctl: $unit is already running (pid $(cat "$dir/$unit.pid"))" >&2; exit 17
 fi
 rm -f "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"
-if [ -s "$dir/$unit.log" ]; then keep_log "$dir" "$unit" < "$dir/$unit.log"; fi
+if [ -s "$dir/$unit.log" ]; then keep_log "$dir" "$unit" "$dir/$unit.log"; fi
 printf '%s\nstarted=%s\n' "$labels" "$(date +%s)" > "$dir/$unit.state.new"
 # The supervising sh says "recorded" on fd 3 once the record is in place and closes it before the
 # program runs, so the command substitution returns right then, or with nothing as soon as the sh ends

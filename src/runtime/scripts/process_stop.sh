@@ -26,5 +26,5 @@ if [ -n "$pid" ] && group_alive "$pid"; then
 else
   echo "$unit was not running"
 fi
-if [ -f "$dir/$unit.log" ]; then keep_log "$dir" "$unit" < "$dir/$unit.log"; rm -f "$dir/$unit.log"; fi
+if [ -f "$dir/$unit.log" ]; then keep_log "$dir" "$unit" "$dir/$unit.log"; rm -f "$dir/$unit.log"; fi
 rm -f "$dir/$unit.pid" "$dir/$unit.state" "$dir/$unit.state.new" "$dir/$unit.env" "$dir/$unit.exit"

@@ -236,6 +236,19 @@ TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirReco
     EXPECT_EQ(units[0].labels["hand_written"], "yes");
 }
 
+TEST_F(ProcessRuntimeScripts, AKeptLogKeepsTheTimeItsUnitLastWroteIt) {
+    ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "echo last words; exit 1"}))).ok());
+    ASSERT_TRUE(eventually([&] { return fs::exists(dir_ / "u.exit"); }));
+    // An hour back: a stop that copied the log without its time would show now instead.
+    const auto written = fs::last_write_time(dir_ / "u.log") - std::chrono::hours(1);
+    fs::last_write_time(dir_ / "u.log", written);
+    ASSERT_TRUE(executor_.run(node_, runtime(0).stop("u")).ok());
+    const auto kept = dir_ / "previous" / "u.log";
+    ASSERT_TRUE(fs::exists(kept));
+    EXPECT_EQ(read_file(kept), "last words\n");
+    EXPECT_EQ(fs::last_write_time(kept), written);
+}
+
 TEST_F(ProcessRuntimeScripts, StopEscalatesToSigkillForAProgramThatIgnoresSigterm) {
     ASSERT_TRUE(
         executor_
