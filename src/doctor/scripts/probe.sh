@@ -7,24 +7,35 @@
 # `end`). It only reads: sysfs, /proc/modules, ulimit, `ip -o addr`, `ss -tln`, nvidia-smi queries,
 # `<cli> info`, `<cli> image inspect`, df. Commands that can hang on a sick node (nvidia-smi on a wedged
 # driver, docker info on a stuck daemon) run under `timeout`, so one bad tool costs a fact, not the
-# whole node's answer.
+# whole node's answer. Everything else is builtins where a builtin will do: start's preflight runs this
+# on every node, and each fork and exec counts on a busy node (it was 35 processes per run, one per
+# `ss` line among them, before reads replaced the `cat`s, the `awk`s and a `$(printf '\t')` per line).
 
 sys=${PDCTL_SYSFS_ROOT:-/sys}
 say() { printf '%s' "$1"; shift; for field in "$@"; do printf '\t%s' "$field"; done; printf '\n'; }
 oneline() { tr '\n\t' '  ' | cut -c1-300; }
 bounded() { if command -v timeout >/dev/null 2>&1; then timeout 15 "$@"; else "$@"; fi; }
-each_line() { kind=$1; printf '%s\n' "$2" | while IFS= read -r line; do say "$kind" "$line"; done; }
+each_line() {
+  kind=$1
+  while IFS= read -r line; do say "$kind" "$line"; done <<EOF
+$2
+EOF
+}
 disk() {
   at=$1
   while [ ! -e "$at" ] && [ "$at" != / ]; do at=$(dirname "$at"); done
-  df -Pk "$at" 2>/dev/null | awk 'NR == 2 { print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r avail mount; do
-    say df "$1" "$avail" "$mount"
-  done
+  # POSIX df's second line: filesystem, size, used, available, capacity, mount point (the rest).
+  out=$(df -Pk "$at" 2>/dev/null) || return 0
+  { read -r _ && read -r _ _ _ avail _ mount && say df "$1" "$avail" "$mount"; } <<EOF
+$out
+EOF
 }
 say probe 1
-say kernel "$(uname -r)"
+kernel=
+read -r kernel 2>/dev/null </proc/sys/kernel/osrelease || kernel=$(uname -r)
+say kernel "$kernel"
 say memlock "$(ulimit -l)"
-if grep -q '^nvidia_peermem ' /proc/modules 2>/dev/null || [ -d "$sys/module/nvidia_peermem" ]; then
+if [ -d "$sys/module/nvidia_peermem" ] || grep -q '^nvidia_peermem ' /proc/modules 2>/dev/null; then
   say peermem 1
 else
   say peermem 0
@@ -35,7 +46,8 @@ if [ -d "$sys/class/infiniband" ]; then
     [ -e "$dev" ] || continue
     say ib-device "${dev##*/}"
     for port in "$dev"/ports/*; do
-      [ -r "$port/state" ] && say ib-port "${dev##*/}" "${port##*/}" "$(cat "$port/state")"
+      state=
+      [ -r "$port/state" ] && read -r state <"$port/state" && say ib-port "${dev##*/}" "${port##*/}" "$state"
     done
   done
 else
@@ -43,13 +55,15 @@ else
 fi
 for nic in "$sys"/class/net/*; do
   [ -e "$nic" ] || continue
-  say net "${nic##*/}" "$(cat "$nic/operstate" 2>/dev/null)" "$(cat "$nic/flags" 2>/dev/null)"
+  operstate='' flags=''
+  read -r operstate 2>/dev/null <"$nic/operstate"
+  read -r flags 2>/dev/null <"$nic/flags"
+  say net "${nic##*/}" "$operstate" "$flags"
 done
 if command -v ip >/dev/null 2>&1; then
   say addr-query ok
-  ip -o addr show 2>/dev/null | awk '{ split($4, a, "/"); print $2 "\t" a[1] }' | while IFS="$(printf '\t')" read -r nic ip; do
-    say addr "$nic" "$ip"
-  done
+  # `N: NIC FAMILY ADDRESS/PREFIX ...`
+  ip -o addr show 2>/dev/null | while read -r _ nic _ address _; do say addr "$nic" "${address%%/*}"; done
 else
   say addr-query missing
 fi
@@ -114,9 +128,8 @@ while [ $# -gt 0 ]; do
       shift
       if ! command -v ss >/dev/null 2>&1; then say listen-query missing; continue; fi
       say listen-query ok
-      bounded ss -Htlnp 2>/dev/null | awk '{ print $4 "\t" $6 }' | while IFS="$(printf '\t')" read -r local proc; do
-        say listen "$local" "$proc"
-      done
+      # `STATE RECV-Q SEND-Q LOCAL PEER [PROCESS]`
+      bounded ss -Htlnp 2>/dev/null | while read -r _ _ _ local _ proc; do say listen "$local" "$proc"; done
       ;;
     *)
       say unknown-argument "$1"

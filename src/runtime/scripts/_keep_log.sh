@@ -9,7 +9,7 @@
 #                             stop or start around it: evidence is worth keeping, not worth a failed stop.
 keep_log() {
   kept="$1/previous/$2.log"
-  mkdir -p "$1/previous" 2>/dev/null || return 0
+  [ -d "$1/previous" ] || mkdir -p "$1/previous" 2>/dev/null || return 0
   if [ -n "${3:-}" ]; then
     tail -c 16777216 -- "$3" > "$kept.new" 2>/dev/null || { rm -f "$kept.new"; return 0; }
   else

@@ -33,4 +33,5 @@ if [ "$recorded" != recorded ] || [ ! -f "$dir/$unit.state" ]; then
   echo "pdctl: $unit did not start (no pid recorded): $(tail -n 3 "$dir/$unit.log" 2>/dev/null)" >&2
   exit 1
 fi
-echo "started $unit pid $(cat "$dir/$unit.pid")"
+read -r pid 2>/dev/null < "$dir/$unit.pid"
+echo "started $unit pid $pid"

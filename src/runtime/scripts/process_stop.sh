@@ -8,7 +8,8 @@
 . ./_alive.sh
 . ./_keep_log.sh
 dir=$1 unit=$2 grace=$3 kill_wait=$4
-pid=$(cat "$dir/$unit.pid" 2>/dev/null)
+pid=
+read -r pid 2>/dev/null < "$dir/$unit.pid"
 if [ -n "$pid" ] && group_alive "$pid"; then
   kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
   i=0
@@ -26,5 +27,5 @@ if [ -n "$pid" ] && group_alive "$pid"; then
 else
   echo "$unit was not running"
 fi
-if [ -f "$dir/$unit.log" ]; then keep_log "$dir" "$unit" "$dir/$unit.log"; rm -f "$dir/$unit.log"; fi
-rm -f "$dir/$unit.pid" "$dir/$unit.state" "$dir/$unit.state.new" "$dir/$unit.env" "$dir/$unit.exit"
+if [ -f "$dir/$unit.log" ]; then keep_log "$dir" "$unit" "$dir/$unit.log"; fi
+rm -f "$dir/$unit.log" "$dir/$unit.pid" "$dir/$unit.state" "$dir/$unit.state.new" "$dir/$unit.env" "$dir/$unit.exit"
