@@ -14,7 +14,7 @@
 namespace pdctl::exec::detail {
 
 struct ChildSpec {
-    std::vector<std::string> argv;  // argv[0] is an absolute path: no PATH search after fork()
+    std::vector<std::string> argv;                          // argv[0] is an absolute path: no PATH search
     const std::vector<std::string>* environment = nullptr;  // KEY=VALUE; required
     std::string stdin_data;                                 // written, then stdin is closed
     int stdin_fd = -1;  // >= 0: the child's stdin instead (a file); not closed here
