@@ -47,7 +47,9 @@ if [ -d "$sys/class/infiniband" ]; then
     say ib-device "${dev##*/}"
     for port in "$dev"/ports/*; do
       state=
-      [ -r "$port/state" ] && read -r state <"$port/state" && say ib-port "${dev##*/}" "${port##*/}" "$state"
+      # read fails on a last line without its newline, but has read it
+      [ -r "$port/state" ] && { read -r state <"$port/state" || [ -n "$state" ]; } &&
+        say ib-port "${dev##*/}" "${port##*/}" "$state"
     done
   done
 else
