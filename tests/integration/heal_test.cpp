@@ -30,18 +30,13 @@ struct HealCluster {
         write_text(cluster.config(), text);
     }
 
-    // How long a stage took to become ready in a `--json start`.
-    static long long stage_ready_ms(const PdctlRun& start, const std::string& stage) {
-        for (const auto& event : start.events())
-            if (event.value("event", "") == "stage_ready" && event.value("role", "") == stage)
-                return event.value("elapsed_ms", -1LL);
-        return -1;
-    }
-
-    // How long a `--json` run took, by its own account.
-    static long long run_ms(const PdctlRun& run) {
+    // The elapsed_ms of the first `event` of a `--json` run (of `role`, when given): how long a stage took
+    // to become ready ("stage_ready"), or the whole run ("run_end"); -1 when it has none.
+    static long long elapsed_ms(const PdctlRun& run, const std::string& event_name,
+                                const std::string& role = {}) {
         for (const auto& event : run.events())
-            if (event.value("event", "") == "run_end") return event.value("elapsed_ms", -1LL);
+            if (event.value("event", "") == event_name && (role.empty() || event.value("role", "") == role))
+                return event.value("elapsed_ms", -1LL);
         return -1;
     }
 
@@ -86,9 +81,9 @@ TEST(Heal, AKilledDecodeRankIsHealedThroughTheRouterAndRequestsFailOnlyUntilTheR
     HealCluster::two_groups_behind_smg(cluster);
     const auto start = cluster.run({"--json", "start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
-    const auto group_start = HealCluster::stage_ready_ms(start, "decode-2");
+    const auto group_start = HealCluster::elapsed_ms(start, "stage_ready", "decode-2");
     ASSERT_GT(group_start, 0) << start.out;
-    const auto whole_start = HealCluster::run_ms(start);
+    const auto whole_start = HealCluster::elapsed_ms(start, "run_end");
     ASSERT_GT(whole_start, 0) << start.out;
     const auto before = running_unit_pids(cluster);
     ASSERT_EQ(before.size(), 10u);
