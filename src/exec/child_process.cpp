@@ -129,9 +129,13 @@ std::vector<std::string> environment_copy() {
 }
 
 std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
     const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+    return find_program_in(name, path ? path : "/usr/local/bin:/usr/bin:/bin");
+}
+
+std::string find_program_in(const std::string& name, const std::string& search_path) {
+    if (name.find('/') != std::string::npos) return name;
+    std::istringstream dirs(search_path);
     std::string dir;
     while (std::getline(dirs, dir, ':')) {
         std::string candidate = (dir.empty() ? "." : dir) + "/" + name;

@@ -38,6 +38,8 @@ std::vector<std::string> environment_copy();
 // `name` looked up in PATH ("ssh" → "/usr/bin/ssh"); a name with a '/' is returned as it is; empty
 // when not found.
 std::string find_program(const std::string& name);
+// The same in `search_path`, a PATH value (e.g. the one a child's environment will have).
+std::string find_program_in(const std::string& name, const std::string& search_path);
 
 std::string signal_name(int sig);
 

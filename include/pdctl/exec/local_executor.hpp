@@ -1,6 +1,6 @@
 #pragma once
-// Runs commands on this machine through `/bin/sh -c`, exactly as sshd would run them on a node, so the
-// local simulated cluster exercises the same quoting and scripts as a real one.
+// Runs commands on this machine with the argv a node's shell would parse out of the command line sshd
+// hands it, so the local simulated cluster runs the same scripts with the same arguments as a real one.
 
 #include <string>
 #include <vector>
@@ -20,6 +20,7 @@ class LocalExecutor : public Executor {
 
   private:
     std::vector<std::string> environment_;  // KEY=VALUE for every command
+    std::string search_path_;               // its PATH: where a command's program is found
 };
 
 // Directory of the running executable.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <string>
@@ -39,6 +40,28 @@ TEST(LocalExecutor, ACommandThatClosesItsStdinEarlyDoesNotKillTheCallerWithSigpi
     sigset_t pending;
     ::sigpending(&pending);
     EXPECT_EQ(::sigismember(&pending, SIGPIPE), 0) << "the SIGPIPE the write raised must not stay pending";
+}
+
+// A node's shell parses sshd's command line back into this argv; here the argv is spawned as it is, so the
+// program is the executor's own child (one process per command, not two) and its words arrive untouched.
+TEST(LocalExecutor, RunsTheArgvAsItsOwnChildWithTheWordsUntouched) {
+    LocalExecutor executor;
+    Command command;
+    command.argv = {"sh", "-c", "echo $PPID; printf '%s|' \"$@\"", "pdctl-test", "a b", "$(false)", "'", ""};
+    const auto result = executor.run(config::Node{"local", "127.0.0.1", {}, {}, {}}, command);
+    ASSERT_TRUE(result.ok()) << exec::failure_reason(result);
+    EXPECT_EQ(result.out, std::to_string(::getpid()) + "\na b|$(false)|'||");
+}
+
+// A first word that names no program goes to the shell, which fails it as a node's would.
+TEST(LocalExecutor, AFirstWordThatIsNoProgramFailsAsOnANode) {
+    LocalExecutor executor;
+    Command command;
+    command.argv = {"pdctl-no-such-program", "x"};
+    const auto result = executor.run(config::Node{"local", "127.0.0.1", {}, {}, {}}, command);
+    EXPECT_TRUE(result.transport_error.empty()) << result.transport_error;
+    EXPECT_EQ(result.exit_code, 127);
+    EXPECT_NE(result.err.find("pdctl-no-such-program"), std::string::npos) << result.err;
 }
 
 }  // namespace

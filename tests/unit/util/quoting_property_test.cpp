@@ -1,6 +1,7 @@
 // Property test of the one quoting function: tens of thousands of hostile strings go through
-// util::join_command into /bin/sh -c (LocalExecutor, exactly as sshd runs a command) and into bash -c,
-// and come back byte for byte; none of the canary commands they carry ever runs.
+// util::join_command into /bin/sh -c (the command line sshd hands a node's shell, run here by the
+// LocalExecutor) and into bash -c, and come back byte for byte; none of the canary commands they carry
+// ever runs.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -30,12 +31,14 @@ class QuotingProperty : public ::testing::Test {
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
 
-    // Sends `words` as arguments of `prefix` and returns what the shell handed to printf.
+    // Sends `words` as arguments of `prefix`, joined into one command line for `sh -c` as sshd runs a
+    // command, and returns what the shell handed to printf.
     std::vector<std::string> echo_back(const std::vector<std::string>& prefix,
                                        const std::vector<std::string>& words) {
+        std::vector<std::string> argv = prefix;
+        argv.insert(argv.end(), words.begin(), words.end());
         exec::Command command;
-        command.argv = prefix;
-        command.argv.insert(command.argv.end(), words.begin(), words.end());
+        command.argv = {"sh", "-c", join_command(argv)};
         command.timeout = std::chrono::seconds(20);
         const auto result = executor_.run(config::Node{}, command);
         EXPECT_TRUE(result.ok()) << "exit " << result.exit_code << ": " << result.err;
@@ -108,7 +111,7 @@ TEST(JoinCommand, FirstWordIsAlwaysTheCommandName) {
 
     exec::LocalExecutor executor;
     for (const std::string word : {"PDCTL_QUOTING_X=1", "if", "then", "{", "!", "case", "function"}) {
-        exec::Command command{{word, "arg"}, {}, std::chrono::seconds(10)};
+        exec::Command command{{"sh", "-c", join_command({word, "arg"})}, {}, std::chrono::seconds(10)};
         const auto result = executor.run(config::Node{}, command);
         EXPECT_EQ(result.exit_code, 127) << "`" << word << "` was not run as a command: " << result.err;
     }
