@@ -3,19 +3,26 @@
 # shellcheck disable=SC2016 # the inner sh -c script is single-quoted on purpose: its $0 and $@ are its own
 # process_start.sh DIR UNIT LABELS PROGRAM... < ENV_FILE
 # The unit records itself before its program runs: the supervising sh (leader of the unit's new process
-# group, so its pid is the group id) writes the pid file and moves the state file into place, then runs
-# the program. Whenever pdctl dies (before this script, during it, after it) a program that runs has a
-# record that status and stop find. The script returns once the record exists. Exit 17: already running.
-# A log left by an earlier run that was never stopped (it crashed) is kept before it is overwritten.
+# group, so its pid is the group id) writes the pid file and then moves the state file into place (the
+# move is the atomic step: status and stop list units by their state file, so the pid file is whole by
+# the time anything reads it), then runs the program. Whenever pdctl dies (before this script, during
+# it, after it) a program that runs has a record that status and stop find. The script returns once the
+# record exists. Exit 17: already running. A log left by an earlier run that was never stopped (it
+# crashed) is kept before it is overwritten.
 . ./_alive.sh
 . ./_keep_log.sh
 . ./_env_complete.sh
 dir=$1 unit=$2 labels=$3; shift 3
 . ./_receive_env.sh
-if [ -f "$dir/$unit.pid" ] && group_alive "$(cat "$dir/$unit.pid")"; then
-  echo "pdctl: $unit is already running (pid $(cat "$dir/$unit.pid"))" >&2; exit 17
+pid=
+read -r pid 2>/dev/null < "$dir/$unit.pid"
+if [ -n "$pid" ] && group_alive "$pid"; then
+  echo "pdctl: $unit is already running (pid $pid)" >&2; exit 17
 fi
-rm -f "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"
+# A stop removed these; a unit that ended by itself left them (rm only then: a process per start).
+for f in "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"; do
+  if [ -e "$f" ]; then rm -f "$dir/$unit.exit" "$dir/$unit.pid" "$dir/$unit.state"; break; fi
+done
 if [ -s "$dir/$unit.log" ]; then keep_log "$dir" "$unit" "$dir/$unit.log"; fi
 printf '%s\nstarted=%s\n' "$labels" "$(date +%s)" > "$dir/$unit.state.new"
 # The supervising sh says "recorded" on fd 3 once the record is in place and closes it before the
@@ -26,7 +33,7 @@ printf '%s\nstarted=%s\n' "$labels" "$(date +%s)" > "$dir/$unit.state.new"
 recorded=$(
   (
     while IFS= read -r kv; do case $kv in '#'*) ;; *) export "$kv";; esac; done < "$dir/$unit.env"
-    exec setsid sh -c 'echo $$ > "$0.pid.new" && mv "$0.pid.new" "$0.pid" && mv "$0.state.new" "$0.state" || exit 1; trap "" PIPE; echo recorded >&3; trap - PIPE; exec 3>&-; "$@"; echo $? > "$0.exit"' "$dir/$unit" "$@"
+    exec setsid sh -c 'echo $$ > "$0.pid" && mv "$0.state.new" "$0.state" || exit 1; trap "" PIPE; echo recorded >&3; trap - PIPE; exec 3>&-; "$@"; echo $? > "$0.exit"' "$dir/$unit" "$@"
   ) 3>&1 > "$dir/$unit.log" 2>&1 < /dev/null &
 )
 if [ "$recorded" != recorded ] || [ ! -f "$dir/$unit.state" ]; then

@@ -10,18 +10,25 @@
 dir=$1 unit=$2 grace=$3 kill_wait=$4
 pid=
 read -r pid 2>/dev/null < "$dir/$unit.pid"
+# gone_within PGID SECONDS: waits (0.1 s steps) until the group has no live process; fails if it still
+# has one after SECONDS. Each look may be a scan of /proc (the group's leader, its sh, dies first), so a
+# group that is gone is looked at once, not again after the wait.
+gone_within() {
+  i=0
+  while group_alive "$1"; do
+    [ "$i" -lt "$(($2 * 10))" ] || return 1
+    sleep 0.1
+    i=$((i + 1))
+  done
+}
 if [ -n "$pid" ] && group_alive "$pid"; then
   kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-  i=0
-  while group_alive "$pid" && [ "$i" -lt "$((grace * 10))" ]; do sleep 0.1; i=$((i + 1)); done
-  if group_alive "$pid"; then
+  if ! gone_within "$pid" "$grace"; then
     kill -KILL "-$pid" 2>/dev/null
-    i=0
-    while group_alive "$pid" && [ "$i" -lt "$((kill_wait * 10))" ]; do sleep 0.1; i=$((i + 1)); done
-  fi
-  if group_alive "$pid"; then
-    echo "pdctl: still running after SIGTERM, ${grace}s, SIGKILL and ${kill_wait}s more: $(group_members "$pid")" >&2
-    exit 70
+    if ! gone_within "$pid" "$kill_wait"; then
+      echo "pdctl: still running after SIGTERM, ${grace}s, SIGKILL and ${kill_wait}s more: $(group_members "$pid")" >&2
+      exit 70
+    fi
   fi
   echo "stopped $unit (pid $pid)"
 else
