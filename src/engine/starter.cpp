@@ -279,7 +279,12 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
     const auto now = run_.clock.now();
     if (now >= waiting.next_liveness) {
         if (auto dead = check_liveness(stage, &waiting.dead_since)) return dead;
-        waiting.next_liveness = now + run_.options.liveness_interval;
+        // A round that took long (many nodes behind one bastion, busy nodes, test nodes sharing two
+        // cores) spaces out the next: listing the units takes at most a fifth of the wait, where a
+        // round longer than the interval had the next one start at once, without a pause.
+        const auto after = run_.clock.now();
+        waiting.next_liveness = after + std::max(run_.options.liveness_interval,
+                                                 std::chrono::duration_cast<Duration>(4 * (after - now)));
     }
     if (now >= waiting.next_probe) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(waiting.deadline - now);

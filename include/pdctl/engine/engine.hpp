@@ -28,8 +28,8 @@ struct EngineOptions {
     // Only fault injection uses it (PDCTL_TEST_SIGKILL_AT, docs/reliability.md): it lets a test kill
     // pdctl at an exact point instead of at a lucky moment.
     StartHook start_hook;
-    // How often a waiting stage checks that its units are still alive. A crash is reported within
-    // this interval plus one inspect round trip.
+    // How often a waiting stage checks that its units are still alive, or four times as long as the
+    // last round took if that is longer. A crash is reported within that plus one inspect round trip.
     Duration liveness_interval{std::chrono::milliseconds(500)};
     int log_tail_lines = 20;
     // How often a waiting stage reads the end of each unit's log to report its start-up phase

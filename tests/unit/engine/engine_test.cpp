@@ -147,6 +147,18 @@ TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
     EXPECT_LT(clock.now() - began, 30s) << "named within the grace, not at the gate deadline";
 }
 
+// Listing the units of a stage that waits is spaced out by how long a round takes: slow rounds (many
+// nodes behind one bastion, nodes sharing cores) are not run back to back for the whole wait.
+TEST_F(EngineTest, SlowLivenessRoundsAreSpacedOutByFourTimesTheirLength) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 60s;
+    nodes.inspect_takes = 250ms;  // prefill's four nodes: a round takes 1 s
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    // 60 s of waiting: one round per 5 s (1 s of listing, then 4 s), where back to back it was 60.
+    const auto rounds = nodes.count("inspect n2");
+    EXPECT_GE(rounds, 8u);
+    EXPECT_LE(rounds, 16u);
+}
+
 TEST_F(EngineTest, CrashOnNonZeroPrefillRankFailsWithinTwoSecondsAndCleansUp) {
     nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
     nodes.behaviour["pd-demo-prefill-2"].crash_after = 7s;

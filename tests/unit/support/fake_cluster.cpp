@@ -73,6 +73,7 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         result.out = "stopped " + name;
     } else if (has(command, "pdctl-inspect")) {
         events.push_back("inspect " + node.name);
+        clock_.advance(inspect_takes);
         if (auto slow = inspect_timeouts.find(node.name);
             slow != inspect_timeouts.end() && slow->second > 0) {
             --slow->second;

@@ -44,6 +44,8 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     // Nodes whose listing shows their units as they were this long ago: a round of inspects is not one
     // instant (each node answers its own command), so one node's look can predate another's.
     std::map<std::string, engine::Duration> inspect_lag;
+    // Fake time each inspect takes (a slow node, a slow link): a round of N nodes takes N times this.
+    engine::Duration inspect_takes{0};
     // Called on every probe (lets a test raise an interrupt mid-wait).
     std::function<void()> on_probe;
     // Probes of a URL this returns true for get no answer ("Read"), as when a server stalls; the
