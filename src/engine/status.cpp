@@ -41,7 +41,9 @@ UnitStatus unit_status(const plan::Stage& stage, const plan::Unit& unit, const O
     status.pid = state.pid;
     auto config = state.labels.find("pdctl.config");
     status.config = config != state.labels.end() && config->second == unit.fingerprint ? "current" : "drift";
-    if (state.running && state.started_epoch > 0 && state.node_now_epoch >= state.started_epoch)
+    if (state.running && state.age_seconds >= 0)
+        status.uptime_seconds = state.age_seconds;
+    else if (state.running && state.started_epoch > 0 && state.node_now_epoch >= state.started_epoch)
         status.uptime_seconds = state.node_now_epoch - state.started_epoch;
     return status;
 }

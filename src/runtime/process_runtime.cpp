@@ -158,8 +158,10 @@ std::vector<UnitState> parse_state_blocks(const std::string& output) {
                 current.pid = value.empty() ? 0 : std::stoi(value);
             else if (key == "exit_code")
                 current.exit_code = value;
+            else if (key == "age")
+                current.age_seconds = value.empty() ? -1 : std::stoll(value);
             else if (key == "now")
-                current.node_now_epoch = std::stoll(value);
+                current.node_now_epoch = value.empty() ? 0 : std::stoll(value);
             else if (key == "started")
                 current.started_epoch = std::stoll(value);
             else if (key == "finished")

@@ -24,6 +24,9 @@ struct UnitState {
     long long started_epoch = 0;
     long long finished_epoch = 0;  // when an exited unit ended, by the node's clock; 0 = unknown/running
     long long node_now_epoch = 0;  // node clock at inspection, for uptime without clock skew
+    // How long a running unit has run, by the node's boot clock (process runtime); -1: unknown, and the
+    // uptime is node_now_epoch - started_epoch.
+    long long age_seconds = -1;
     // executor: slurm: the unit's job as SLURM sees it, "job 42 PENDING (Resources)"; "" otherwise.
     std::string scheduler;
     std::map<std::string, std::string>
