@@ -16,9 +16,12 @@
 #include <thread>
 
 namespace pdctl::exec::detail {
+
+// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
+using Clock = std::chrono::steady_clock;
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
 // Spelt out, not chrono literals: cppcheck 2.10 cannot parse `10s`.
 constexpr std::chrono::seconds kMasterExitWait{2};
 constexpr std::chrono::milliseconds kPollInterval{2};

@@ -14,9 +14,11 @@
 #include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
-namespace {
 
+// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
 using Clock = std::chrono::steady_clock;
+
+namespace {
 
 // Without inotify or a pidfd (an old kernel, a sandbox), wake this often instead.
 constexpr std::chrono::milliseconds kFallbackInterval{20};

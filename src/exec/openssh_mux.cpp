@@ -18,9 +18,11 @@
 #include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
-namespace {
 
+// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
 using Clock = std::chrono::steady_clock;
+
+namespace {
 
 // Message types and the protocol version, from PROTOCOL.mux.
 constexpr std::uint32_t kMuxHello = 0x00000001;

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 
 constexpr int kWidth = 960;
 constexpr double kPanelLeft[] = {70, 550};
-constexpr double kPanelWidth = 360;
+constexpr double kSweepPanelWidth = 360;
 constexpr int kPanelHeight = 240;
 constexpr int kRowGap = 70;
 constexpr const char* kFrontColour = "#999999";
@@ -82,7 +82,9 @@ void panel(std::string& out, const std::vector<Mark>& marks, std::size_t configs
     }
     const double x_max = nice_ceiling(most_x);
     const double y_max = nice_ceiling(most_y);
-    const auto x_of = [&](double value) { return left + kPanelWidth * std::clamp(value / x_max, 0.0, 1.0); };
+    const auto x_of = [&](double value) {
+        return left + kSweepPanelWidth * std::clamp(value / x_max, 0.0, 1.0);
+    };
     const auto y_of = [&](double value) {
         return top + kPanelHeight - kPanelHeight * std::clamp(value / y_max, 0.0, 1.0);
     };
@@ -96,7 +98,7 @@ void panel(std::string& out, const std::vector<Mark>& marks, std::size_t configs
         out += fmt::format("<text class=\"axis\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{:g}</text>\n",
                            x_of(x), top + kPanelHeight + 14, x);
         out += fmt::format("<line class=\"tick\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n",
-                           left, y_of(y), left + kPanelWidth, y_of(y));
+                           left, y_of(y), left + kSweepPanelWidth, y_of(y));
         out += fmt::format("<text class=\"axis\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n",
                            left - 6, y_of(y) + 4, y);
     }

@@ -18,7 +18,7 @@ using timeline::UnitTimeline;
 
 constexpr double kChartLeft = 230;
 constexpr double kChartRight = kSvgWidth - 20;
-constexpr int kBarHeight = 14;
+constexpr int kPhaseBarHeight = 14;
 constexpr int kStageGap = 6;
 
 std::string summary(const RunTimeline& run) {
@@ -76,14 +76,14 @@ int draw_run(std::string& out, const RunTimeline& run, long long span, int top) 
                     "<rect class=\"segment\" x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
                     "fill=\"{}\">"
                     "<title>{}: {} {} (from {})</title></rect>\n",
-                    x0, y + 3, width, kBarHeight, style.colour, xml_escape(label), style.label,
+                    x0, y + 3, width, kPhaseBarHeight, style.colour, xml_escape(label), style.label,
                     span_text(span_.end_ms - span_.begin_ms), tick_label(span_.begin_ms - run.begin_ms));
             }
             if (unit.critical) {
                 const double x0 = scale.x(unit.launched_ms);
                 out += fmt::format(
                     "<rect class=\"path\" x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"/>\n", x0,
-                    y + 2, std::max(scale.x(unit.end_ms()) - x0, 1.0), kBarHeight + 2);
+                    y + 2, std::max(scale.x(unit.end_ms()) - x0, 1.0), kPhaseBarHeight + 2);
             }
             if (unit.rank == stage.units.front().rank && stage.ready_ms) {
                 const double x = scale.x(*stage.ready_ms);

@@ -43,13 +43,13 @@ int zmq_port(int tp_rank) {
 }
 
 void log_transfer_engine_init(const ServerArgs& args, int hcas) {
-    constexpr std::string_view kFile = "transfer_engine_impl.cpp";
+    constexpr std::string_view kEngineSource = "transfer_engine_impl.cpp";
     const std::string ip = local_ip(args);
     const int rpc_port = 15000 + static_cast<int>(getpid() % 2000);  // inside MC_MIN/MAX_RPC_PORT
-    log_glog('I', kFile,
+    log_glog('I', kEngineSource,
              fmt::format("Transfer Engine RPC using P2P handshake, listening on {}:{}", ip, rpc_port));
     if (args.transfer_backend == "mooncake_tcp" || std::getenv("MC_FORCE_TCP") != nullptr) {
-        log_glog('I', kFile, "MC_FORCE_TCP is set, using TCP transport only");
+        log_glog('I', kEngineSource, "MC_FORCE_TCP is set, using TCP transport only");
         return;
     }
     std::vector<std::string> devices = split_devices(args.ib_device);
@@ -57,8 +57,8 @@ void log_transfer_engine_init(const ServerArgs& args, int hcas) {
         devices.push_back("mlx5_0");
     }
     const int found = hcas >= 0 ? hcas : static_cast<int>(devices.size());
-    log_glog('I', kFile, "Auto-discovering topology...");
-    log_glog('I', kFile, fmt::format("Topology discovery complete. Found {} HCAs.", found));
+    log_glog('I', kEngineSource, "Auto-discovering topology...");
+    log_glog('I', kEngineSource, fmt::format("Topology discovery complete. Found {} HCAs.", found));
     for (int i = 0; i < found; ++i) {
         std::string name = static_cast<std::size_t>(i) < devices.size() ? devices[static_cast<std::size_t>(i)]
                                                                         : fmt::format("mlx5_{}", i);

@@ -17,10 +17,13 @@
 #include "pdctl_process.hpp"
 
 namespace pdctl::testing {
+
+// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
+using Clock = std::chrono::steady_clock;
+
 namespace {
 
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 struct HealCluster {
     // Two 2-node groups of TP 16 for prefill and for decode, behind SMG with fast health checks.

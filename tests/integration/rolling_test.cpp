@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // Two 2-node groups of TP 16 for prefill and for decode on the local profile's 8 nodes, and the router
 // switched to `impl` with fast health checks and a short drain.
-void two_groups_each(SimCluster& cluster, const std::string& impl) {
+void rewrite_to_two_groups_each(SimCluster& cluster, const std::string& impl) {
     auto text = read_text(cluster.config());
     testing::two_groups_each(text, impl);
     write_text(cluster.config(), text);
@@ -27,7 +27,7 @@ void two_groups_each(SimCluster& cluster, const std::string& impl) {
 
 TEST(Rolling, RequestsThroughSmgNeverFailWhileDecodeThenPrefillGroupsRestart) {
     SimCluster cluster("rolling", 83);
-    two_groups_each(cluster, "smg");
+    rewrite_to_two_groups_each(cluster, "smg");
     const auto start = cluster.run({"start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
     const auto before = running_unit_pids(cluster);
@@ -101,7 +101,7 @@ TEST(Rolling, RequestsThroughSmgNeverFailWhileDecodeThenPrefillGroupsRestart) {
 
 TEST(Rolling, MiniLbIsRefusedWithTheReasonOrRestartedWithItsDowntimeReported) {
     SimCluster cluster("rollmini", 84);
-    two_groups_each(cluster, "minilb");
+    rewrite_to_two_groups_each(cluster, "minilb");
     ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
     const auto before = running_unit_pids(cluster);
 

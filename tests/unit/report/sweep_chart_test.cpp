@@ -10,10 +10,11 @@
 namespace pdctl::report {
 namespace {
 
-const std::filesystem::path kGolden = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "golden" / "bench";
+const std::filesystem::path kSweepGoldens =
+    std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "golden" / "bench";
 
 nlohmann::json sweep() {
-    return nlohmann::json::parse(pdctl::testing::read_text_file(kGolden / "sweep.json"));
+    return nlohmann::json::parse(pdctl::testing::read_text_file(kSweepGoldens / "sweep.json"));
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -25,7 +26,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 TEST(SweepChart, TheSvgDrawsEveryConfigsLevelsOnBothPanelsAndIsPinned) {
     const auto document = sweep();
     const std::string svg = render_sweep_svg(document);
-    pdctl::testing::expect_golden(kGolden / "sweep.svg", svg, "sweep SVG");
+    pdctl::testing::expect_golden(kSweepGoldens / "sweep.svg", svg, "sweep SVG");
     std::size_t levels = 0;
     for (const auto& standing : document["ranking"]) levels += standing["points"].size();
     // A mark per level on each of the two panels, and one in the legend per config.
@@ -37,7 +38,7 @@ TEST(SweepChart, TheSvgDrawsEveryConfigsLevelsOnBothPanelsAndIsPinned) {
 
 TEST(SweepChart, TheHtmlHasTheStandingsAndIsPinned) {
     const std::string html = render_sweep_html(sweep());
-    pdctl::testing::expect_golden(kGolden / "sweep.html", html, "sweep HTML");
+    pdctl::testing::expect_golden(kSweepGoldens / "sweep.html", html, "sweep HTML");
     EXPECT_NE(html.find("<td>1</td><td>2p2d.yaml</td><td>2P:2D</td>"), std::string::npos);
     EXPECT_NE(html.find("<svg"), std::string::npos);
 }
