@@ -5,7 +5,7 @@
 #
 # It checks the unity batches of the layer libraries and pdctl (preset tidy: configured here, nothing is built),
 # not each source file: the checks' time goes mostly into walking the AST of the header-only libraries
-# (nlohmann/json, fmt, spdlog, CLI11), which a batch of 16 sources parses once instead of 16 times.
+# (nlohmann/json, fmt, spdlog, CLI11), which a batch (up to 40 sources: every layer library is one) parses once.
 # All of src/ takes about 1.5 min on 2 cores instead of about 15. Findings are reported at the source
 # file and line as usual (HeaderFilterRegex covers src/). Two consequences, both accepted:
 #   - bugprone-suspicious-include is off here: a batch #includes .cpp files by design.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every source and header compiles on its own: the guard for includes that a unity batch hides.
 
-The CI trees build in unity batches (16 sources per translation unit), so a source that uses a name
+The CI trees build in unity batches (up to 40 sources per translation unit), so a source that uses a name
 without including its header still compiles when an earlier source of its batch includes it, and breaks
 every build without batches, such as `.ci/demo`'s once did (src/runtime/slurm_job.cpp, launch_argv).
 This compiles each translation unit of a non-unity compile database (preset standalone: clang-14,
