@@ -1,5 +1,6 @@
 #include "ssh_channel_io.hpp"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <string.h>
 
@@ -61,14 +62,19 @@ class Channel {
 }  // namespace
 
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline, const OutputSink* on_output) {
+                             Clock::time_point deadline, const OutputSink* on_output,
+                             std::string* stalled_at) {
     CommandResult result;
+    auto stalled = [&](std::string where) {
+        if (stalled_at) *stalled_at = std::move(where);
+        result.timed_out = true;
+    };
     LIBSSH2_SESSION* raw = session.raw();
     std::optional<Channel> holder;
     try {
         holder.emplace(session, deadline);
     } catch (const Channel::Timeout&) {
-        result.timed_out = true;
+        stalled("opening the channel");
         session.mark_broken();  // the server did not even open a channel in time
         return result;
     }
@@ -84,7 +90,7 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
                                                static_cast<unsigned>(script.size()));
     });
     if (!exec) {
-        result.timed_out = true;
+        stalled("starting the command");
         return result;
     }
     if (*exec != 0) {
@@ -142,7 +148,10 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
             // libssh2 1.10 cannot send a signal: the only way to let go of the command is to drop the
             // connection. The next command for this node connects again. Without a pty, sshd does not
             // signal the command: it runs on until it next writes to its closed output, or ends.
-            result.timed_out = true;
+            stalled(fmt::format(
+                "reading its output ({} bytes of stdout{}, {} of stderr{}; stdin {}/{} bytes{})",
+                result.out.size(), out_done ? " to EOF" : "", result.err.size(), err_done ? " to EOF" : "",
+                written, stdin_data.size(), eof_sent ? " and EOF" : ""));
             session.mark_broken();
             return result;
         }

@@ -12,8 +12,11 @@ namespace pdctl::exec::detail {
 // both output streams until the command ends or `deadline` passes (then timed_out is set and the channel
 // is abandoned). Throws SshError when the connection fails; SshError::command_started() tells whether
 // the command may have run.
-// `on_output`, when set, sees each chunk as it is read.
+// `on_output`, when set, sees each chunk as it is read. `stalled_at`, when set and the deadline passes,
+// receives where the command was then (opening the channel, starting it, or how far its streams had
+// got), which tells a server that never ran it from a command that ran and went quiet.
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline, const OutputSink* on_output = nullptr);
+                             Clock::time_point deadline, const OutputSink* on_output = nullptr,
+                             std::string* stalled_at = nullptr);
 
 }  // namespace pdctl::exec::detail

@@ -167,11 +167,13 @@ CommandResult SshExecutor::run(const config::Node& node, const Command& command)
         return impl_->with_session(*state, [&](SshSession& session) {
             // The deadline starts once the node is connected: connecting has its own timeout.
             const auto began = Clock::now();
+            std::string stalled_at;
             auto ran = detail::run_on_session(session, script, command.stdin_data, began + command.timeout,
-                                              &command.on_output);
+                                              &command.on_output, &stalled_at);
             // Where a slow command's time went (the node's queue and connecting, or the command), for -vv.
             spdlog::debug("{}: {} {} after {} ms waiting, {} ms running", state->target.describe(),
-                          command_label(command.argv), ran.timed_out ? "timed out" : "ended",
+                          command_label(command.argv),
+                          ran.timed_out ? "timed out while " + stalled_at : std::string("ended"),
                           ms_between(asked, began), ms_between(began, Clock::now()));
             return ran;
         });

@@ -11,11 +11,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -197,8 +199,14 @@ class SshClusterTest : public ::testing::Test {
         ssh_control_dir = pattern;
         // The executors a test builds in this process read it too (openssh_options_like).
         ::setenv("PDCTL_SSH_CONTROL_DIR", ssh_control_dir.c_str(), 1);
+        for (const auto& host : cluster.hosts) {
+            std::error_code absent;
+            const auto size = std::filesystem::file_size(sshd_log(host), absent);
+            sshd_log_offsets.push_back(absent ? 0 : size);
+        }
     }
     void TearDown() override {
+        if (HasFailure()) print_sshd_logs();
         std::error_code ignored;
         if (!ssh_control_dir.empty()) {
             ::unsetenv("PDCTL_SSH_CONTROL_DIR");
@@ -258,6 +266,30 @@ class SshClusterTest : public ::testing::Test {
     SshTestCluster cluster;
     std::filesystem::path temp;
     std::string ssh_control_dir;  // PDCTL_SSH_CONTROL_DIR of every pdctl this test runs
+
+  private:
+    static std::filesystem::path sshd_log(const SshTestHost& host) {
+        return std::filesystem::path(host.dir) / "sshd.log";
+    }
+    // What each host's sshd logged during a failed test (the last lines): whether it accepted, refused
+    // or dropped a connection is on the server's side only, and the logs go with the cluster.
+    void print_sshd_logs() const {
+        constexpr std::size_t kLastLines = 20;
+        for (std::size_t i = 0; i < cluster.hosts.size() && i < sshd_log_offsets.size(); ++i) {
+            std::ifstream log(sshd_log(cluster.hosts[i]), std::ios::binary);
+            log.seekg(static_cast<std::streamoff>(sshd_log_offsets[i]));
+            std::vector<std::string> lines;
+            for (std::string line; std::getline(log, line);) lines.push_back(line);
+            if (lines.empty()) continue;
+            const auto first = lines.size() > kLastLines ? lines.size() - kLastLines : 0;
+            std::cerr << "== sshd of " << cluster.hosts[i].name << " (" << cluster.hosts[i].address << "), "
+                      << lines.size() << " lines during this test" << (first ? ", the last ones" : "")
+                      << ":\n";
+            for (auto line = lines.begin() + static_cast<std::ptrdiff_t>(first); line != lines.end(); ++line)
+                std::cerr << "   " << *line << "\n";
+        }
+    }
+    std::vector<std::uintmax_t> sshd_log_offsets;  // each host's sshd.log size when the test began
 };
 
 // For the tests that drive the pdctl binary against the cluster and look at the hosts themselves
