@@ -18,6 +18,16 @@ bool is_eagain(ssize_t rc) {
     return rc == LIBSSH2_ERROR_EAGAIN;
 }
 
+// Whether libssh2 already holds something for this channel that a read would return: data of either
+// stream, or the EOF. A read of one stream makes libssh2 take every packet the socket holds, the other
+// stream's data, the EOF and the close included; the socket then stays quiet, since the server has
+// said everything and waits for our close. Waiting on the socket at that point would wait out the
+// whole deadline and report a command that ended as timed out (a 20 s `status` stall on one node).
+bool queued_in_libssh2(LIBSSH2_CHANNEL* channel) {
+    return libssh2_poll_channel_read(channel, 0) > 0 || libssh2_poll_channel_read(channel, 1) > 0 ||
+           libssh2_channel_eof(channel) > 0;
+}
+
 // SSH names signals without the SIG prefix ("KILL"); pdctl reports "SIGKILL" and 128 + number, like
 // the local executor.
 int signal_number(const std::string& name) {
@@ -134,7 +144,10 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
                 } else if (n == 0) {
                     // The server sent EOF (or closed) and nothing of this stream is left. (Not
                     // libssh2_channel_eof(): it reports no EOF while the other stream has data queued.)
+                    // Progress too: the read that found it may have taken the other stream's last data
+                    // (or a close that came without an EOF) off the socket (queued_in_libssh2).
                     done = true;
+                    progress = true;
                 } else if (is_eagain(n)) {
                     break;
                 } else {
@@ -143,7 +156,7 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
             }
         }
         if (out_done && err_done) break;
-        if (!progress && !session.wait(deadline)) {
+        if (!progress && !queued_in_libssh2(channel) && !session.wait(deadline)) {
             // sshd closes a channel only after its command exited (to send the exit status first), and
             // libssh2 1.10 cannot send a signal: the only way to let go of the command is to drop the
             // connection. The next command for this node connects again. Without a pty, sshd does not

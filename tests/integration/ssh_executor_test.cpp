@@ -1,8 +1,12 @@
 // SshExecutor against the real sshd hosts of the SSH test cluster: connection reuse, stdin, exit
 // status and signals, quoting, large output on both streams, deadlines, SFTP upload.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <memory>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "ssh_cluster.hpp"
@@ -166,11 +170,19 @@ TEST_F(SshExecutorTest, FiveMegabytesOnEachStreamCompleteQuicklyAndIntact) {
 TEST_F(SshExecutorTest, CommandPastItsDeadlineTimesOutWithoutHanging) {
     SshExecutor executor(cluster.options());
     ASSERT_TRUE(executor.run(cluster.node(7), sh("true")).ok());
+    // -vv's line for the command says where it stalled: it ran, printed, and went quiet.
+    std::ostringstream debug_log;
+    const auto previous_logger = spdlog::default_logger();
+    auto capturing = std::make_shared<spdlog::logger>(
+        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(debug_log));
+    capturing->set_level(spdlog::level::debug);
+    spdlog::set_default_logger(capturing);
     const auto t0 = Clock::now();
     // Prints its pid first, so the test can end it: libssh2 1.10 cannot signal a remote command.
     const auto result =
         executor.run(cluster.node(7), sh("echo $$; exec sleep 60", std::chrono::milliseconds(700)));
     const auto ms = elapsed_ms(t0);
+    spdlog::set_default_logger(previous_logger);
     Restore kill_it([&] {
         const int pid = std::atoi(result.out.c_str());
         if (pid > 1) ::kill(pid, SIGKILL);  // the hosts share this machine's pid namespace
@@ -181,6 +193,11 @@ TEST_F(SshExecutorTest, CommandPastItsDeadlineTimesOutWithoutHanging) {
     EXPECT_FALSE(result.ok());
     EXPECT_GE(ms, 600);
     EXPECT_LT(ms, 2000);
+    EXPECT_NE(
+        debug_log.str().find("timed out while reading its output (" + std::to_string(result.out.size()) +
+                             " bytes of stdout, 0 of stderr; stdin 0/0 bytes and EOF)"),
+        std::string::npos)
+        << debug_log.str();
     // The node stays usable: the abandoned command's connection was dropped, a new one is opened.
     const auto after = executor.run(cluster.node(7), sh("echo still here"));
     EXPECT_TRUE(after.ok()) << exec::failure_reason(after);
