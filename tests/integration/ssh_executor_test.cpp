@@ -177,12 +177,12 @@ TEST_F(SshExecutorTest, CommandPastItsDeadlineTimesOutWithoutHanging) {
         "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(debug_log));
     capturing->set_level(spdlog::level::debug);
     spdlog::set_default_logger(capturing);
+    Restore previous_logging([&] { spdlog::set_default_logger(previous_logger); });
     const auto t0 = Clock::now();
     // Prints its pid first, so the test can end it: libssh2 1.10 cannot signal a remote command.
     const auto result =
         executor.run(cluster.node(7), sh("echo $$; exec sleep 60", std::chrono::milliseconds(700)));
     const auto ms = elapsed_ms(t0);
-    spdlog::set_default_logger(previous_logger);
     Restore kill_it([&] {
         const int pid = std::atoi(result.out.c_str());
         if (pid > 1) ::kill(pid, SIGKILL);  // the hosts share this machine's pid namespace
