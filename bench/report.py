@@ -375,7 +375,7 @@ def render_sources(sources):
             for base in ["scp-serial", "pscp"]:
                 if sc["runs"].get(base):
                     ratio = pair_ratio(sc["runs"], "pdctl", base)
-                    # The goal at N hosts: half of pscp's time (issue 32); the serial loop is reported.
+                    # The goal at N hosts: half of pscp's time; the serial loop is reported.
                     goal = ratio is not None and ratio <= 0.5 if base == "pscp" else None
                     targets.append((f"5. push, {sc['nodes']} hosts",
                                     f"pdctl ≤ 0.5 × {base}" if base == "pscp" else f"pdctl vs {base}",
