@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "pdctl/config/detail/slurm_loader.hpp"
+#include "pdctl/config/mooncake_master_version.hpp"
 #include "pdctl/config/mooncake_version.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -366,6 +367,14 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
             "set defaults.container.image or " + path + ".container.image, or use runtime: process");
     }
     load_role_environment(ctx, m, role);
+    if (role.kind == RoleKind::MooncakeMaster) {
+        if (!role.mooncake_version.empty()) {
+            role.mooncake_version_source = "version:";
+        } else if (auto shown = mooncake_version_shown(role)) {
+            role.mooncake_version = std::move(shown->version);
+            role.mooncake_version_source = std::move(shown->source);
+        }
+    }
     return role;
 }
 

@@ -5,19 +5,6 @@
 #include "rule_support.hpp"
 
 namespace pdctl::lint {
-namespace {
-
-// "kvcacheai/mooncake:v0.3.11" -> "v0.3.11" when the image is a Mooncake image, else "".
-std::string mooncake_image_tag(const std::string& image) {
-    const auto slash = image.rfind('/');
-    const auto colon = image.rfind(':');
-    if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return {};
-    const auto repository = image.substr(0, colon);
-    if (repository.find("mooncake") == std::string::npos) return {};
-    return image.substr(colon + 1);
-}
-
-}  // namespace
 
 void check_mooncake_version(const RuleInput& input, FindingSink& sink) {
     const auto minimum = *parse_version(kMinimumMooncake);

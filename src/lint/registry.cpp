@@ -72,6 +72,14 @@ const std::vector<Rule>& static_rules() {
          check_unused_keys},
         {"PD019", "a flag pdctl sets is given again in args or EXTRA_ARGS", "docs/doctor.md#pd019",
          check_flag_given_twice},
+        {"PD020", "a mooncake_master flag the master's Mooncake release does not have, or has deprecated",
+         "docs/doctor.md#pd020 · "
+         "https://github.com/kvcache-ai/Mooncake/blob/main/mooncake-store/src/master.cpp",
+         check_mooncake_master_flags},
+        {"PD021", "the router removes unhealthy workers itself, which pdctl heal re-adds",
+         "docs/doctor.md#pd021 · "
+         "https://github.com/lightseekorg/smg/blob/main/docs/concepts/reliability/health-checks.md",
+         check_router_worker_removal},
     };
     return rules;
 }

@@ -170,6 +170,7 @@ Plan build_plan(const config::Cluster& cluster) {
             stage.stall_after = role->stall_after;
             stage.py_spy = role->py_spy;
         }
+        if (role->kind == config::RoleKind::MooncakeMaster) stage.program_note = mooncake_master_note(*role);
         if (role->kind == config::RoleKind::Router) {
             stage.program_note =
                 "router " + config::to_string(role->router_impl) +

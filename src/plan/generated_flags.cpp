@@ -57,7 +57,8 @@ std::string flag_source(config::RoleKind kind, const std::string& flag) {
         {"--pd-disaggregation", "kind: router"},
         {"--mini-lb", "impl: minilb"},
         {"--worker-startup-timeout-secs", "the prefill and decode roles' health deadlines"},
-        {"--rpc_port", "port: (default 50051)"},
+        {"--rpc_port",
+         "port: (default 50051) and the release in version: (--rpc_port from Mooncake 0.3.4.post1)"},
         {"--metrics_port", "metrics_port: (default 9003)"},
     };
     const auto it = sources.find(flag);

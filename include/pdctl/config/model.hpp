@@ -161,8 +161,11 @@ struct Role {
 
     // mooncake-master
     int metrics_port = 0;  // 0 = 9003
-    // `version:` of mooncake_master, e.g. "0.3.12.post1"; empty = unknown (the flags every 0.3.x takes).
+    // The Mooncake release of mooncake_master, e.g. "0.3.12.post1": `version:`, else what the config shows
+    // (its BOOTSTRAP's install, a Mooncake image's tag: mooncake_master_version.hpp); empty = unknown
+    // (the flags every 0.3.x takes). The source says which, for the plan and the doctor.
     std::string mooncake_version;
+    std::string mooncake_version_source;  // "version:", "BOOTSTRAP installs `...`", "image ..."; "" = unknown
 
     // sglang
     std::string model_path;

@@ -1,6 +1,6 @@
 #pragma once
 // Mooncake release numbers as pip spells them ("0.3.12.post1", "0.3.4"), ordered, so that a flag can
-// be chosen by the version that has it.
+// be chosen by the version that has it (mooncake_master_flags.hpp).
 
 #include <array>
 #include <optional>
@@ -17,9 +17,5 @@ struct MooncakeVersion {
 
 // nullopt for anything but MAJOR.MINOR.PATCH[.postN] (digits only).
 std::optional<MooncakeVersion> parse_mooncake_version(const std::string& text);
-
-// mooncake_master's `--rpc_port` (which replaced `--port`) exists from 0.3.4.post1 (Mooncake #530);
-// `--port` is still accepted, deprecated, by every 0.3.x.
-inline constexpr MooncakeVersion kMooncakeRpcPortSince{{0, 3, 4}, 1};
 
 }  // namespace pdctl::config

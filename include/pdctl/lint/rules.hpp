@@ -107,5 +107,7 @@ void check_tp_transfer(const RuleInput& input, FindingSink& sink);              
 void check_stack_ptrace(const RuleInput& input, FindingSink& sink);              // PD017
 void check_unused_keys(const RuleInput& input, FindingSink& sink);               // PD018
 void check_flag_given_twice(const RuleInput& input, FindingSink& sink);          // PD019
+void check_mooncake_master_flags(const RuleInput& input, FindingSink& sink);     // PD020
+void check_router_worker_removal(const RuleInput& input, FindingSink& sink);     // PD021
 
 }  // namespace pdctl::lint

@@ -15,6 +15,11 @@ inline constexpr int kRouterPort = 8000;
 
 runtime::ProgramSpec mooncake_master_program(const config::Cluster& cluster, const config::Role& role,
                                              int rank);
+// The flag mooncake_master takes its RPC port by, without dashes: "rpc_port" when the role's Mooncake
+// release has it, else "port".
+std::string mooncake_rpc_port_flag(const config::Role& role);
+// The plan's "program:" line of a master: its release, where the config shows it, and that flag.
+std::string mooncake_master_note(const config::Role& role);
 runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank);
 runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
 runtime::ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);

@@ -31,7 +31,11 @@ TEST(KimiPlan, StagesRunMasterPrefillDecodeRouter) {
     EXPECT_EQ(plan.stages[2].role, "decode");
     EXPECT_EQ(plan.stages[3].role, "router");
     EXPECT_EQ(plan.stages[0].units[0].address, "174.1.60.1");
-    EXPECT_EQ(value_after(plan.stages[0].units[0].program.argv, "--port"), "50051");
+    // The master runs the image's Mooncake 0.3.11.post1 (`version:`), which takes the RPC port as
+    // --rpc_port; the deprecated --port is not passed.
+    EXPECT_EQ(value_after(plan.stages[0].units[0].program.argv, "--rpc_port"), "50051");
+    EXPECT_EQ(value_after(plan.stages[0].units[0].program.argv, "--port"), "");
+    EXPECT_EQ(plan.stages[0].program_note, "mooncake_master 0.3.11.post1 (version:): --rpc_port");
     EXPECT_EQ(plan.stages[0].gate.url, "http://174.1.60.1:9003/health");
 }
 

@@ -1,4 +1,4 @@
-#include "pdctl/lint/mooncake_version.hpp"
+#include "pdctl/config/mooncake_installs.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 
 #include "pdctl/util/strings.hpp"
 
-namespace pdctl::lint {
+namespace pdctl::config {
 namespace {
 
 using util::lower;
@@ -127,4 +127,13 @@ bool mentions_mooncake_package(std::string_view shell) {
     return std::regex_search(text, package);
 }
 
-}  // namespace pdctl::lint
+std::string mooncake_image_tag(const std::string& image) {
+    const auto slash = image.rfind('/');
+    const auto colon = image.rfind(':');
+    if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return {};
+    const auto repository = image.substr(0, colon);
+    if (repository.find("mooncake") == std::string::npos) return {};
+    return image.substr(colon + 1);
+}
+
+}  // namespace pdctl::config
