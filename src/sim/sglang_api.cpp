@@ -223,11 +223,19 @@ void ApiServer::setup_routes() {
     server_.Put("/generate", generate);
 }
 
-DummyHealthServer::DummyHealthServer() {
+DummyHealthServer::DummyHealthServer(bool enable_metrics) {
     use_fastapi_not_found(server_);
     server_.Get("/health", ok_empty);
     server_.Get("/health_generate", ok_empty);
     server_.Get("/ping", ok_empty);
+    if (enable_metrics) {
+        // pdsim keeps its serving metrics on rank 0; what is left for another node is a valid, empty
+        // exposition, so a scrape of it is up exactly while the rank's process serves its port.
+        server_.Get("/metrics", [](const httplib::Request&, httplib::Response& res) {
+            res.status = 200;
+            res.set_content("", "text/plain; version=0.0.4; charset=utf-8");
+        });
+    }
 }
 
 bool DummyHealthServer::start(const std::string& host, int port, std::string& error) {

@@ -48,9 +48,11 @@ class ApiServer {
 // instead of HTTP, from a background thread. false (and `error`) when the port cannot be bound.
 bool serve_garbage(const std::string& host, int port, std::string& error);
 
+// What a node-rank >= 1 serves on --port (launch_dummy_health_check_server): /health, /health_generate
+// and /ping, and /metrics only with --enable-metrics, as upstream adds its Prometheus middleware.
 class DummyHealthServer {
   public:
-    DummyHealthServer();
+    explicit DummyHealthServer(bool enable_metrics);
     bool start(const std::string& host, int port, std::string& error);
 
   private:

@@ -240,7 +240,7 @@ class ServerNode {
     }
 
     void serve_dummy_health() {
-        dummy_ = std::make_unique<DummyHealthServer>();
+        dummy_ = std::make_unique<DummyHealthServer>(args_.enable_metrics);
         std::string error;
         if (!dummy_->start(args_.host, args_.port, error)) {
             fatal(fmt::format("OSError: [Errno 98] error while attempting to bind on address ('{}', {}): {}",
