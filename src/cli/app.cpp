@@ -21,7 +21,11 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes:\n"
     "  0 success · 1 internal error · 2 usage or config error · 3 node unreachable · 4 stage failed\n"
-    "  5 gate timeout · 6 deploy locked · 7 status: degraded · 8 status: stopped · 9 smoke failed\n"
+    "  5 gate timeout · 6 deploy locked\n"
+    "  7 degraded: status (not all running and healthy), start/restart --role (a dependency is not\n"
+    "    ready), restart --rolling and heal (the router refused its list), heal --dry-run (it would act),\n"
+    "    drill (the deployment was not all ready before the fault)\n"
+    "  8 status: stopped · 9 smoke failed\n"
     "  10 doctor: a node check failed · 11 stop failed: a unit still runs after SIGKILL\n"
     "  12 stop: the units stopped but GPU memory is still in use · 13 exec/stack: failed on a node\n"
     "  14 stop: the coordinator was unreachable; every reachable unit stopped without the lock\n"

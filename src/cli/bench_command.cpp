@@ -212,10 +212,13 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
                         "Poisson arrivals, requests per second (instead of a closed loop)");
     command->add_option("--requests", options->requests,
                         "measured requests per row and level (default: max(10, 4 × concurrency))");
-    command->add_option("--duration", options->duration, "send for this long per row and level: 30s, 5m");
-    command->add_option("--soak", options->soak,
-                        "continuous load for T (default row: long input); fails on any failed request or a "
-                        "rising KV transfer/bootstrap failure counter");
+    command->add_option("--duration", options->duration, "send for this long per row and level: 30s, 5m")
+        ->type_name(kDurationMetavar);
+    command
+        ->add_option("--soak", options->soak,
+                     "continuous load for T (default row: long input); fails on any failed request or a "
+                     "rising KV transfer/bootstrap failure counter")
+        ->type_name(kDurationMetavar);
     command->add_option_function<int>(
         "--warmup",
         [options](int value) {
@@ -224,7 +227,8 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         },
         "requests sent first and not counted, per row and level (default 2)");
     command->add_option("--timeout", options->timeout, "each request, sent to last token: 90s, 10m")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->type_name(kDurationMetavar);
     command->add_option("--seed", options->seed, "the prompts and arrival times follow from it")
         ->capture_default_str();
     command->add_option("--router", options->router, "the router role to send through (default: the first)");
@@ -235,17 +239,23 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         ->type_name("FILE");
     command->add_option("--max-regress", options->max_regress, "how much worse a metric may get: 10%, 0.1")
         ->capture_default_str();
-    add_junit_flag(*command, options->junit);
+    add_junit_flag(*command, options->junit,
+                   "one test case per row and load level, failed by failed requests or by a regression "
+                   "against --vs/--baseline");
     command
         ->add_option("--sweep", options->sweep,
                      "for each config in turn: a converging start, then this bench; then the configs ranked "
                      "by output tok/s per GPU, the Pareto chart with --svg/--html (docs/bench.md)")
         ->type_name("CONFIG ...")
         ->expected(2, CLI::detail::expected_max_vector_size);
-    command->add_option("--slo-ttft", options->slo_ttft,
-                        "with --sweep: a level counts only with p90 TTFT at most this: 2s, 500ms");
-    command->add_option("--slo-itl", options->slo_itl,
-                        "with --sweep: a level counts only with p90 ITL at most this: 50ms");
+    command
+        ->add_option("--slo-ttft", options->slo_ttft,
+                     "with --sweep: a level counts only with p90 TTFT at most this: 2s, 500ms")
+        ->type_name(kDurationMetavar);
+    command
+        ->add_option("--slo-itl", options->slo_itl,
+                     "with --sweep: a level counts only with p90 ITL at most this: 50ms")
+        ->type_name(kDurationMetavar);
     command
         ->add_option("--svg", options->svg,
                      "also draw the run as a self-contained SVG: latency per row, throughput")

@@ -57,6 +57,8 @@ CommandSpec describe_command(const CLI::App& app) {
     CommandSpec spec;
     spec.name = app.get_name();
     for (const auto* option : app.get_options()) {
+        // A hidden option (a deprecated spelling) still parses but is not offered.
+        if (option->nonpositional() && option->get_group().empty()) continue;
         if (option->nonpositional()) {
             spec.options.push_back(describe_option(*option));
         } else {

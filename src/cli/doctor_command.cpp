@@ -71,7 +71,9 @@ void add_doctor_verb(CLI::App& app, Verbs& verbs) {
                                        "(GPUs, RDMA, NICs, images, ...)");
     command->add_flag("--static", options->static_only,
                       "only the static rules of the config and plan (touches no node; what start runs)");
-    add_junit_flag(*command, options->junit);
+    add_junit_flag(*command, options->junit,
+                   "one test case per static rule, then one per node for the live checks (and one for the "
+                   "checks across nodes), each error a failure");
     add_scope_flags(*command, options->selection.scope);
     command->add_option("--node", options->selection.nodes, "live checks on this node only (repeatable)")
         ->type_name("NODE")

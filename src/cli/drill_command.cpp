@@ -4,7 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "deprecated_flag.hpp"
 #include "duration_flag.hpp"
 #include "engine_flags.hpp"
 #include "pdctl/engine/clock.hpp"
@@ -24,7 +27,7 @@ struct DrillFlags {
     std::string warmup = "3s";
     std::string deadline = "5m";
     bool no_heal = false;
-    int concurrency = 4;
+    std::vector<int> concurrency{4};  // bench's --concurrency shape, one level
     std::string junit;
 };
 
@@ -40,12 +43,16 @@ ExitCode drill_command(const GlobalOptions& global, const DrillFlags& flags) {
     request.node = flags.node;
     if (request.fault == ops::DrillFault::kPartition && request.node.empty())
         throw Failure(ExitCode::kUsage, "partition needs --node NODE: the node to cut off");
-    request.partition_for = parse_duration_flag("--for", flags.partition_for);
-    request.warmup = parse_duration_flag("--warmup", flags.warmup, ZeroDuration::kAllowed);
+    request.partition_for = parse_duration_flag("--partition-time", flags.partition_for);
+    request.warmup = parse_duration_flag("--warmup-time", flags.warmup, ZeroDuration::kAllowed);
     request.deadline = parse_duration_flag("--deadline", flags.deadline);
     request.heal = !flags.no_heal;
-    if (flags.concurrency < 1) throw Failure(ExitCode::kUsage, "--concurrency must be at least 1");
-    request.concurrency = flags.concurrency;
+    if (flags.concurrency.size() != 1)
+        throw Failure(ExitCode::kUsage,
+                      "a drill runs one load level, not " + std::to_string(flags.concurrency.size()),
+                      "--concurrency N; `pdctl bench --concurrency 1,4,16` compares levels");
+    if (flags.concurrency.front() < 1) throw Failure(ExitCode::kUsage, "--concurrency must be at least 1");
+    request.concurrency = flags.concurrency.front();
     if (!flags.junit.empty()) check_junit_path(flags.junit);
     const auto context = load_context(global);
     auto reporter = make_reporter(global, context.redactor);
@@ -81,16 +88,26 @@ void add_drill_verb(CLI::App& app, Verbs& verbs) {
         ->type_name("GROUP");
     command->add_option("--rank", flags->rank, "kill-rank, hang-rank: the rank (default 0)");
     command->add_option("--node", flags->node, "partition: the node to cut off")->type_name("NODE");
-    command
-        ->add_option("--for", flags->partition_for, "partition: how long the link stays down (default 20s)")
-        ->type_name("DURATION");
-    command->add_option("--warmup", flags->warmup, "load before the fault (default 3s)")
-        ->type_name("DURATION");
-    command->add_option("--deadline", flags->deadline, "time to recover, from the fault (default 5m)")
-        ->type_name("DURATION");
+    // --warmup is bench's count of requests; here the warm-up is a time, so it has its own name. The old
+    // spellings (--for, --warmup with a duration) keep working, with a notice, for one release.
+    auto* partition_time = add_duration_option(*command, "--partition-time", flags->partition_for,
+                                               "partition: how long the link stays down (default 20s)");
+    auto* warmup_time =
+        add_duration_option(*command, "--warmup-time", flags->warmup, "load before the fault (default 3s)");
+    add_duration_option(*command, "--deadline", flags->deadline,
+                        "time to recover, from the fault (default 5m)");
+    add_deprecated_alias(*command, "--for", *partition_time, flags->partition_for);
+    add_deprecated_alias(*command, "--warmup", *warmup_time, flags->warmup);
     command->add_flag("--no-heal", flags->no_heal, "only watch: what recovers without pdctl's heal?");
-    command->add_option("--concurrency", flags->concurrency, "load streams through the router (default 4)");
-    command->add_option("--junit", flags->junit, "write a JUnit report to FILE")->type_name("FILE");
+    command
+        ->add_option("--concurrency", flags->concurrency,
+                     "closed-loop request streams through the router, one level (default 4)")
+        ->delimiter(',');
+    command
+        ->add_option("--junit", flags->junit,
+                     "also write a JUnit XML report to FILE: one test case, whether the deployment recovered "
+                     "within --deadline, with the drill's report (for CI)")
+        ->type_name("FILE");
     verbs.add(command, [flags](const GlobalOptions& global) { return drill_command(global, *flags); });
 }
 

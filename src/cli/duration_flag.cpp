@@ -4,6 +4,11 @@
 
 namespace pdctl::cli {
 
+CLI::Option* add_duration_option(CLI::App& command, const std::string& name, std::string& text,
+                                 const std::string& help) {
+    return command.add_option(name, text, help)->type_name(kDurationMetavar);
+}
+
 config::Duration parse_duration_flag(const std::string& flag, const std::string& text, ZeroDuration zero) {
     const auto value = config::parse_duration(text);
     const bool allowed = value && (zero == ZeroDuration::kAllowed ? value->count() >= 0 : value->count() > 0);

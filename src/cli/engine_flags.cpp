@@ -19,7 +19,8 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
         ->check(CLI::IsMember({"learned", "fixed"}))
         ->capture_default_str();
     command.add_option("--deadline-floor", floor, "the shortest deadline learning may set")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->type_name(kDurationMetavar);
 }
 
 void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
@@ -38,11 +39,8 @@ void add_transfer_error_limit_flag(CLI::App& command, int& limit) {
         ->capture_default_str();
 }
 
-void add_junit_flag(CLI::App& command, std::string& path) {
-    command
-        .add_option("--junit", path,
-                    "also write a JUnit XML report to FILE: one test case per check, stage launch and gate, "
-                    "with its time and failure text (for CI)")
+void add_junit_flag(CLI::App& command, std::string& path, const std::string& holds) {
+    command.add_option("--junit", path, "also write a JUnit XML report to FILE: " + holds + " (for CI)")
         ->type_name("FILE");
 }
 
@@ -66,7 +64,8 @@ void add_gpu_release_flag(CLI::App& command, StartOptions& options) {
         .add_option("--gpu-release-timeout", options.gpu_release_timeout,
                     "how long to wait after the units stopped until their nodes show no GPU compute process "
                     "(exit 12 if one remains; 0 = do not wait)")
-        ->default_str("60s");
+        ->default_str("60s")
+        ->type_name(kDurationMetavar);
 }
 
 void add_skip_doctor_flag(CLI::App& command, StartOptions& options) {

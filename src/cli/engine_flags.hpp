@@ -17,8 +17,9 @@ class App;
 
 namespace pdctl::cli {
 
-// --junit FILE, the same for start and restart.
-void add_junit_flag(CLI::App& command, std::string& path);
+// --junit FILE; `holds` says what the verb's report holds ("one test case per ..."), so that each verb's
+// --help tells a CI job what it will read.
+void add_junit_flag(CLI::App& command, std::string& path, const std::string& holds);
 // Creates (truncates) `path` now, so a path that cannot be written is refused before anything runs.
 void check_junit_path(const std::string& path);
 // Writes the report; a file that cannot be written is a warning (the run's exit code stays its own).

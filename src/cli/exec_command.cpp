@@ -63,7 +63,9 @@ void add_exec_verb(CLI::App& app, Verbs& verbs) {
                         "only this rank of each selected group (needs --role/--group)");
     command->add_flag("--in-container", options->selection.in_container,
                       "in each selected unit's container (docker/podman exec), not on the host");
-    command->add_option("--timeout", options->timeout, "per node")->default_str("60s");
+    command->add_option("--timeout", options->timeout, "per node")
+        ->default_str("60s")
+        ->type_name(kDurationMetavar);
     command->add_flag(
         "--stream", options->stream,
         "print each line as it arrives, prefixed with its node (pdsh style), then the exit codes");

@@ -54,6 +54,12 @@ exporter::K8sOptions k8s_options(const ExportOptions& options) {
 }
 
 ExitCode export_k8s_command(const GlobalOptions& global, const ExportOptions& options) {
+    // The manifests are YAML, which is what kubectl applies; YAML where --json was asked for would break
+    // the script that asked, so it is refused rather than ignored.
+    if (global.json)
+        throw Failure(ExitCode::kUsage,
+                      "export k8s writes Kubernetes YAML manifests; it has no --json output",
+                      "leave out --json: `kubectl apply -f` takes the YAML as it is");
     const auto k8s = k8s_options(options);
     const auto context = load_context(global, Purpose::kPlanOnly);
     const auto manifests = exporter::k8s_manifests(context.cluster, context.plan, k8s);

@@ -10,10 +10,12 @@
 #include <fstream>
 #include <memory>
 
+#include "duration_flag.hpp"
 #include "pdctl/ops/log_bundle.hpp"
 #include "pdctl/ops/logs.hpp"
 #include "pdctl/ops/status.hpp"
 #include "pdctl/report/junit.hpp"
+#include "pdctl/report/logs_json.hpp"
 #include "pdctl/report/logs_view.hpp"
 #include "pdctl/report/plan_view.hpp"
 #include "pdctl/report/status_view.hpp"
@@ -71,12 +73,20 @@ ExitCode write_bundle(const GlobalOptions& global, const ops::LogsRequest& reque
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
     const auto& request = options.request;
     if (!options.bundle.empty()) {
+        if (global.json)
+            throw Failure(ExitCode::kUsage,
+                          "--bundle writes an archive and one line about it; it has no --json output",
+                          "leave out --json; the archive holds status.json");
         if (request.follow || request.previous || request.tail >= 0 || !request.since.empty())
             throw Failure(ExitCode::kUsage, "--bundle takes every line of every log",
                           "leave out --follow, --previous, --tail and --since");
         return write_bundle(global, request, options.bundle);
     }
     auto context = load_context(global);
+    if (global.json) {
+        report::LogJsonPrinter printer(context.redactor);
+        return ops::show_logs(context, request, printer);
+    }
     report::LogPrinter printer(context.redactor);
     return ops::show_logs(context, request, printer);
 }
@@ -86,8 +96,10 @@ ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {
 void add_logs_verb(CLI::App& app, Verbs& verbs) {
     auto all = std::make_shared<LogsOptions>();
     auto* options = &all->request;
-    auto* command =
-        app.add_subcommand("logs", "a role's log lines: the last ones, --since a moment, or --follow");
+    auto* command = app.add_subcommand(
+        "logs",
+        "a role's log lines: the last ones, --since a moment, or --follow; with --json, one "
+        "JSON object per line (JSON Lines)");
     command->add_option("role", options->role, "role name (every group of it), or one group's name")
         ->type_name("ROLE|GROUP");
     add_scope_flags(*command, options->scope);
@@ -96,9 +108,11 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
         ->allow_extra_args(false);
     command->add_option("--rank", options->rank, "only this rank");
     command->add_option("--tail", options->tail, "lines per unit (default 50; with --since, every line)");
-    command->add_option("--since", options->since,
-                        "only lines from this moment on: a duration (90s, 10m, 2h) or a time on the node "
-                        "(2026-11-29 08:12[:03])");
+    command
+        ->add_option("--since", options->since,
+                     "only lines from this moment on: a duration (90s, 10m, 2h) or a time on the node "
+                     "(2026-11-29 08:12[:03])")
+        ->type_name(std::string(kDurationMetavar) + "|TIME");
     command->add_flag("-f,--follow", options->follow, "keep printing new lines until Ctrl-C");
     command->add_flag("-p,--previous", options->previous,
                       "the log each unit left when pdctl last stopped or replaced it (kept on its node)");

@@ -62,7 +62,9 @@ void add_pull_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--node", options->nodes, "only on this node (repeatable)")
         ->type_name("NODE")
         ->allow_extra_args(false);
-    command->add_option("--timeout", options->timeout, "per pull: 90s, 25m, 2h")->capture_default_str();
+    command->add_option("--timeout", options->timeout, "per pull: 90s, 25m, 2h")
+        ->capture_default_str()
+        ->type_name(kDurationMetavar);
     verbs.add(command, [options](const GlobalOptions& global) { return pull_command(global, *options); });
 }
 

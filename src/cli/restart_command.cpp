@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "duration_flag.hpp"
 #include "engine_verb.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
@@ -16,7 +17,9 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     add_skip_doctor_flag(*command, *options);
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     add_transfer_error_limit_flag(*command, options->transfer_error_limit);
-    add_junit_flag(*command, options->junit);
+    add_junit_flag(
+        *command, options->junit,
+        "one test case per preflight check, stage launch and gate, with its time and failure text");
     add_gpu_release_flag(*command, *options);
     add_scope_flags(*command, options->scope);
     auto* rolling = command->add_flag(
@@ -33,6 +36,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
                      "with --rolling: how long a group keeps running after the router dropped it, for the "
                      "requests it still has")
         ->default_str("30s")
+        ->type_name(kDurationMetavar)
         ->needs(rolling);
     verbs.add(command, [options](const GlobalOptions& global) {
         return run_engine_verb(global, *options, ops::EngineVerb::kRestart);

@@ -50,10 +50,13 @@ void add_smoke_verb(CLI::App& app, Verbs& verbs) {
     auto* command = app.add_subcommand(
         "smoke", "/health_generate on every SGLang group's rank 0, then POST /generate through the router");
     command->add_option("--prompt", options->request.prompt, "prompt text")->capture_default_str();
-    add_junit_flag(*command, options->junit);
+    add_junit_flag(*command, options->junit,
+                   "one test case per check: each group's /health_generate, then the request through the "
+                   "router, with its latency and error");
     command->add_option("--max-tokens", options->request.max_new_tokens, "max_new_tokens")
         ->capture_default_str();
     command->add_option("--timeout", options->timeout, "how long each request may take to answer: 90s, 5m")
+        ->type_name(kDurationMetavar)
         ->capture_default_str();
     add_scope_flags(*command, options->request.scope);
     verbs.add(command, [options](const GlobalOptions& global) { return smoke_command(global, *options); });

@@ -17,7 +17,9 @@ void add_start_verb(CLI::App& app, Verbs& verbs) {
     add_skip_doctor_flag(*command, *options);
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     add_transfer_error_limit_flag(*command, options->transfer_error_limit);
-    add_junit_flag(*command, options->junit);
+    add_junit_flag(
+        *command, options->junit,
+        "one test case per preflight check, stage launch and gate, with its time and failure text");
     add_scope_flags(*command, options->scope);
     command->add_flag(
         "--take-over", options->take_over,

@@ -88,6 +88,9 @@ TEST_P(Completion, VerbsAndTheirFlagsComeFromTheApp) {
     EXPECT_EQ(tab("pdctl start --deadline-policy "), (Words{"fixed", "learned"}));
     EXPECT_EQ(tab("pdctl start --deadline-policy=l"), (Words{"learned"}));
     EXPECT_EQ(tab("pdctl plan re"), (Words{"restart"}));
+    // A renamed flag's old spelling still parses but is not offered.
+    EXPECT_EQ(tab("pdctl drill --warm"), (Words{"--warmup-time"}));
+    EXPECT_EQ(tab("pdctl drill --fo"), (Words{}));
 }
 
 TEST_P(Completion, RolesGroupsAndNodesComeFromTheClusterFileInUse) {

@@ -1,5 +1,6 @@
 // The same option means the same thing on every verb: --role/--group wherever a verb acts on roles,
-// --node repeatable, and every time flag a duration. Checked on the real binary's --help and parser.
+// --node repeatable, every time flag a duration shown as DURATION, a renamed flag's old spelling
+// working with a notice, and --json honoured or refused. Checked on the real binary's --help and parser.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -56,6 +57,83 @@ TEST(OptionConsistency, EveryTimeFlagTakesADuration) {
     }
     const auto smoke = cluster.run({"smoke", "--timeout", "2s"});
     EXPECT_EQ(smoke.exit_code, 9) << "nothing runs, so smoke fails, but the flag was read: " << smoke.err;
+}
+
+TEST(OptionConsistency, EveryDurationIsShownAsDuration) {
+    SimCluster cluster("options", 102);
+    // One metavar for a time, whatever the verb: never TEXT or INTERVAL.
+    const std::vector<std::pair<std::string, std::string>> durations = {
+        {"plan", "--deadline-floor"}, {"start", "--deadline-floor"}, {"stop", "--gpu-release-timeout"},
+        {"restart", "--drain-grace"}, {"smoke", "--timeout"},        {"exec", "--timeout"},
+        {"pull", "--timeout"},        {"bench", "--duration"},       {"bench", "--soak"},
+        {"bench", "--timeout"},       {"bench", "--slo-ttft"},       {"drill", "--partition-time"},
+        {"drill", "--warmup-time"},   {"drill", "--deadline"},       {"logs", "--since"}};
+    for (const auto& [verb, flag] : durations) {
+        const auto help = help_of(cluster, verb);
+        EXPECT_TRUE(std::regex_search(help.out, std::regex(flag + " DURATION")))
+            << verb << " " << flag << ":\n"
+            << help.out;
+    }
+    EXPECT_NE(help_of(cluster, "bench").out.find("--warmup INT"), std::string::npos)
+        << "bench's --warmup is a count of requests";
+}
+
+TEST(OptionConsistency, DrillsOldSpellingsStillWorkWithOneNotice) {
+    SimCluster cluster("options", 102);
+    // The cluster file does not allow drills, so each run ends with 2 after its flags were read; the
+    // notice is one line on stderr, and the old spellings are not in --help.
+    const auto old_warmup = cluster.run({"drill", "kill-rank", "--warmup", "1s"});
+    EXPECT_NE(old_warmup.err.find("pdctl: --warmup is deprecated, use --warmup-time\n"), std::string::npos)
+        << old_warmup.err;
+    EXPECT_NE(old_warmup.err.find("drills are refused"), std::string::npos) << old_warmup.err;
+    const auto old_for = cluster.run({"drill", "partition", "--node", "n8", "--for", "5s"});
+    EXPECT_NE(old_for.err.find("pdctl: --for is deprecated, use --partition-time\n"), std::string::npos)
+        << old_for.err;
+    const auto both = cluster.run({"drill", "kill-rank", "--warmup-time", "2s", "--warmup", "1s"});
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_NE(both.err.find("--warmup excludes --warmup-time"), std::string::npos) << both.err;
+    const auto fresh = cluster.run({"drill", "kill-rank", "--warmup-time", "1s"});
+    EXPECT_EQ(fresh.err.find("deprecated"), std::string::npos) << fresh.err;
+    const auto help = help_of(cluster, "drill").out;
+    EXPECT_EQ(help.find("--warmup "), std::string::npos) << help;
+    EXPECT_EQ(help.find("--for "), std::string::npos) << help;
+}
+
+TEST(OptionConsistency, ConcurrencyIsOneShapeAndADrillTakesOneLevel) {
+    SimCluster cluster("options", 102);
+    EXPECT_NE(help_of(cluster, "drill").out.find("--concurrency INT ..."), std::string::npos);
+    EXPECT_NE(help_of(cluster, "bench").out.find("--concurrency INT ..."), std::string::npos);
+    const auto two = cluster.run({"drill", "kill-rank", "--concurrency", "1,4"});
+    EXPECT_EQ(two.exit_code, 2);
+    EXPECT_NE(two.err.find("a drill runs one load level, not 2"), std::string::npos) << two.err;
+}
+
+TEST(OptionConsistency, JsonIsHonouredOrRefusedNeverIgnored) {
+    SimCluster cluster("options", 102);
+    const auto k8s = cluster.run({"--json", "export", "k8s", "--format", "lws"});
+    EXPECT_EQ(k8s.exit_code, 2);
+    EXPECT_TRUE(k8s.out.empty()) << "no YAML where JSON was asked for";
+    EXPECT_NE(k8s.err.find("export k8s writes Kubernetes YAML manifests; it has no --json output"),
+              std::string::npos)
+        << k8s.err;
+    const auto bundle =
+        cluster.run({"--json", "logs", "--bundle", (cluster.config().parent_path() / "b.tgz").string()});
+    EXPECT_EQ(bundle.exit_code, 2) << bundle.err;
+}
+
+TEST(OptionConsistency, EachJunitSaysWhatItsReportHolds) {
+    SimCluster cluster("options", 102);
+    const std::vector<std::pair<std::string, std::string>> holds = {
+        {"start", "one test case per preflight check, stage launch and gate"},
+        {"restart", "one test case per preflight check, stage launch and gate"},
+        {"doctor", "one test case per static rule"},
+        {"smoke", "one test case per check"},
+        {"bench", "one test case per row and load level"},
+        {"drill", "one test case, whether the deployment recovered"}};
+    for (const auto& [verb, text] : holds) {
+        const auto help = help_of(cluster, verb).out;
+        EXPECT_NE(help.find(text), std::string::npos) << verb << ":\n" << help;
+    }
 }
 
 }  // namespace

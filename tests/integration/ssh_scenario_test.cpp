@@ -462,8 +462,8 @@ TEST_F(SshScenarioTest, APartitionedNodeIsDetectedAndTheDeploymentRecoversWithou
     ASSERT_EQ(start.exit_code, 0) << start.dump();
 
     const auto drill = pdctl(profile,
-                             {"--json", "drill", "partition", "--node", "n7", "--for", "10s", "--deadline",
-                              "60s", "--concurrency", "2"},
+                             {"--json", "drill", "partition", "--node", "n7", "--partition-time", "10s",
+                              "--deadline", "60s", "--concurrency", "2"},
                              "home", std::chrono::seconds(100));
     EXPECT_EQ(drill.exit_code, 0) << drill.dump();
     json result;
