@@ -1,5 +1,6 @@
 // pdctl export k8s --format lws|rbg [-o FILE]: the deployment as Kubernetes manifests;
-// pdctl export prometheus [-o DIR]: its scrape configuration, alert rules and their promtool tests.
+// pdctl export prometheus [-o DIR]: its scrape configuration, alert rules and their promtool tests,
+// the blackbox exporter's modules and an Alertmanager configuration.
 // Both touch no node.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -88,11 +89,14 @@ struct PrometheusFlags {
     std::string evaluation_interval = "15s";
     std::string window = "5m";
     std::string hold = "1m";
+    exporter::PrometheusOptions addresses;  // --blackbox, --alertmanager, --webhook
 };
 
 // The three files -o writes, by the names the config and the tests refer to each other with.
 constexpr const char* kConfigFile = "prometheus.yml";
 constexpr const char* kTestsFile = "pdctl-alerts.test.yml";
+constexpr const char* kBlackboxFile = "blackbox.yml";
+constexpr const char* kAlertmanagerFile = "alertmanager.yml";
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -102,7 +106,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 }
 
 ExitCode export_prometheus_command(const GlobalOptions& global, const PrometheusFlags& flags) {
-    exporter::PrometheusOptions options;
+    auto options = flags.addresses;
     options.scrape_interval = parse_duration_flag("--scrape-interval", flags.scrape_interval);
     options.evaluation_interval = parse_duration_flag("--evaluation-interval", flags.evaluation_interval);
     options.window = parse_duration_flag("--window", flags.window);
@@ -112,11 +116,15 @@ ExitCode export_prometheus_command(const GlobalOptions& global, const Prometheus
                       "increase() and deriv() need two samples in their range");
     const auto context = load_context(global, Purpose::kPlanOnly);
     const auto exported = exporter::prometheus_export(context.plan, options);
-    for (const auto& text : {exported.config, exported.rules, exported.tests})
+    for (const auto& text :
+         {exported.config, exported.rules, exported.tests, exported.blackbox, exported.alertmanager})
         if (context.redactor.redact(text) != text)
             throw Failure(ExitCode::kInternal,
                           "a secret value reached the Prometheus files; nothing was written");
-    for (const auto& note : exported.notes) spdlog::info("note: {}", note);
+    // What is not scraped, and why, is part of the answer (a /metrics that answers 404 is configuration,
+    // not an outage), so it is printed whatever the verbosity; --json carries it as `notes`.
+    if (!global.json)
+        for (const auto& note : exported.notes) report::write_text(stderr, "note: " + note + "\n");
     if (global.json) {
         nlohmann::json doc;
         doc["targets"] = nlohmann::json::array();
@@ -127,10 +135,21 @@ ExitCode export_prometheus_command(const GlobalOptions& global, const Prometheus
                                       {"group", target.group},
                                       {"node", target.node},
                                       {"rank", target.rank}});
+        doc["probes"] = nlohmann::json::array();
+        for (const auto& probe : exported.probes)
+            doc["probes"].push_back({{"job", probe.job},
+                                     {"module", probe.module},
+                                     {"target", probe.target},
+                                     {"role", probe.role},
+                                     {"group", probe.group},
+                                     {"node", probe.node},
+                                     {"rank", probe.rank}});
         doc["notes"] = exported.notes;
         doc["config"] = exported.config;
         doc["rules"] = exported.rules;
         doc["tests"] = exported.tests;
+        doc["blackbox"] = exported.blackbox;
+        doc["alertmanager"] = exported.alertmanager;
         report::write_text(stdout, doc.dump(2) + "\n");
     }
     if (flags.output_dir.empty()) {
@@ -141,9 +160,14 @@ ExitCode export_prometheus_command(const GlobalOptions& global, const Prometheus
             report::write_text(stdout, exported.rules);
         else if (flags.print == "tests")
             report::write_text(stdout, exported.tests);
+        else if (flags.print == "blackbox")
+            report::write_text(stdout, exported.blackbox);
+        else if (flags.print == "alertmanager")
+            report::write_text(stdout, exported.alertmanager);
         else
-            throw Failure(ExitCode::kUsage,
-                          "--print takes config, rules or tests, not '" + flags.print + "'");
+            throw Failure(
+                ExitCode::kUsage,
+                "--print takes config, rules, tests, blackbox or alertmanager, not '" + flags.print + "'");
         return ExitCode::kOk;
     }
     const std::filesystem::path dir(flags.output_dir);
@@ -153,13 +177,15 @@ ExitCode export_prometheus_command(const GlobalOptions& global, const Prometheus
     write_file(dir / kConfigFile, exported.config);
     write_file(dir / options.rules_file, exported.rules);
     write_file(dir / kTestsFile, exported.tests);
+    write_file(dir / kBlackboxFile, exported.blackbox);
+    write_file(dir / kAlertmanagerFile, exported.alertmanager);
     if (!global.json)
         report::write_text(
-            stderr,
-            fmt::format("wrote {}/{{{}, {}, {}}}: {} targets; check with `promtool check "
-                        "config {}/{}` and `promtool test rules {}/{}`\n",
-                        dir.string(), kConfigFile, options.rules_file, kTestsFile, exported.targets.size(),
-                        dir.string(), kConfigFile, dir.string(), kTestsFile));
+            stderr, fmt::format("wrote {}/{{{}, {}, {}, {}, {}}}: {} targets scraped, {} probed; check with "
+                                "`promtool check config {}/{}` and `promtool test rules {}/{}`\n",
+                                dir.string(), kConfigFile, options.rules_file, kTestsFile, kBlackboxFile,
+                                kAlertmanagerFile, exported.targets.size(), exported.probes.size(),
+                                dir.string(), kConfigFile, dir.string(), kTestsFile));
     return ExitCode::kOk;
 }
 
@@ -195,14 +221,16 @@ void add_export_verb(CLI::App& app, Verbs& verbs) {
     auto flags = std::make_shared<PrometheusFlags>();
     auto* prometheus = command->add_subcommand(
         "prometheus",
-        "a Prometheus scrape configuration (every group's rank 0, the router, the master), alert rules and "
-        "their promtool tests; touches no node");
+        "a Prometheus scrape configuration (the metrics that answer, blackbox probes of the router and every "
+        "rank), alert rules, their promtool tests, blackbox exporter modules and an Alertmanager "
+        "configuration; touches no node");
     prometheus
         ->add_option("-o,--output-dir", flags->output_dir,
-                     "write prometheus.yml, pdctl-alerts.yml and pdctl-alerts.test.yml into DIR")
+                     "write prometheus.yml, pdctl-alerts.yml, pdctl-alerts.test.yml, blackbox.yml and "
+                     "alertmanager.yml into DIR")
         ->type_name("DIR");
     prometheus->add_option("--print", flags->print, "without -o: which file to print (default config)")
-        ->type_name("config|rules|tests");
+        ->type_name("config|rules|tests|blackbox|alertmanager");
     prometheus
         ->add_option("--scrape-interval", flags->scrape_interval, "global scrape_interval (default 15s)")
         ->type_name("DURATION");
@@ -220,6 +248,18 @@ void add_export_verb(CLI::App& app, Verbs& verbs) {
                      "how long a state (down, no healthy worker, a growing queue) holds before its alert "
                      "fires (default 1m)")
         ->type_name("DURATION");
+    prometheus
+        ->add_option("--blackbox", flags->addresses.blackbox_address,
+                     "where Prometheus reaches prometheus-blackbox-exporter (default 127.0.0.1:9115)")
+        ->type_name("HOST:PORT");
+    prometheus
+        ->add_option("--alertmanager", flags->addresses.alertmanager_address,
+                     "where Prometheus sends alerts (default 127.0.0.1:9093)")
+        ->type_name("HOST:PORT");
+    prometheus
+        ->add_option("--webhook", flags->addresses.webhook_url,
+                     "the URL alertmanager.yml delivers every alert to (default http://127.0.0.1:5001/)")
+        ->type_name("URL");
     prometheus->fallthrough();
     verbs.add(prometheus,
               [flags](const GlobalOptions& global) { return export_prometheus_command(global, *flags); });

@@ -1,5 +1,7 @@
 #pragma once
-// Which endpoint of each stage Prometheus scrapes, read from the plan (export/prometheus.hpp).
+// What Prometheus watches of each stage, read from the plan (export/prometheus.hpp): the metrics
+// endpoints that answer, scraped; the blackbox probes, for what has none and for what a scrape cannot
+// tell; and what is left unscraped, with the reason.
 
 #include <string>
 #include <vector>
@@ -15,12 +17,17 @@ struct RouterWorkersView {
     std::string health_metric;              // smg_worker_health | sgl_router_worker_health | "" (MiniLB)
     std::vector<std::string> prefill_urls;  // as the router was given them
     std::vector<std::string> decode_urls;
-    std::vector<std::string> prefill_groups;  // the stages, for MiniLB's rule on the groups' own scrapes
+    std::vector<std::string> prefill_groups;  // the stages, for MiniLB's rule on the groups' own probes
     std::vector<std::string> decode_groups;
 };
 
 struct ScrapePlan {
     std::vector<PrometheusTarget> targets;
+    std::vector<ProbeTarget> probes;
+    // Each endpoint with no /metrics to scrape, and why: "prefill (SGLang without --enable-metrics:
+    // /metrics answers 404)". One note says them all.
+    std::vector<std::string> unscraped;
+    bool sglang_unscraped = false;  // a group's KV transfer and queue metrics cannot be read
     std::vector<std::string> notes;
     RouterWorkersView router;
 };
@@ -32,5 +39,10 @@ ScrapePlan scrape_plan(const plan::Plan& plan);
 std::string sglang_job(const std::string& cluster);
 std::string router_job(const std::string& cluster);
 std::string master_job(const std::string& cluster);
+
+// http://host:port/path -> host:port; host:port -> host, port.
+std::string host_port(const std::string& url);
+std::string host_of(const std::string& host_port_text);
+std::string port_of(const std::string& host_port_text);
 
 }  // namespace pdctl::exporter

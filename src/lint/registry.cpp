@@ -80,6 +80,10 @@ const std::vector<Rule>& static_rules() {
          "docs/doctor.md#pd021 · "
          "https://github.com/lightseekorg/smg/blob/main/docs/concepts/reliability/health-checks.md",
          check_router_worker_removal},
+        {"PD022", "an sglang role without --enable-metrics: its /metrics answers 404",
+         "docs/doctor.md#pd022 · "
+         "https://github.com/sgl-project/sglang/blob/main/docs/references/production_metrics.md",
+         check_metrics_disabled},
     };
     return rules;
 }

@@ -8,7 +8,8 @@ profiles/local moved to its own loopback block (127.0.112.x), behind SMG (whose 
 gives the router target), with the decode's KV path failing above 20 MB (PDSIM_KV_FAIL_ABOVE_MB, the
 original experiment's fault). pdctl starts it and exports the Prometheus files with 1 s intervals;
 Debian's `prometheus` runs on 127.0.112.9 with them. Then:
-  1. every exported target is up in /api/v1/targets (master, both groups' rank 0, the router);
+  1. every exported scrape target is up in /api/v1/targets (master, every rank of both groups, the
+     router; the probe jobs, whose blackbox exporter this test does not run, are left out);
   2. the transfer-failure alert is not firing while nothing failed;
   3. one long request (5280 input tokens, over the 20 MB limit) through the router fails, and
      PDKVTransferFailures fires, naming the decode group.
@@ -107,8 +108,8 @@ def main():
             fail(f"export exited {exported.returncode}:\n{exported.stdout}{exported.stderr}")
         targets = json.loads(exported.stdout)["targets"]
         jobs = sorted(t["job"] for t in targets)
-        if jobs != ["pd-prom-mooncake-master", "pd-prom-router", "pd-prom-sglang", "pd-prom-sglang"]:
-            fail(f"expected the master, two groups and the router as targets, got {jobs}")
+        if jobs != ["pd-prom-mooncake-master", "pd-prom-router"] + ["pd-prom-sglang"] * 8:
+            fail(f"expected the master, the 8 ranks of both groups and the router as targets, got {jobs}")
 
         with open(log_path, "w") as log:
             prometheus = subprocess.Popen(
@@ -118,9 +119,10 @@ def main():
         api = f"http://{PROMETHEUS_ADDRESS}/api/v1"
         began = time.monotonic()
 
-        # 1. Every target up (Prometheus batches discovery about every 5 s, so the list fills late).
+        # 1. Every scrape target up (Prometheus batches discovery about every 5 s, so the list fills late).
         def all_up():
-            active = get_json(f"{api}/targets")["data"]["activeTargets"]
+            active = [t for t in get_json(f"{api}/targets")["data"]["activeTargets"]
+                      if "-probe-" not in t["scrapePool"]]
             health = {t["scrapeUrl"]: t["health"] for t in active}
             return health if len(active) == len(targets) and set(health.values()) == {"up"} else None
 

@@ -1,14 +1,19 @@
 #pragma once
 // `pdctl export prometheus`: the deployment as Prometheus sees it (docs/prometheus.md). Pure: from the
-// validated config and its plan to three YAML texts; touches no node.
+// validated config and its plan to five YAML texts; touches no node.
 //
-//   config  prometheus.yml: one scrape job per kind (SGLang rank 0 of every group on its API port,
-//           the router's metrics listener, the Mooncake master's metrics port), every target labelled
-//           cluster / role / group / node / rank, and `rule_files` naming the rules file;
-//   rules   alert rules: a target down, KV transfer or bootstrap failures rising, a queue growing, the
-//           router with no healthy prefill or decode;
-//   tests   a `promtool test rules` file for those rules, made for this cluster's own labels, so an
-//           operator can prove the alerts fire before they need them.
+//   config        prometheus.yml: one scrape job per kind of metrics endpoint that answers (every rank
+//                 of an SGLang group run with --enable-metrics, the router's metrics listener, the
+//                 Mooncake master), one job per blackbox probe (the router's /health and a one-token
+//                 /generate, every rank's port), every target labelled cluster / role / group / node /
+//                 rank; `rule_files` and the Alertmanager to send to;
+//   rules         alert rules: a rank's port or the router gone, the router not serving, a scrape
+//                 failing while its process answers, KV transfer or bootstrap failures rising, a queue
+//                 growing, the router with no healthy prefill or decode;
+//   tests         a `promtool test rules` file for those rules, made for this cluster's own labels, so
+//                 an operator can prove the alerts fire before they need them;
+//   blackbox      the modules of Debian's prometheus-blackbox-exporter that the probe jobs name;
+//   alertmanager  an Alertmanager configuration that sends every alert to one webhook.
 
 #include <chrono>
 #include <string>
@@ -28,6 +33,11 @@ struct PrometheusOptions {
     // hold before it pages. Failures (a counter rising) fire at once.
     std::chrono::milliseconds hold{std::chrono::minutes(1)};
     std::string rules_file = "pdctl-alerts.yml";  // as `rule_files:` names it, beside prometheus.yml
+    // Where Prometheus reaches the blackbox exporter and the Alertmanager (both usually beside it), and
+    // where the Alertmanager delivers.
+    std::string blackbox_address = "127.0.0.1:9115";
+    std::string alertmanager_address = "127.0.0.1:9093";
+    std::string webhook_url = "http://127.0.0.1:5001/";
 };
 
 // One scrape target, as the config lists it (also what `--json` and the tests read).
@@ -40,13 +50,29 @@ struct PrometheusTarget {
     int rank = 0;
 };
 
+// One blackbox probe: what the exporter checks for Prometheus, for what cannot be scraped (MiniLB, an
+// SGLang group without --enable-metrics) and for what a scrape cannot tell (the router serving).
+struct ProbeTarget {
+    std::string job;     // pd-<cluster>-probe-ranks | -probe-router-health | -probe-router-generate
+    std::string module;  // the blackbox module (blackbox.yml)
+    std::string target;  // host:port for a TCP connect, the URL for an HTTP probe
+    std::string role;
+    std::string group;
+    std::string node;
+    int rank = 0;
+};
+
 struct PrometheusExport {
     std::string config;
     std::string rules;
     std::string tests;
+    std::string blackbox;
+    std::string alertmanager;
     std::vector<PrometheusTarget> targets;
-    // What the configuration cannot scrape as the cluster file stands (MiniLB has no metrics, an SGLang
-    // group without --enable-metrics answers 404), each naming what to change.
+    std::vector<ProbeTarget> probes;
+    // What the configuration cannot scrape as the cluster file stands (one line naming every endpoint
+    // whose /metrics answers 404 or does not exist, and what watches it instead), and what else to
+    // change; each heads the files.
     std::vector<std::string> notes;
 };
 

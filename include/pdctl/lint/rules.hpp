@@ -109,5 +109,6 @@ void check_unused_keys(const RuleInput& input, FindingSink& sink);              
 void check_flag_given_twice(const RuleInput& input, FindingSink& sink);          // PD019
 void check_mooncake_master_flags(const RuleInput& input, FindingSink& sink);     // PD020
 void check_router_worker_removal(const RuleInput& input, FindingSink& sink);     // PD021
+void check_metrics_disabled(const RuleInput& input, FindingSink& sink);          // PD022
 
 }  // namespace pdctl::lint

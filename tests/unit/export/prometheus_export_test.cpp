@@ -1,8 +1,10 @@
-// `pdctl export prometheus`: the golden files of the shipped profiles (the production one behind SMG
-// in two prefill and two decode groups, the local one behind MiniLB), and the exporter's promises:
-// one labelled target per group's rank 0, the router's metrics listener where it has one, notes for
-// what cannot be scraped. The CI's promtool tests (tests/prometheus/) check the same files' syntax
-// and run their rule tests. Regenerate after an intended change with:
+// `pdctl export prometheus`: the golden files of the shipped profiles (the production one as shipped,
+// behind SMG in two prefill and two decode groups, and without --enable-metrics; the local one behind
+// MiniLB), and the exporter's promises: every rank of a group that serves metrics a labelled target,
+// the router's metrics listener where it has one, blackbox probes of every rank and of the router,
+// one note naming what is not scraped and why. The CI's promtool tests (tests/prometheus/) check the
+// same files with promtool, amtool and the blackbox exporter and run their rule tests. Regenerate
+// after an intended change with:
 //   PDCTL_UPDATE_GOLDEN=1 build/tests/pdctl_unit_tests --gtest_filter='PrometheusExport*'
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -41,6 +43,16 @@ struct PrometheusProfiles {
         return plan::build_plan(cluster);
     }
 
+    // The production profile with SGLang's metrics off, as the old script ran it.
+    static plan::Plan kimi3_without_metrics() {
+        return plan_of("kimi3-pro6000-pd", {{kPrefillMetrics, ""}, {kDecodeMetrics, ""}});
+    }
+    static constexpr const char* kPrefillMetrics =
+        "    # Not a flag of deploy_pd.sh: without it SGLang's /metrics answers 404, and nothing can see KV\n"
+        "    # transfers failing or requests queueing (docs/migrating.md, \"Metrics\").\n"
+        "    args: [--enable-metrics]\n";
+    static constexpr const char* kDecodeMetrics = "    args: [--enable-metrics]   # as prefill's\n";
+
     // The production profile as most 2026 deployments run it: SMG, two groups of each kind.
     static plan::Plan kimi3_behind_smg() {
         return plan_of("kimi3-pro6000-pd", {{"impl: minilb", "impl: smg"},
@@ -56,6 +68,14 @@ void expect_files(const std::string& stem, const PrometheusExport& exported) {
     testing::expect_golden(golden / (stem + ".prometheus.yml"), exported.config, "scrape configuration");
     testing::expect_golden(golden / (stem + ".alerts.yml"), exported.rules, "alert rules");
     testing::expect_golden(golden / (stem + ".alerts.test.yml"), exported.tests, "rule tests");
+    testing::expect_golden(golden / (stem + ".blackbox.yml"), exported.blackbox, "blackbox modules");
+    testing::expect_golden(golden / (stem + ".alertmanager.yml"), exported.alertmanager, "Alertmanager");
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const auto& line : lines) text += line + "\n";
+    return text;
 }
 
 TEST(PrometheusExport, TheProductionProfileBehindSmgMatchesTheGoldenFiles) {
@@ -63,27 +83,34 @@ TEST(PrometheusExport, TheProductionProfileBehindSmgMatchesTheGoldenFiles) {
     expect_files("kimi3-pro6000-pd.smg", prometheus_export(plan, {}));
 }
 
+TEST(PrometheusExport, TheProductionProfileWithoutMetricsMatchesTheGoldenFiles) {
+    expect_files("kimi3-pro6000-pd.metrics-off",
+                 prometheus_export(PrometheusProfiles::kimi3_without_metrics(), {}));
+}
+
 TEST(PrometheusExport, TheLocalProfileMatchesTheGoldenFiles) {
     expect_files("local", prometheus_export(PrometheusProfiles::plan_of("local"), {}));
 }
 
-TEST(PrometheusExport, EveryGroupsRankZeroTheRouterAndTheMasterAreLabelledTargets) {
+TEST(PrometheusExport, EveryRankOfEveryGroupTheRouterAndTheMasterAreLabelledTargets) {
     const auto plan = PrometheusProfiles::kimi3_behind_smg();
     const auto exported = prometheus_export(plan, {});
-    std::map<std::string, PrometheusTarget> by_group;
-    for (const auto& target : exported.targets) by_group[target.group] = target;
-    ASSERT_EQ(by_group.size(), 6u) << "master, two prefill groups, two decode groups, router";
-    for (const auto& stage : plan.stages) {
-        ASSERT_TRUE(by_group.count(stage.role)) << stage.role;
-        const auto& target = by_group.at(stage.role);
-        EXPECT_EQ(target.node, stage.units.front().node) << stage.role;
-        EXPECT_EQ(target.rank, 0);
-        EXPECT_EQ(target.role, stage.config_role);
-    }
-    EXPECT_EQ(by_group.at("prefill-2").job, "pd-kimi3-pro6000-sglang");
-    EXPECT_EQ(by_group.at("prefill-2").node, "n3");
-    EXPECT_EQ(by_group.at("router").address, "174.1.60.5:29000") << "SMG's default metrics port";
-    EXPECT_EQ(by_group.at("mooncake-master").address, "174.1.60.1:9003");
+    std::map<std::pair<std::string, int>, PrometheusTarget> by_rank;
+    for (const auto& target : exported.targets) by_rank[{target.group, target.rank}] = target;
+    ASSERT_EQ(by_rank.size(), 10u) << "master, two ranks of two prefill and two decode groups, router";
+    for (const auto& stage : plan.stages)
+        for (const auto& unit : stage.units) {
+            if (stage.kind != config::RoleKind::Sglang && unit.rank > 0) continue;
+            ASSERT_TRUE(by_rank.count({stage.role, unit.rank})) << stage.role << " rank " << unit.rank;
+            const auto& target = by_rank.at({stage.role, unit.rank});
+            EXPECT_EQ(target.node, unit.node) << stage.role;
+            EXPECT_EQ(target.role, stage.config_role);
+        }
+    EXPECT_EQ(by_rank.at({"prefill-2", 0}).job, "pd-kimi3-pro6000-sglang");
+    EXPECT_EQ(by_rank.at({"prefill-2", 0}).node, "n3");
+    EXPECT_EQ(by_rank.at({"prefill-2", 1}).address, "174.1.60.4:30000") << "a rank >= 1 on its own node";
+    EXPECT_EQ(by_rank.at({"router", 0}).address, "174.1.60.5:29000") << "SMG's default metrics port";
+    EXPECT_EQ(by_rank.at({"mooncake-master", 0}).address, "174.1.60.1:9003");
 
     // Every target of the config file carries its labels, and the rules name this cluster.
     const auto config = YAML::Load(exported.config);
@@ -94,7 +121,7 @@ TEST(PrometheusExport, EveryGroupsRankZeroTheRouterAndTheMasterAreLabelledTarget
             for (const char* label : {"cluster", "role", "group", "node", "rank"})
                 EXPECT_TRUE(entry["labels"][label].IsDefined()) << label << " in " << job["job_name"];
         }
-    EXPECT_EQ(listed, exported.targets.size());
+    EXPECT_EQ(listed, exported.targets.size() + exported.probes.size());
     const auto rules = YAML::Load(exported.rules);
     std::vector<std::string> names;
     for (const auto& rule : rules["groups"][0]["rules"]) {
@@ -102,32 +129,104 @@ TEST(PrometheusExport, EveryGroupsRankZeroTheRouterAndTheMasterAreLabelledTarget
         EXPECT_NE(rule["expr"].as<std::string>().find("cluster=\"kimi3-pro6000\""), std::string::npos)
             << rule["alert"];
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"PDTargetDown", "PDKVTransferFailures", "PDBootstrapFailures",
+    EXPECT_EQ(names, (std::vector<std::string>{"PDRankDown", "PDRouterDown", "PDRouterNotServing",
+                                               "PDTargetDown", "PDKVTransferFailures", "PDBootstrapFailures",
                                                "PDQueueGrowing", "PDRouterNoHealthyPrefill",
-                                               "PDRouterNoHealthyDecode"}));
+                                               "PDRouterNoHealthyDecode", "PDBlackboxDown"}));
     // SMG's health gauge is per worker URL; the rule lists the prefill groups' URLs, escaped.
-    const auto prefill_rule = rules["groups"][0]["rules"][4]["expr"].as<std::string>();
+    const auto prefill_rule = rules["groups"][0]["rules"][7]["expr"].as<std::string>();
     EXPECT_NE(prefill_rule.find("smg_worker_health"), std::string::npos) << prefill_rule;
     EXPECT_NE(prefill_rule.find(R"(http://174\\.1\\.60\\.3:30000)"), std::string::npos) << prefill_rule;
 }
 
+TEST(PrometheusExport, EveryRanksPortAndTheRouterAreProbedThroughTheBlackboxExporter) {
+    PrometheusOptions options;
+    options.blackbox_address = "10.9.9.9:9115";
+    options.alertmanager_address = "10.9.9.9:9093";
+    options.webhook_url = "http://10.9.9.9:5001/hook";
+    const auto exported = prometheus_export(PrometheusProfiles::kimi3_without_metrics(), options);
+    std::map<std::string, std::vector<std::string>> by_job;
+    for (const auto& probe : exported.probes) by_job[probe.job].push_back(probe.target);
+    EXPECT_EQ(by_job["pd-kimi3-pro6000-probe-ranks"],
+              (std::vector<std::string>{"174.1.60.1:30000", "174.1.60.2:30000", "174.1.60.3:30000",
+                                        "174.1.60.4:30000", "174.1.60.5:30000", "174.1.60.6:30000",
+                                        "174.1.60.7:30000", "174.1.60.8:30000"}))
+        << "ranks >= 1 too";
+    EXPECT_EQ(by_job["pd-kimi3-pro6000-probe-router-health"],
+              (std::vector<std::string>{"http://174.1.60.5:31000/health"}));
+    EXPECT_EQ(by_job["pd-kimi3-pro6000-probe-router-generate"],
+              (std::vector<std::string>{"http://174.1.60.5:31000/generate"}));
+
+    // The standard relabelling: the target becomes ?target= and the instance; the exporter the address.
+    const auto config = YAML::Load(exported.config);
+    bool found = false;
+    for (const auto& job : config["scrape_configs"]) {
+        if (job["job_name"].as<std::string>() != "pd-kimi3-pro6000-probe-router-generate") continue;
+        found = true;
+        EXPECT_EQ(job["metrics_path"].as<std::string>(), "/probe");
+        EXPECT_EQ(job["params"]["module"][0].as<std::string>(), "pd_router_generate");
+        EXPECT_EQ(job["relabel_configs"][0]["target_label"].as<std::string>(), "__param_target");
+        EXPECT_EQ(job["relabel_configs"][1]["target_label"].as<std::string>(), "instance");
+        EXPECT_EQ(job["relabel_configs"][2]["replacement"].as<std::string>(), "10.9.9.9:9115");
+    }
+    EXPECT_TRUE(found) << exported.config;
+    EXPECT_EQ(config["alerting"]["alertmanagers"][0]["static_configs"][0]["targets"][0].as<std::string>(),
+              "10.9.9.9:9093");
+
+    const auto blackbox = YAML::Load(exported.blackbox);
+    EXPECT_EQ(blackbox["modules"]["pd_tcp_connect"]["prober"].as<std::string>(), "tcp");
+    EXPECT_EQ(blackbox["modules"]["pd_router_generate"]["http"]["method"].as<std::string>(), "POST");
+    EXPECT_EQ(blackbox["modules"]["pd_router_generate"]["http"]["body"].as<std::string>(),
+              R"({"text":"ping","sampling_params":{"max_new_tokens":1}})");
+    const auto alertmanager = YAML::Load(exported.alertmanager);
+    EXPECT_EQ(alertmanager["receivers"][0]["webhook_configs"][0]["url"].as<std::string>(),
+              "http://10.9.9.9:5001/hook");
+    EXPECT_EQ(alertmanager["route"]["receiver"].as<std::string>(),
+              alertmanager["receivers"][0]["name"].as<std::string>());
+}
+
+TEST(PrometheusExport, AGroupWithoutMetricsIsProbedNeverScraped) {
+    // A scrape of SGLang without --enable-metrics answers 404 as long as the group runs: Prometheus would
+    // record it down, and PDTargetDown would fire on a healthy deployment.
+    const auto exported = prometheus_export(PrometheusProfiles::kimi3_without_metrics(), {});
+    for (const auto& target : exported.targets)
+        EXPECT_EQ(target.job, "pd-kimi3-pro6000-mooncake-master") << target.address;
+    EXPECT_EQ(exported.rules.find("sglang:"), std::string::npos) << "no rule reads what is not scraped";
+    EXPECT_NE(exported.rules.find("alert: PDRankDown"), std::string::npos);
+    EXPECT_NE(exported.rules.find("alert: PDRouterNoHealthyDecode"), std::string::npos) << "from the probes";
+    ASSERT_FALSE(exported.notes.empty());
+    EXPECT_EQ(
+        exported.notes.front(),
+        "not scraped: prefill (SGLang without --enable-metrics: /metrics answers 404), decode (SGLang "
+        "without --enable-metrics: /metrics answers 404), router (MiniLB has no /metrics); the blackbox "
+        "probes watch them (PDRankDown, PDRouterDown, PDRouterNotServing); the KV transfer, bootstrap "
+        "and queue alerts need --enable-metrics in those groups' args");
+}
+
 TEST(PrometheusExport, NotesNameWhatCannotBeScrapedAsConfigured) {
-    // The production profile runs MiniLB and SGLang without --enable-metrics.
+    // The production profile runs MiniLB; its SGLang groups export metrics.
     const auto exported = prometheus_export(PrometheusProfiles::plan_of("kimi3-pro6000-pd"), {});
-    std::string notes;
-    for (const auto& note : exported.notes) notes += note + "\n";
-    EXPECT_NE(notes.find("router: MiniLB has no metrics listener"), std::string::npos) << notes;
-    EXPECT_NE(notes.find("prefill: SGLang serves /metrics only with --enable-metrics"), std::string::npos)
-        << notes;
-    EXPECT_NE(exported.config.find("# note: router: MiniLB"), std::string::npos) << "the notes head the file";
+    const auto notes = joined(exported.notes);
+    EXPECT_NE(notes.find("not scraped: router (MiniLB has no /metrics)"), std::string::npos) << notes;
+    EXPECT_EQ(notes.find("SGLang without --enable-metrics"), std::string::npos) << notes;
+    EXPECT_NE(exported.config.find("# note: not scraped: router"), std::string::npos)
+        << "the notes head the file";
     for (const auto& target : exported.targets) EXPECT_NE(target.job, "pd-kimi3-pro6000-router");
+
+    // One group without it: named, and only it.
+    const auto one = prometheus_export(
+        PrometheusProfiles::plan_of("kimi3-pro6000-pd", {{PrometheusProfiles::kDecodeMetrics, ""}}), {});
+    EXPECT_NE(joined(one.notes).find("not scraped: decode (SGLang without --enable-metrics: /metrics answers "
+                                     "404), router (MiniLB has no /metrics)"),
+              std::string::npos)
+        << joined(one.notes);
 
     const auto rust = prometheus_export(
         PrometheusProfiles::plan_of("kimi3-pro6000-pd", {{"impl: minilb", "impl: sglang-router"}}), {});
-    std::string rust_notes;
-    for (const auto& note : rust.notes) rust_notes += note + "\n";
+    const auto rust_notes = joined(rust.notes);
     EXPECT_NE(rust_notes.find("binds its metrics to 127.0.0.1 unless --prometheus-host"), std::string::npos)
         << rust_notes;
+    EXPECT_EQ(rust_notes.find("not scraped"), std::string::npos) << rust_notes;
     EXPECT_NE(rust.rules.find("sgl_router_worker_health"), std::string::npos);
 }
 

@@ -28,9 +28,8 @@ TEST(LintPD015, ACleanTwoNetworkClusterAdvertisesOnlyComputeAddresses) {
 TEST(LintPD015, AManagementAddressInArgsIsNamedWithTheFlagAndBothAddresses) {
     const auto report =
         two_networks()
-            .replace(
-                kYaml, "    profile: decode.env\n    host: 0.0.0.0\n",
-                "    profile: decode.env\n    host: 0.0.0.0\n    args: [--dist-init-addr, '10.0.0.3:6000']\n")
+            .replace(kYaml, "    args: [--enable-metrics]\n    mode: decode\n",
+                     "    args: [--enable-metrics, --dist-init-addr, '10.0.0.3:6000']\n    mode: decode\n")
             .run();
     // PD019 too: the flag overrides what pdctl sets, which is the root of the mistake.
     EXPECT_THAT(problem_ids(report), ElementsAre("PD015", "PD019"));

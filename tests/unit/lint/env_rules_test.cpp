@@ -60,7 +60,7 @@ TEST(LintPD001, YamlEnvAndBootstrapExportsCountToo) {
     EXPECT_TRUE(
         contains(found[0].message, "BOOTSTRAP sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"));
     EXPECT_EQ(found[1].role, "decode");
-    EXPECT_EQ(format_location(found[1].location), "/d/pdctl.yaml:25:31");
+    EXPECT_EQ(format_location(found[1].location), "/d/pdctl.yaml:27:31");
 }
 
 TEST(LintPD002, AnOldMooncakeWheelInBootstrapIsAnError) {

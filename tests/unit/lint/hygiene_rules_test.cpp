@@ -51,9 +51,9 @@ TEST(LintPD018, AProfileKeyNothingReadsIsNamedOncePerLine) {
 TEST(LintPD018, AKeyMentionedInArgsOrSetInYamlEnvIsUsed) {
     auto scenario = Scenario().append(kPrefillEnv, "SERVED_NAME=kimi\n");
     scenario.replace(
-        kYaml, "    host: 0.0.0.0\n  decode:",
-        "    host: 0.0.0.0\n    args: [--served-model-name, '${SERVED_NAME}']\n    env: {OTHER: 1}\n"
-        "  decode:");
+        kYaml, "    args: [--enable-metrics]\n    mode: prefill\n",
+        "    args: [--enable-metrics, --served-model-name, '${SERVED_NAME}']\n    env: {OTHER: 1}\n"
+        "    mode: prefill\n");
     EXPECT_TRUE(with_id(scenario.run(), "PD018").empty());
 }
 

@@ -21,7 +21,8 @@ inline constexpr const char* kYaml = "/d/pdctl.yaml";
 inline constexpr const char* kPrefillEnv = "/d/prefill.env";
 inline constexpr const char* kDecodeEnv = "/d/decode.env";
 
-// Prefill on n1-n2, decode on n3-n4, master on n1, router on n3: every rule passes.
+// Prefill on n1-n2, decode on n3-n4, master on n1, router on n3: every rule passes (SGLang with
+// --enable-metrics, which PD022 asks for).
 inline const char* kCleanYaml = R"(cluster: lint
 defaults:
   container: {image: lmsysorg/sglang:kimi-k3, options: [--cap-add, SYS_PTRACE]}
@@ -37,12 +38,14 @@ roles:
     nodes: [n1]
   prefill:
     kind: sglang
+    args: [--enable-metrics]
     mode: prefill
     nodes: [n1, n2]
     profile: prefill.env
     host: 0.0.0.0
   decode:
     kind: sglang
+    args: [--enable-metrics]
     mode: decode
     nodes: [n3, n4]
     profile: decode.env

@@ -14,7 +14,7 @@ TEST(LintPD012, RouterOnTheDecodePortIsAnError) {
     EXPECT_EQ(found[0].severity, Severity::Error);
     EXPECT_EQ(found[0].role, "router");
     EXPECT_EQ(found[0].node, "n3");
-    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:26:3");
+    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:28:3");
     EXPECT_EQ(found[0].message,
               "n3 (10.0.0.3) port 30000 is used by decode rank 0 (--port), router rank 0 (--port)");
     EXPECT_TRUE(contains(found[0].fix, "give router another port (`port:` on the role)"));
@@ -45,6 +45,7 @@ TEST(LintPD012, OneUnitClashingWithItselfViaExtraArgsCounts) {
 // the decode's TP16 and PD016 stays quiet.)
 const char* kSecondPrefill = R"(  prefill-b:
     kind: sglang
+    args: [--enable-metrics]
     mode: prefill
     nodes: [n1]
     profile: prefill.env
@@ -62,7 +63,7 @@ TEST(LintPD013, TwoPrefillsOnOneHostWithOneBootstrapPortIsAnError) {
     EXPECT_EQ(found[0].severity, Severity::Error);
     EXPECT_EQ(found[0].role, "prefill-b");
     EXPECT_EQ(found[0].node, "n1");
-    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:20:3");
+    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:21:3");
     EXPECT_TRUE(contains(
         found[0].message,
         "prefills prefill and prefill-b both run their bootstrap server on n1 (10.0.0.1) port 8998"));

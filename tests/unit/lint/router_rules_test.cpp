@@ -52,7 +52,7 @@ TEST(LintPD009, ALoopbackWorkerUrlIsAnError) {
     EXPECT_EQ(found[0].severity, Severity::Error);
     EXPECT_EQ(found[0].role, "router");
     EXPECT_EQ(found[0].node, "n3");
-    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:26:3");
+    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:28:3");
     EXPECT_TRUE(contains(found[0].message,
                          "the router is given --prefill http://127.0.0.1:30000, a loopback "
                          "address: decode nodes would look for the prefill's bootstrap on "

@@ -16,7 +16,7 @@ TEST(LintPD007, DecodeWithExplicitDependsOnThatSkipsPrefillIsAnError) {
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Error);
     EXPECT_EQ(found[0].role, "decode");
-    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:20:3");
+    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:21:3");
     EXPECT_TRUE(
         contains(found[0].message,
                  "decode does not wait for prefill: its depends_on [mooncake-master] does not lead to it"));
@@ -63,7 +63,7 @@ TEST(LintPD010, LoopbackHostOnAMultiNodeGroupIsAnError) {
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Error);
     EXPECT_EQ(found[0].role, "decode");
-    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:20:3");
+    EXPECT_EQ(format_location(found[0].location), "/d/pdctl.yaml:21:3");
     EXPECT_TRUE(
         contains(found[0].message,
                  "decode is a 2-node group bound to loopback (--host on n3 127.0.0.1, n4 127.0.0.1)"));
