@@ -1,14 +1,17 @@
-// pdctl heal: one pass of putting the cluster back to its config (docs/heal.md); --watch loops.
+// pdctl heal: one pass of putting the cluster back to its config (docs/heal.md); --watch loops;
+// heal pause | resume: a maintenance window every pass honours.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "duration_flag.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/heal.hpp"
+#include "pdctl/ops/intent_store.hpp"
 #include "pdctl/report/heal_view.hpp"
 #include "verbs.hpp"
 
@@ -37,7 +40,8 @@ ExitCode heal_command(const GlobalOptions& global, const HealFlags& flags) {
     request.policy.window = parse_duration_flag("--window", flags.window);
     std::optional<config::Duration> interval;
     if (!flags.watch.empty()) interval = parse_duration_flag("--watch", flags.watch);
-    const auto context = load_context(global);
+    // A timer runs it: a missing cluster file must stop it, not start the embedded simulator.
+    const auto context = load_context(global, Purpose::kDrive, "heal", ops::EmbeddedFallback::kRefused);
     auto reporter = make_reporter(global, context.redactor);
     engine::install_interrupt_handlers();
     engine::RealClock clock;
@@ -59,6 +63,43 @@ ExitCode heal_command(const GlobalOptions& global, const HealFlags& flags) {
     }
 }
 
+struct PauseFlags {
+    std::string hold = "1h";
+    std::string reason;
+};
+
+ExitCode pause_command(const GlobalOptions& global, const PauseFlags& flags) {
+    const auto hold = parse_duration_flag("--for", flags.hold);
+    if (flags.reason.empty()) throw Failure(ExitCode::kUsage, "--reason must say why heal is paused");
+    const auto context = load_context(global);
+    auto reporter = make_reporter(global, context.redactor);
+    const auto until =
+        ops::epoch_ms_now() + std::chrono::duration_cast<std::chrono::milliseconds>(hold).count();
+    ops::pause_heal(context, until, flags.reason, *reporter);
+    const auto text =
+        global.json
+            ? nlohmann::json{{"paused", true}, {"until", ops::utc_text(until)}, {"reason", flags.reason}}
+                      .dump() +
+                  "\n"
+            : fmt::format(
+                  "heal paused until {} ({}): every heal pass says so and touches nothing; "
+                  "`pdctl heal resume` ends it sooner\n",
+                  ops::utc_text(until), flags.reason);
+    fmt::print("{}", context.redactor.redact(text));
+    return ExitCode::kOk;
+}
+
+ExitCode resume_command(const GlobalOptions& global) {
+    const auto context = load_context(global);
+    auto reporter = make_reporter(global, context.redactor);
+    const bool ended = ops::resume_heal(context, *reporter);
+    const auto text = global.json ? nlohmann::json{{"resumed", ended}}.dump() + "\n"
+                      : ended     ? std::string("heal resumed: the next pass acts again\n")
+                                  : std::string("heal was not paused; nothing changed\n");
+    fmt::print("{}", text);
+    return ExitCode::kOk;
+}
+
 }  // namespace
 
 void add_heal_verb(CLI::App& app, Verbs& verbs) {
@@ -77,6 +118,22 @@ void add_heal_verb(CLI::App& app, Verbs& verbs) {
         ->default_str("3");
     command->add_option("--window", flags->window, "how far back heals of a group count (default 10m)")
         ->type_name("DURATION");
+
+    // A maintenance window: every pass reports it and touches nothing until it ends.
+    auto pause_flags = std::make_shared<PauseFlags>();
+    auto* pause = command->add_subcommand(
+        "pause", "hold every heal pass (a maintenance window) until --for has passed or `heal resume`");
+    pause->add_option("--for", pause_flags->hold, "how long the pause lasts (default 1h)")
+        ->type_name("DURATION");
+    pause->add_option("--reason", pause_flags->reason, "why, for the operators who meet the pause")
+        ->required();
+    auto* resume = command->add_subcommand("resume", "end a heal pause now");
+    pause->fallthrough();
+    resume->fallthrough();
+    // Before `heal` itself: the first parsed entry runs, and `heal pause` parses `heal` too.
+    verbs.add(pause,
+              [pause_flags](const GlobalOptions& global) { return pause_command(global, *pause_flags); });
+    verbs.add(resume, resume_command);
     verbs.add(command, [flags](const GlobalOptions& global) { return heal_command(global, *flags); });
 }
 

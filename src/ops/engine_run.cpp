@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -12,9 +13,11 @@
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/tee_reporter.hpp"
 #include "pdctl/health/http_prober.hpp"
+#include "pdctl/ops/intent_store.hpp"
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/ops/pace_reporter.hpp"
+#include "pdctl/ops/router_membership.hpp"
 #include "pdctl/ops/take_over.hpp"
 #include "pdctl/plan/rolling.hpp"
 #include "pdctl/util/durations.hpp"
@@ -125,7 +128,55 @@ Target target_of(const Deployment& deployment, const EngineRequest& request) {
     target.scoped = target.rolling
                         ? plan::ScopedPlan{rolling_stages(deployment.plan, *target.rolling), {}}
                         : plan::scope_plan(deployment.plan, request.scope, to_string(request.verb));
+    // What the operators stopped on purpose stays stopped, even when a restart's closure would take it
+    // along (heal restarting a prefill whose decode is down for maintenance).
+    if (!request.leave_stopped.empty()) {
+        auto& stages = target.scoped.plan.stages;
+        stages.erase(std::remove_if(stages.begin(), stages.end(),
+                                    [&](const plan::Stage& stage) {
+                                        return std::find(request.leave_stopped.begin(),
+                                                         request.leave_stopped.end(),
+                                                         stage.role) != request.leave_stopped.end();
+                                    }),
+                     stages.end());
+    }
     return target;
+}
+
+std::vector<std::string> stage_names(const plan::Plan& plan) {
+    std::vector<std::string> names;
+    for (const auto& stage : plan.stages) names.push_back(stage.role);
+    return names;
+}
+
+// The operator's verb is their intent: a stop marks its stages stopped on purpose (heal leaves them),
+// a start or restart clears the marks of what it starts (a whole one, every mark). Recorded before the
+// stages are touched, so that an interrupted stop is still one the operator meant. A coordinator that
+// cannot take it costs the record, never the run.
+void record_intent(const Deployment& deployment, const EngineRequest& request, const plan::Plan& target,
+                   JournalingReporter& journal) {
+    namespace intent = state::intent;
+    const auto stages = stage_names(target);
+    std::string error;
+    if (request.verb == EngineVerb::kStop) {
+        const auto words = intent::scope_words(request.scope.roles, request.scope.groups);
+        error = change_intent(
+            deployment, journal, "stopped", stages, [&](intent::Intent& now, const intent::Act& act) {
+                return intent::mark_stopped(now, stages, {act, "pdctl stop" + words, "pdctl start" + words});
+            });
+        if (!error.empty())
+            journal.note(error + ": `pdctl heal` may start again what this stops; stop it once more later");
+        return;
+    }
+    const bool whole = request.scope.empty();
+    error =
+        change_intent(deployment, journal, "started", stages, [&](intent::Intent& now, const intent::Act&) {
+            if (!whole) return intent::clear_stopped(now, stages);
+            const bool any = !now.stopped.empty();
+            now.stopped.clear();
+            return any;
+        });
+    if (!error.empty()) journal.note(error + ": what was stopped on purpose may still read so");
 }
 
 ExitCode run_target(const Deployment& deployment, const EngineRequest& request, Target target,
@@ -141,6 +192,8 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
         if (taken != ExitCode::kOk) return taken;
     }
     if (request.verb == EngineVerb::kStop) {
+        if (!request.scope.empty())
+            leave_routers(deployment.plan, scoped.plan, prober, journaled, std::chrono::seconds(5));
         engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
         return run_verb(engine, request.verb);
     }
@@ -164,7 +217,18 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
     std::optional<engine::TeeReporter> recorded;
     if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
     engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
-    return target.rolling ? engine.rolling_restart(*target.rolling) : run_verb(engine, request.verb);
+    if (target.rolling) return engine.rolling_restart(*target.rolling);
+    const auto code = run_verb(engine, request.verb);
+    // A group started on its own (after `stop --group`, which took it out) joins its router's list again.
+    if (code != ExitCode::kOk || request.scope.empty()) return code;
+    if (const auto failed =
+            join_routers(deployment.plan, scoped.plan, prober, journaled, std::chrono::seconds(5));
+        !failed.empty()) {
+        journaled.note(failed +
+                       "; it runs but the router does not send to it (`pdctl heal` puts the list right)");
+        return ExitCode::kDegraded;
+    }
+    return code;
 }
 
 }  // namespace
@@ -177,9 +241,10 @@ ExitCode run_engine(const Deployment& deployment, const EngineRequest& request, 
     const auto unreachable = request.verb == EngineVerb::kStop
                                  ? state::WhenCoordinatorUnreachable::kGoOnUnlocked
                                  : state::WhenCoordinatorUnreachable::kRefuse;
-    const auto code = run_mutating_verb(
+    const auto code = run_journaled_verb(
         deployment, screen, to_string(request.verb),
-        [&](engine::Reporter& journaled) {
+        [&](JournalingReporter& journaled) {
+            record_intent(deployment, request, target.scoped.plan, journaled);
             return run_target(deployment, request, std::move(target), journaled);
         },
         unreachable);

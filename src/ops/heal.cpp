@@ -11,6 +11,7 @@
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/ops/engine_run.hpp"
+#include "pdctl/ops/intent_store.hpp"
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/ops/status.hpp"
@@ -27,12 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kLogTailLines = 20;
 constexpr std::chrono::milliseconds kRouterTimeout{std::chrono::seconds(5)};
-
-long long epoch_ms_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // Whether another run holds the deploy lock: taken and given back at once, so a pass that finds a
 // start or restart under way touches nothing (Failure kLocked names the holder).
@@ -82,10 +77,12 @@ nlohmann::json action_fields(const HealAction& action) {
 }
 
 // A restart of the group (and what it takes along), as its own journaled run under the lock.
-ExitCode restart(const Deployment& deployment, HealAction& action, engine::Reporter& screen) {
+ExitCode restart(const Deployment& deployment, HealAction& action, const state::intent::Intent& intent,
+                 engine::Reporter& screen) {
     EngineRequest request;
     request.verb = EngineVerb::kRestart;
     request.scope.groups = {action.stage};
+    for (const auto& [stage, stop] : intent.stopped) request.leave_stopped.push_back(stage);
     // What a dead rank had in flight is lost already; the decodes a prefill takes along still finish
     // what they hold for a moment.
     request.drain_grace = action.along.empty() ? std::chrono::milliseconds(0) : std::chrono::seconds(2);
@@ -140,7 +137,8 @@ ExitCode sync_router(const Deployment& deployment, const HealAction& action, eng
 
 // The router's list, once the restarts are done, against the config.
 std::vector<HealAction> router_actions(const Deployment& deployment, const engine::ClusterStatus& status,
-                                       const std::vector<std::string>& restarting, health::HttpProber& prober,
+                                       const std::vector<std::string>& restarting,
+                                       const state::intent::Intent& intent, health::HttpProber& prober,
                                        HealReport& report) {
     std::vector<HealAction> actions;
     for (const auto& stage : deployment.plan.stages) {
@@ -158,7 +156,7 @@ std::vector<HealAction> router_actions(const Deployment& deployment, const engin
                                    "): its list was not compared with the config");
             continue;
         }
-        for (auto& action : plan_router_sync(stage, *listed, restarting))
+        for (auto& action : plan_router_sync(stage, *listed, restarting, intent))
             actions.push_back(std::move(action));
     }
     return actions;
@@ -189,20 +187,68 @@ void settle(HealReport& report, ExitCode code) {
 
 }  // namespace
 
+void pause_heal(const Deployment& deployment, long long until_epoch_ms, const std::string& reason,
+                engine::Reporter& screen) {
+    std::string error;
+    run_journaled_verb(deployment, screen, "heal pause", [&](JournalingReporter& journal) {
+        error = change_intent(deployment, journal, "paused", {},
+                              [&](state::intent::Intent& now, const state::intent::Act& act) {
+                                  now.pause = state::intent::HealPause{act, until_epoch_ms, reason};
+                                  return true;
+                              });
+        if (!error.empty()) return ExitCode::kUnreachable;
+        journal.journal_note(fmt::format("heal paused until {}: {}", utc_text(until_epoch_ms), reason));
+        return ExitCode::kOk;
+    });
+    if (!error.empty()) throw Failure(ExitCode::kUnreachable, error + "; heal is not paused");
+}
+
+bool resume_heal(const Deployment& deployment, engine::Reporter& screen) {
+    std::string error;
+    bool ended = false;
+    run_journaled_verb(deployment, screen, "heal resume", [&](JournalingReporter& journal) {
+        error = change_intent(deployment, journal, "resumed", {},
+                              [&](state::intent::Intent& now, const state::intent::Act&) {
+                                  ended = now.active_pause(epoch_ms_now()) != nullptr;
+                                  const bool any = now.pause.has_value();
+                                  now.pause.reset();
+                                  return any;
+                              });
+        if (!error.empty()) return ExitCode::kUnreachable;
+        journal.journal_note(ended ? "heal resumed: the next pass acts again" : "heal was not paused");
+        return ExitCode::kOk;
+    });
+    if (!error.empty()) throw Failure(ExitCode::kUnreachable, error + "; a pause, if any, still holds");
+    return ended;
+}
+
 HealReport run_heal_pass(const Deployment& deployment, const HealRequest& request, engine::Reporter& screen) {
     HealReport report;
     report.cluster = deployment.cluster.name;
     report.dry_run = request.dry_run;
     if (!request.dry_run) ensure_lock_free(deployment);
+    // What the operators meant first: a pause holds the pass, a deliberate stop is left alone. Unknown
+    // intent is no licence to act: a stop for maintenance would be undone.
+    const auto intent = read_intent(deployment);
+    if (!intent.error.empty())
+        throw Failure(ExitCode::kUnreachable, intent.error +
+                                                  "; nothing was healed, since what was stopped on "
+                                                  "purpose cannot be told from what crashed");
+    if (const auto* pause = intent.intent.active_pause(epoch_ms_now())) {
+        report.paused = *pause;
+        return report;
+    }
     const auto status = read_status(deployment, {}, {.probe = true});
     const auto history = past_attempts(deployment, report);
-    const auto decided = plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now());
+    const auto decided =
+        plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now(), intent.intent);
     health::RealHttpProber prober;
 
     // The groups this pass restarts, leaves alone, waits for or cannot see: the router's list is not
     // put right for them (a restart takes its group out and back; the others would be added broken).
     std::vector<std::string> restarting;
     for (const auto& action : decided.actions) {
+        if (action.kind == HealKind::kStoppedOnPurpose) continue;  // plan_router_sync keeps them out
         restarting.push_back(action.stage);
         restarting.insert(restarting.end(), action.along.begin(), action.along.end());
     }
@@ -211,8 +257,11 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     for (auto action : decided.actions) {
         HealStep step;
         const auto began = Clock::now();
-        screen.note("heal: " + describe(action));
-        if (action.kind == HealKind::kBlind) {
+        // Left alone on purpose: the report's one line says so; nothing happens to show progress of.
+        if (action.kind != HealKind::kStoppedOnPurpose) screen.note("heal: " + describe(action));
+        if (action.kind == HealKind::kStoppedOnPurpose) {
+            step.outcome = "left stopped: stopped on purpose";
+        } else if (action.kind == HealKind::kBlind) {
             step.code = ExitCode::kUnreachable;
             step.outcome = "not healed: a node did not answer";
         } else if (action.kind == HealKind::kWait) {
@@ -227,7 +276,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
             step.outcome = "would " + describe(action);
         } else {
             try {
-                step.code = restart(deployment, action, screen);
+                step.code = restart(deployment, action, intent.intent, screen);
             } catch (const Failure& failure) {
                 step.code = failure.code();
                 step.outcome = failure.what();
@@ -247,7 +296,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     }
 
     // After the restarts (which take their groups out and back themselves), the routers' lists.
-    for (auto& action : router_actions(deployment, status, restarting, prober, report)) {
+    for (auto& action : router_actions(deployment, status, restarting, intent.intent, prober, report)) {
         HealStep step;
         const auto began = Clock::now();
         screen.note("heal: " + describe(action));
@@ -271,7 +320,8 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     }
     if (request.dry_run && report.code == ExitCode::kOk) {
         for (const auto& step : report.steps)
-            if (step.action.kind != HealKind::kWait) report.code = ExitCode::kDegraded;
+            if (step.action.kind != HealKind::kWait && step.action.kind != HealKind::kStoppedOnPurpose)
+                report.code = ExitCode::kDegraded;
     }
     return report;
 }

@@ -126,13 +126,45 @@ int HealPlan::count(HealKind kind) const {
 }
 
 HealPlan plan_heal(const plan::Plan& plan, const engine::ClusterStatus& status,
-                   const std::vector<HealAttempt>& history, const HealPolicy& policy, long long now_ms) {
+                   const std::vector<HealAttempt>& history, const HealPolicy& policy, long long now_ms,
+                   const state::intent::Intent& intent) {
+    HealPlan heal;
+    // What an operator stopped is neither judged nor taken along: one line each says so, or one for the
+    // whole cluster when a single `pdctl stop` stopped all of it.
+    std::set<std::string> covered;  // stages not to act on: stopped on purpose, or taken along already
+    const auto* first = plan.stages.empty() ? nullptr : intent.stopped_on_purpose(plan.stages.front().role);
+    const bool whole =
+        first && std::all_of(plan.stages.begin(), plan.stages.end(), [&](const plan::Stage& stage) {
+            const auto* stop = intent.stopped_on_purpose(stage.role);
+            return stop && stop->act.run == first->act.run;
+        });
+    if (whole) {
+        HealAction action;
+        action.kind = HealKind::kStoppedOnPurpose;
+        action.stage = "cluster " + plan.cluster;
+        action.why =
+            fmt::format("stopped on purpose by {} at {} ({})", first->act.who, first->act.at, first->command);
+        action.stopped = *first;
+        heal.actions.push_back(std::move(action));
+        return heal;
+    }
+    for (const auto& stage : plan.stages)
+        if (const auto* stop = intent.stopped_on_purpose(stage.role)) {
+            HealAction action;
+            action.kind = HealKind::kStoppedOnPurpose;
+            action.stage = stage.role;
+            action.why = fmt::format("stopped on purpose by {} at {} ({})", stop->act.who, stop->act.at,
+                                     stop->command);
+            action.stopped = *stop;
+            heal.actions.push_back(std::move(action));
+            covered.insert(stage.role);
+        }
     // First the stages that do not depend on others' health (everything but routers), then the routers,
     // whose gate (a request through them) fails whenever a group behind them is broken.
     std::map<std::string, Verdict> verdicts;
     std::set<std::string> broken;
     for (const auto& stage : plan.stages) {
-        if (stage.kind == config::RoleKind::Router) continue;
+        if (stage.kind == config::RoleKind::Router || covered.count(stage.role)) continue;
         const auto* role = status_of(status, stage.role);
         if (!role) continue;
         if (auto verdict = judge(*role, true)) {
@@ -141,18 +173,18 @@ HealPlan plan_heal(const plan::Plan& plan, const engine::ClusterStatus& status,
         }
     }
     for (const auto& stage : plan.stages) {
-        if (stage.kind != config::RoleKind::Router) continue;
+        if (stage.kind != config::RoleKind::Router || covered.count(stage.role)) continue;
         const auto* role = status_of(status, stage.role);
         if (!role) continue;
         // A router with a worker API whose gate fails while its workers are well is out of line with
         // them (a group missing from its list): put right by plan_router_sync, not by a restart.
         const bool worker_api = stage.router && stage.router->worker_api();
-        if (auto verdict = judge(*role, broken.empty() && verdicts.empty() && !worker_api))
+        // One whose group is stopped on purpose fails its gate for that reason alone (MiniLB keeps sending to
+        // it): no restart of the router would bring the group back.
+        if (auto verdict = judge(*role, broken.empty() && verdicts.empty() && covered.empty() && !worker_api))
             verdicts[stage.role] = std::move(*verdict);
     }
 
-    HealPlan heal;
-    std::set<std::string> covered;  // stages a restart in this pass already takes along
     for (const auto& stage : plan.stages) {
         const auto found = verdicts.find(stage.role);
         if (found == verdicts.end() || covered.count(stage.role)) continue;
@@ -177,7 +209,8 @@ HealPlan plan_heal(const plan::Plan& plan, const engine::ClusterStatus& status,
                 }
             } else {
                 if (stage.kind == config::RoleKind::Sglang && stage.mode == "prefill")
-                    action.along = decodes_of(plan, stage.role);
+                    for (auto& decode : decodes_of(plan, stage.role))
+                        if (!intent.stopped_on_purpose(decode)) action.along.push_back(std::move(decode));
                 // A decode it would take along on a node that does not answer: the restart would act
                 // blind there, so none happens.
                 for (const auto& along : action.along)
@@ -207,7 +240,8 @@ HealPlan plan_heal(const plan::Plan& plan, const engine::ClusterStatus& status,
 
 std::vector<HealAction> plan_router_sync(const plan::Stage& router,
                                          const std::vector<health::ListedWorker>& listed,
-                                         const std::vector<std::string>& restarting) {
+                                         const std::vector<std::string>& restarting,
+                                         const state::intent::Intent& intent) {
     std::vector<HealAction> actions;
     if (!router.router || !router.router->worker_api()) return actions;
     const auto& facts = *router.router;
@@ -224,8 +258,16 @@ std::vector<HealAction> plan_router_sync(const plan::Stage& router,
         actions.push_back(std::move(sync));
     };
     for (const auto& worker : facts.workers) {
-        if (std::find(restarting.begin(), restarting.end(), worker.stage) != restarting.end()) continue;
         const auto* entry = health::find_worker(listed, worker.url);
+        if (const auto* stop = intent.stopped_on_purpose(worker.stage)) {
+            if (entry && entry->status != "draining")
+                action(HealKind::kRouterRemove, worker.stage,
+                       fmt::format("{} is stopped on purpose ({}) but {} still lists it", worker.stage,
+                                   stop->command, router.role),
+                       worker.url, worker.type, entry->id);
+            continue;
+        }
+        if (std::find(restarting.begin(), restarting.end(), worker.stage) != restarting.end()) continue;
         if (!entry) {
             action(HealKind::kRouterAdd, worker.stage, router.role + " does not list " + worker.url,
                    worker.url, worker.type, "");
@@ -280,7 +322,21 @@ std::vector<HealAttempt> heal_attempts(const std::string& journal_jsonl) {
                     if (entry.is_string()) attempt.log_tail.push_back(entry.get<std::string>());
         }
     }
-    return attempts;
+    // The stages stopped on purpose at each attempt's time, from the intent changes in journal order.
+    const auto changes = state::intent::journal_changes(journal_jsonl);
+    std::vector<HealAttempt> counted;
+    std::set<std::string> stopped;
+    std::size_t next = 0;
+    for (auto& attempt : attempts) {
+        for (; next < changes.size() && changes[next].epoch_ms <= attempt.epoch_ms; ++next) {
+            const auto& change = changes[next];
+            if (change.kind == "stopped") stopped.insert(change.stages.begin(), change.stages.end());
+            if (change.kind == "started")
+                for (const auto& stage : change.stages) stopped.erase(stage);
+        }
+        if (!stopped.count(attempt.stage)) counted.push_back(std::move(attempt));
+    }
+    return counted;
 }
 
 std::string to_string(HealKind kind) {
@@ -297,6 +353,8 @@ std::string to_string(HealKind kind) {
             return "router-add";
         case HealKind::kRouterRemove:
             return "router-remove";
+        case HealKind::kStoppedOnPurpose:
+            return "stopped-on-purpose";
     }
     return "?";
 }
@@ -322,6 +380,10 @@ std::string describe(const HealAction& action) {
         case HealKind::kRouterRemove:
             return fmt::format("remove {} ({}) from {}: {}", action.url, action.worker_type, action.router,
                                action.why);
+        case HealKind::kStoppedOnPurpose:
+            return fmt::format(
+                "leave {} stopped: {}; `{}` brings it back", action.stage, action.why,
+                action.stopped ? action.stopped->bring_back : "pdctl start --group " + action.stage);
     }
     return action.stage;
 }

@@ -124,13 +124,18 @@ std::string render_status_text(const engine::ClusterStatus& status) {
         const std::string group = fmt::format("{}/{}", role.group, role.groups);
         for (const auto& unit : role.units) {
             const auto& name = grouped && !role.config_role.empty() ? role.config_role : unit.role;
-            out += row(name, group, unit.node, unit.address, std::to_string(unit.rank), state_text(unit),
-                       unit.health, or_dash(unit.phase), format_uptime(unit.log_quiet_seconds),
+            const auto state = role.stopped_on_purpose.empty() ? state_text(unit) : std::string("stopped*");
+            out += row(name, group, unit.node, unit.address, std::to_string(unit.rank), state, unit.health,
+                       or_dash(unit.phase), format_uptime(unit.log_quiet_seconds),
                        format_uptime(unit.uptime_seconds), unit.config);
         }
     }
     for (const auto& stray : status.strays)
         out += row(stray.role, "-", stray.node, "", "", state_text(stray), "-", "-", "-", "-", stray.config);
+    for (const auto& role : status.roles)
+        if (!role.stopped_on_purpose.empty())
+            out += fmt::format("{}: stopped* on purpose {}; `{}` brings it back\n", role.role,
+                               role.stopped_on_purpose, role.bring_back);
     for (const auto& role : status.roles) {
         for (const auto& unit : role.units) {
             if (!unit.stalled()) continue;
@@ -209,6 +214,10 @@ json status_to_json(const engine::ClusterStatus& status) {
                          {"gate_url", role.gate_url},
                          {"gate_answer", role.gate_answer},
                          {"last_request", last_request_json(role.last_request)},
+                         {"stopped_on_purpose",
+                          role.stopped_on_purpose.empty()
+                              ? json(nullptr)
+                              : json{{"by", role.stopped_on_purpose}, {"bring_back", role.bring_back}}},
                          {"units", units}});
     }
     json unreachable = json::array();

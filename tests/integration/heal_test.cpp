@@ -270,5 +270,61 @@ TEST(Heal, AGroupThatCrashesAtEveryStartIsLeftAloneAfterMaxTriesAndAHeldLockIsNe
     EXPECT_EQ(gave_up_runs, 2) << history.dump(2);
 }
 
+// What an operator stops stays stopped: `stop --group` takes the group out of the router first and heal
+// leaves it alone with one line naming who stopped it; a pause holds every pass until `heal resume`; a
+// whole stop is never started again by heal.
+TEST(Heal, WhatAnOperatorStoppedOrPausedIsLeftAloneAndSaysWhoAndHowToUndoIt) {
+    SimCluster cluster("healintent", 121);
+    HealCluster::two_groups_behind_smg(cluster);
+    ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
+    const std::string decode2 = "http://" + cluster.address(7) + ":30000";
+    ASSERT_TRUE(HealCluster::worker(cluster, decode2).is_object());
+
+    const auto stop = cluster.run({"stop", "--group", "decode-2"});
+    ASSERT_EQ(stop.exit_code, 0) << stop.out << stop.err;
+    EXPECT_TRUE(HealCluster::worker(cluster, decode2).is_null()) << "the router still lists decode-2";
+    const auto before = running_unit_pids(cluster);
+    ASSERT_EQ(before.size(), 8u);
+
+    const auto left = cluster.run({"heal"});
+    EXPECT_EQ(left.exit_code, 0) << left.out << left.err;
+    EXPECT_NE(left.out.find("leave decode-2 stopped: stopped on purpose by "), std::string::npos) << left.out;
+    EXPECT_NE(left.out.find("(pdctl stop --group decode-2); `pdctl start --group decode-2` brings it back"),
+              std::string::npos)
+        << left.out;
+    EXPECT_EQ(running_unit_pids(cluster), before) << "heal touched something";
+    const auto status = cluster.run({"status"});
+    EXPECT_EQ(status.exit_code, 0) << "the rest runs as configured: " << status.out;
+    EXPECT_NE(status.out.find("stopped*"), std::string::npos) << status.out;
+    EXPECT_NE(status.out.find("decode-2: stopped* on purpose by "), std::string::npos) << status.out;
+
+    // A maintenance window: a rank that dies meanwhile is reported, not healed, until resume.
+    const auto pause = cluster.run({"heal", "pause", "--for", "1h", "--reason", "switch firmware"});
+    ASSERT_EQ(pause.exit_code, 0) << pause.out << pause.err;
+    ASSERT_EQ(::kill(-before.at(cluster.unit("decode", 0)), SIGKILL), 0);
+    const auto paused = cluster.run({"heal"});
+    EXPECT_EQ(paused.exit_code, 0) << paused.out << paused.err;
+    EXPECT_NE(paused.out.find("paused until "), std::string::npos) << paused.out;
+    EXPECT_NE(paused.out.find("(switch firmware)"), std::string::npos) << paused.out;
+    EXPECT_EQ(running_unit_pids(cluster).count(cluster.unit("decode", 0)), 0u) << "healed during the pause";
+    ASSERT_EQ(cluster.run({"heal", "resume"}).exit_code, 0);
+    const auto resumed = cluster.run({"heal"});
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+    const auto healed = running_unit_pids(cluster);
+    EXPECT_EQ(healed.count(cluster.unit("decode", 0)), 1u) << resumed.out;
+    EXPECT_EQ(healed.count(cluster.unit("decode-2", 0)), 0u) << "decode-2 was started: " << resumed.out;
+
+    // The operator's start clears the mark; a whole stop is then left stopped by heal.
+    ASSERT_EQ(cluster.run({"start", "--group", "decode-2"}).exit_code, 0);
+    const auto idle = cluster.run({"heal"});
+    EXPECT_EQ(idle.exit_code, 0) << idle.out << idle.err;
+    EXPECT_NE(idle.out.find("every role runs as configured"), std::string::npos) << idle.out;
+    ASSERT_EQ(cluster.run({"stop"}).exit_code, 0);
+    const auto after_stop = cluster.run({"heal"});
+    EXPECT_EQ(after_stop.exit_code, 0) << after_stop.out << after_stop.err;
+    EXPECT_EQ(after_stop.out.find("restart"), std::string::npos) << after_stop.out;
+    EXPECT_EQ(cluster.run({"status"}).exit_code, 8) << "heal started something";
+}
+
 }  // namespace
 }  // namespace pdctl::testing

@@ -72,6 +72,11 @@ struct RoleStatus {
     std::vector<UnitStatus> units;
     std::optional<RoleMetrics> metrics;           // with --metrics, for the kinds that export any
     std::optional<LastGateRequest> last_request;  // a MiniLB router without --probe
+    // Every unit absent because an operator stopped the group (ops/status.cpp, from the coordinator's
+    // intent): "by alice@h1 at 2026-12-06T10:00:00Z (pdctl stop --group decode-2)", and the command
+    // that brings it back. Empty otherwise.
+    std::string stopped_on_purpose;
+    std::string bring_back;
 };
 
 struct ClusterStatus {

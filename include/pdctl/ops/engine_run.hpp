@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/engine/reporter.hpp"
@@ -38,6 +39,9 @@ struct EngineRequest {
     // start only: first stop what holds the planned ports, GPUs or images without being pdctl's
     // (ops/take_over.hpp), each stop journaled.
     bool take_over = false;
+    // Stages left out of the run even when the scope's closure takes them along: those the operators
+    // stopped on purpose, when heal restarts what is around them.
+    std::vector<std::string> leave_stopped;
     // Sees the engine's own events, before the run's reporters do (`start --junit`'s recorder).
     engine::Reporter* recorder = nullptr;
 };

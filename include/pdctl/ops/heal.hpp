@@ -5,6 +5,7 @@
 // under the verb `heal`: a group's restart (rolling through the router's worker API where it can), the
 // router's worker list put right, or a crash-looping group left alone with its last log lines.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,19 @@ struct HealStep {
 struct HealReport {
     std::string cluster;
     bool dry_run = false;
+    // `heal pause` holds every pass until it ends: nothing was looked at or touched.
+    std::optional<state::intent::HealPause> paused;
     std::vector<HealStep> steps;
     std::vector<std::string> notes;  // the journal could not be read, ...
     ExitCode code = ExitCode::kOk;
 };
+
+// `heal pause`: every pass until `until_epoch_ms` reports the pause and touches nothing. Journaled, under
+// the deploy lock. Throws Failure when the coordinator cannot record it.
+void pause_heal(const Deployment& deployment, long long until_epoch_ms, const std::string& reason,
+                engine::Reporter& screen);
+// `heal resume`: ends a pause; returns false when there was none.
+bool resume_heal(const Deployment& deployment, engine::Reporter& screen);
 
 // One pass. Throws Failure for what ends it before any action: a lock another run holds (kLocked, the
 // holder named), a coordinator that does not answer (kUnreachable), a status that cannot be read. A

@@ -12,12 +12,14 @@
 // spaces the tries) and named with exit 17.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pdctl/engine/status.hpp"
 #include "pdctl/health/router_worker_api.hpp"
 #include "pdctl/plan/plan.hpp"
+#include "pdctl/state/intent.hpp"
 
 namespace pdctl::ops {
 
@@ -42,8 +44,9 @@ enum class HealKind {
     kWait,     // not serving but still making progress (loading): left to finish
     kBlind,    // a node of it did not answer: what runs there is unknown, nothing is done
     // The router's worker list out of line with the config (SMG, sglang-router):
-    kRouterAdd,     // a configured group the router does not list: POST it
-    kRouterRemove,  // a worker the config does not name, or one SMG marked failed (it never recovers)
+    kRouterAdd,         // a configured group the router does not list: POST it
+    kRouterRemove,      // a worker the config does not name, or one SMG marked failed (it never recovers)
+    kStoppedOnPurpose,  // an operator stopped it (`pdctl stop`): left stopped, whatever its units show
 };
 
 struct HealAction {
@@ -64,6 +67,8 @@ struct HealAction {
     std::string url;
     std::string worker_type;
     std::string worker_id;
+    // kStoppedOnPurpose: who stopped it, when, and the command that brings it back.
+    std::optional<state::intent::DeliberateStop> stopped;
 };
 
 struct HealPlan {
@@ -72,24 +77,30 @@ struct HealPlan {
     int count(HealKind kind) const;
 };
 
-// `now_ms`: epoch ms, for the window. Stages outside `plan` (a scope) are neither judged nor restarted.
+// `now_ms`: epoch ms, for the window. Stages outside `plan` (a scope) are neither judged nor restarted;
+// stages `intent` says an operator stopped are left stopped (one kStoppedOnPurpose each), and a restart
+// never takes them along.
 HealPlan plan_heal(const plan::Plan& plan, const engine::ClusterStatus& status,
-                   const std::vector<HealAttempt>& history, const HealPolicy& policy, long long now_ms);
+                   const std::vector<HealAttempt>& history, const HealPolicy& policy, long long now_ms,
+                   const state::intent::Intent& intent = {});
 
 // The router's list against the config: each configured group it does not list is added, each listed
 // worker the config does not name is removed, and one SMG marked failed (terminal) is removed and then
 // added (two actions). Groups in `restarting` are left to their restart, which takes them out and back.
+// A group stopped on purpose is never added, and taken out when still listed.
 std::vector<HealAction> plan_router_sync(const plan::Stage& router,
                                          const std::vector<health::ListedWorker>& listed,
-                                         const std::vector<std::string>& restarting);
+                                         const std::vector<std::string>& restarting,
+                                         const state::intent::Intent& intent = {});
 
 // The journal's heal_action lines (JSON Lines text), oldest first, each with its run's failure if it
-// failed; other lines are skipped.
+// failed; other lines are skipped. A heal of a stage that an operator had stopped on purpose at the time
+// (the journal's `intent` lines) undid that stop rather than healing a crash: it is not counted.
 std::vector<HealAttempt> heal_attempts(const std::string& journal_jsonl);
 
 // "restart decode-2 (rolling through router): rank 1 on n6 exited (code 137)", for progress, --dry-run
 // and the journal.
 std::string describe(const HealAction& action);
-std::string to_string(HealKind kind);  // restart | give-up | wait | blind
+std::string to_string(HealKind kind);  // restart | give-up | wait | blind | router-add | ...
 
 }  // namespace pdctl::ops

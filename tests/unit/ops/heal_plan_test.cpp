@@ -263,5 +263,97 @@ TEST(HealPlan, TheRoutersListIsPutRightAgainstTheConfig) {
         << "MiniLB has no list to fix";
 }
 
+state::intent::Intent stopped_on_purpose(const std::vector<std::string>& stages, const std::string& words) {
+    state::intent::Intent intent;
+    state::intent::mark_stopped(intent, stages,
+                                {{"alice@ops1", "2026-12-06T10:00:00Z", kNow - 60'000, "r1"},
+                                 "pdctl stop" + words,
+                                 "pdctl start" + words});
+    return intent;
+}
+
+TEST(HealPlan, AGroupStoppedOnPurposeIsLeftStoppedWithOneLineNamingWhoAndHowToBringItBack) {
+    const auto plan = HealFixture::plan_of("smg");
+    auto status = HealFixture::healthy(plan);
+    auto& decode2 = HealFixture::role(status, "decode-2");
+    decode2.ready = false;
+    decode2.units[0].state = "absent";
+    const auto intent = stopped_on_purpose({"decode-2"}, " --group decode-2");
+    const auto heal = plan_heal(plan, status, {}, {}, kNow, intent);
+    EXPECT_EQ(
+        HealFixture::described(heal),
+        (Lines{"leave decode-2 stopped: stopped on purpose by alice@ops1 at 2026-12-06T10:00:00Z (pdctl "
+               "stop --group decode-2); `pdctl start --group decode-2` brings it back"}));
+    EXPECT_EQ(heal.count(HealKind::kRestart), 0);
+
+    // A dead prefill is restarted, but never takes the decode stopped on purpose along.
+    HealFixture::role(status, "prefill").units[0].state = "exited";
+    const auto with_prefill = plan_heal(plan, status, {}, {}, kNow, intent);
+    ASSERT_EQ(with_prefill.count(HealKind::kRestart), 1);
+    for (const auto& action : with_prefill.actions) {
+        if (action.kind == HealKind::kRestart) {
+            EXPECT_EQ(action.along, (Lines{"decode"}));
+        }
+    }
+}
+
+TEST(HealPlan, AWholeStopLeavesEveryStageAloneAndTheRouterIsNotRestartedForAGroupStoppedOnPurpose) {
+    const auto plan = HealFixture::plan_of("minilb");
+    auto status = HealFixture::healthy(plan);
+    std::vector<std::string> every;
+    for (auto& role : status.roles) {
+        every.push_back(role.role);
+        role.ready = false;
+        for (auto& unit : role.units) unit.state = "absent";
+    }
+    const auto whole = plan_heal(plan, status, {}, {}, kNow, stopped_on_purpose(every, ""));
+    EXPECT_EQ(
+        HealFixture::described(whole),
+        (Lines{"leave cluster h stopped: stopped on purpose by alice@ops1 at 2026-12-06T10:00:00Z (pdctl "
+               "stop); `pdctl start` brings it back"}))
+        << "one line for one stop of everything, and nothing else";
+
+    // MiniLB keeps sending to a decode stopped on purpose, so its gate fails: no restart of it helps.
+    auto one_down = HealFixture::healthy(plan);
+    HealFixture::role(one_down, "decode-2").units[0].state = "absent";
+    HealFixture::role(one_down, "decode-2").ready = false;
+    HealFixture::role(one_down, "router").ready = false;
+    HealFixture::role(one_down, "router").gate_answer = "HTTP 503";
+    const auto heal =
+        plan_heal(plan, one_down, {}, {}, kNow, stopped_on_purpose({"decode-2"}, " --group decode-2"));
+    EXPECT_EQ(heal.count(HealKind::kRestart), 0) << HealFixture::described(heal).size();
+}
+
+TEST(HealPlan, TheRouterNeverGetsAGroupStoppedOnPurposeBackAndLosesOneItStillLists) {
+    const auto plan = HealFixture::plan_of("smg");
+    const auto* router = plan.find_stage("router");
+    std::vector<health::ListedWorker> listed;
+    for (const auto& worker : router->router->workers)
+        if (worker.stage != "decode")
+            listed.push_back({"id-" + worker.stage, worker.url, worker.type, "ready", true});
+    const auto intent = stopped_on_purpose({"decode", "decode-2"}, " --role decode");
+    const auto actions = plan_router_sync(*router, listed, {}, intent);
+    ASSERT_EQ(actions.size(), 1u) << "decode is not added back; decode-2, still listed, is taken out";
+    EXPECT_EQ(actions[0].kind, HealKind::kRouterRemove);
+    EXPECT_EQ(actions[0].stage, "decode-2");
+}
+
+TEST(HealPlan, AHealThatUndidADeliberateStopIsNotCountedAsACrash) {
+    // decode-2 stopped on purpose at 100, "healed" at 200 by an older pdctl, started again at 300 by an
+    // operator, then a real heal at 400: only that one counts.
+    const std::string journal =
+        R"({"run":"s","seq":1,"epoch_ms":100,"verb":"stop","event":"intent","change":"stopped","stages":["decode-2"]})"
+        "\n"
+        R"({"run":"h","seq":1,"epoch_ms":200,"verb":"heal","event":"heal_action","stage":"decode-2"})"
+        "\n"
+        R"({"run":"t","seq":1,"epoch_ms":300,"verb":"start","event":"intent","change":"started","stages":["decode-2"]})"
+        "\n"
+        R"({"run":"i","seq":1,"epoch_ms":400,"verb":"heal","event":"heal_action","stage":"decode-2"})"
+        "\n";
+    const auto attempts = heal_attempts(journal);
+    ASSERT_EQ(attempts.size(), 1u);
+    EXPECT_EQ(attempts[0].run, "i");
+}
+
 }  // namespace
 }  // namespace pdctl::ops
