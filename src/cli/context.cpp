@@ -13,12 +13,17 @@
 
 namespace pdctl::cli {
 
-config::Cluster load_cluster(const GlobalOptions& options) {
-    return ops::load_cluster(options.config_path);
+config::Cluster load_cluster(const GlobalOptions& options, ops::EmbeddedFallback fallback) {
+    if (options.config_given && options.config_path.empty())
+        throw Failure(ExitCode::kUsage, "-c names no cluster file (it is empty)",
+                      "for pdctl-heal.service, set PDCTL_CONFIG in /etc/default/pdctl-heal");
+    return ops::load_cluster(options.config_path, fallback);
 }
 
-Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb) {
-    auto context = ops::open_deployment(load_cluster(options), {options.accept_new_host_keys, purpose, verb});
+Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb,
+                     ops::EmbeddedFallback fallback) {
+    auto context =
+        ops::open_deployment(load_cluster(options, fallback), {options.accept_new_host_keys, purpose, verb});
     log_file::redact_with(context.redactor);
     return context;
 }

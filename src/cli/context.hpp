@@ -14,6 +14,7 @@ namespace pdctl::cli {
 
 struct GlobalOptions {
     std::string config_path;  // -c/--config; else PDCTL_CONFIG; else ./pdctl.yaml; else the embedded profile
+    bool config_given = false;  // -c was on the command line, even as "" (an unset variable in a unit)
     bool json = false;
     int verbosity = 0;
     bool accept_new_host_keys = false;  // SSH: trust and record unknown host keys (OpenSSH accept-new)
@@ -24,11 +25,14 @@ using Context = ops::Deployment;
 using ops::Purpose;
 
 // The config alone, validated: -c, else $PDCTL_CONFIG, else ./pdctl.yaml, else the embedded profile.
-config::Cluster load_cluster(const GlobalOptions& options);
+// `-c ""` (a unit's ${PDCTL_CONFIG} with nothing set) names no file: refused, never the fallback.
+config::Cluster load_cluster(const GlobalOptions& options,
+                             ops::EmbeddedFallback fallback = ops::EmbeddedFallback::kAllowed);
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor, and
 // has the log file redact the config's secrets. kOnNodes: the backend may refuse `verb` (exit 2).
 Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,
-                     const std::string& verb = {});
+                     const std::string& verb = {},
+                     ops::EmbeddedFallback fallback = ops::EmbeddedFallback::kAllowed);
 // A reporter for progress: JSON Lines with --json, else text lines.
 std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
 

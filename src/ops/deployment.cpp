@@ -28,7 +28,7 @@ config::Cluster checked(config::Cluster cluster) {
 
 }  // namespace
 
-config::Cluster load_cluster(const std::string& config_path) {
+config::Cluster load_cluster(const std::string& config_path, EmbeddedFallback fallback) {
     std::string path = config_path;
     if (path.empty()) {
         if (const char* env = std::getenv("PDCTL_CONFIG"); env && *env) path = env;
@@ -39,6 +39,13 @@ config::Cluster load_cluster(const std::string& config_path) {
         if (!disk.read(path)) throw Failure(ExitCode::kUsage, "cannot read config file " + path);
         return checked(config::load_cluster(path, disk, read_slurm_allocation));
     }
+    if (fallback == EmbeddedFallback::kRefused)
+        throw Failure(
+            ExitCode::kUsage,
+            "no cluster file (-c, $PDCTL_CONFIG or ./pdctl.yaml): this verb runs unattended and never "
+            "falls back to the embedded simulated cluster",
+            "name the cluster file with -c FILE; for pdctl-heal.service, set PDCTL_CONFIG in "
+            "/etc/default/pdctl-heal");
     // No config anywhere: the simulated local cluster that ships inside the binary. Said at every
     // verbosity: `pdctl start` run in the wrong directory must not quietly start a simulator.
     spdlog::warn(

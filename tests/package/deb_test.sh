@@ -75,10 +75,31 @@ echo "ok: dpkg -i; /usr/bin/pdctl $version"
 for unit in pdctl-heal.service pdctl-heal.timer; do
   [ -f "/lib/systemd/system/$unit" ] || fail "no /lib/systemd/system/$unit in the package"
 done
-grep -q '^ExecStart=/usr/bin/pdctl heal ' /lib/systemd/system/pdctl-heal.service ||
-  fail "pdctl-heal.service does not run /usr/bin/pdctl heal"
+grep -q '^ExecStart=/usr/bin/pdctl -c ${PDCTL_CONFIG} heal ' /lib/systemd/system/pdctl-heal.service ||
+  fail "pdctl-heal.service does not run /usr/bin/pdctl heal with its cluster file named"
 [ ! -e /etc/systemd/system/timers.target.wants/pdctl-heal.timer ] || fail "the package enabled pdctl-heal.timer"
 echo "ok: pdctl-heal.service and .timer in /lib/systemd/system, not enabled"
+
+# The unit's command line, run as systemd runs it when /etc/default/pdctl-heal sets nothing: ${VAR} is
+# one word (empty), $VAR splits into words (none), the working directory is /. It must refuse, name the
+# file to fix, and start nothing (no progress, no fallback to the embedded simulated cluster).
+[ ! -e /etc/default/pdctl-heal ] || skip "/etc/default/pdctl-heal exists on this machine"
+read -ra words <<<"$(sed -n 's/^ExecStart=//p' /lib/systemd/system/pdctl-heal.service)"
+argv=()
+for word in "${words[@]}"; do
+  case $word in
+    '${PDCTL_CONFIG}') argv+=("") ;;
+    '$PDCTL_HEAL_ARGS') ;;
+    *) argv+=("$word") ;;
+  esac
+done
+code=0
+(cd / && env -i PATH=/usr/bin:/bin "${argv[@]}") >"$work/heal.out" 2>"$work/heal.err" || code=$?
+[ "$code" -eq 2 ] || { cat "$work/heal.out" "$work/heal.err"; fail "pdctl-heal.service without a cluster file exited $code, not 2"; }
+grep -q '/etc/default/pdctl-heal' "$work/heal.err" || { cat "$work/heal.err"; fail "the refusal does not name /etc/default/pdctl-heal"; }
+[ ! -s "$work/heal.out" ] || { cat "$work/heal.out"; fail "pdctl-heal.service without a cluster file printed progress"; }
+! grep -q 'embedded simulated cluster (profiles/local)' "$work/heal.err" || fail "pdctl-heal.service fell back to the simulator"
+echo "ok: pdctl-heal.service without PDCTL_CONFIG refuses ($(head -1 "$work/heal.err"))"
 
 # The installed pdctl runs the simulated cluster with the installed pdsim.
 mkdir -p "$cluster"

@@ -29,9 +29,14 @@ struct Deployment {
         nullptr;  // the executor, with `executor: ssh`: which transport each node gets
 };
 
+// Whether a verb may fall back to the embedded simulated cluster when no cluster file is named. A verb
+// that runs unattended (`heal` from its timer) must not: it would start a simulator on the host.
+enum class EmbeddedFallback { kAllowed, kRefused };
+
 // The config alone, validated: `path` (the -c flag), else $PDCTL_CONFIG, else ./pdctl.yaml, else the
-// embedded profile. Throws config::ConfigError, or Failure (usage) for a file that cannot be read.
-config::Cluster load_cluster(const std::string& path);
+// embedded profile (when allowed). Throws config::ConfigError, or Failure (usage) for a file that cannot
+// be read or, with kRefused, for no file named at all.
+config::Cluster load_cluster(const std::string& path, EmbeddedFallback fallback = EmbeddedFallback::kAllowed);
 
 // What a verb will do with the deployment: only read the config and the plan (`plan`, `doctor --static`),
 // drive the deployment (start, stop, status, logs, ...: under SLURM through the scheduler, from this
