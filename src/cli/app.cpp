@@ -7,7 +7,10 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <system_error>
 
 #include "completion_command.hpp"
 #include "log_file.hpp"
@@ -32,7 +35,7 @@ constexpr const char* kExitCodes =
     "  15 bench: requests failed, or a soak saw a KV failure counter rise\n"
     "  16 bench --vs/--baseline: a metric got worse than --max-regress allows\n"
     "  17 heal: a group failed again after --max-tries heals within --window; left alone\n"
-    "  130 interrupted (SIGINT/SIGTERM)          details: docs/exit-codes.md";
+    "  130 interrupted (SIGINT/SIGTERM) · 141 stdout closed by its reader     details: docs/exit-codes.md";
 
 // The verbs, in the order `pdctl --help` lists them.
 using AddVerb = void (*)(CLI::App&, Verbs&);
@@ -95,6 +98,11 @@ int run_chosen_verb(const Verbs& verbs, const GlobalOptions& global) {
         return to_int(ExitCode::kUsage);
     } catch (const Failure& failure) {
         return report_failure(failure);
+    } catch (const std::system_error& error) {
+        // The reader went away (`| head`): its choice, not an error; nothing is printed, as cat does.
+        if (error.code() == std::errc::broken_pipe) return to_int(ExitCode::kOutputClosed);
+        print_error(fmt::format("pdctl: internal error: {}\n", error.what()));
+        return to_int(ExitCode::kInternal);
     } catch (const std::exception& error) {
         print_error(fmt::format("pdctl: internal error: {}\n", error.what()));
         return to_int(ExitCode::kInternal);
@@ -128,6 +136,7 @@ int run(int argc, char** argv) {
         const int code = app.exit(error);
         return code == 0 ? 0 : to_int(ExitCode::kUsage);
     }
+    global.config_given = app.get_option("--config")->count() > 0;
     setup_logging(global.verbosity);
     if (!log_path.empty()) {
         try {
@@ -137,7 +146,12 @@ int run(int argc, char** argv) {
         }
     }
     // Every verb ends here, so the log file gets its exit code whatever happened.
-    const int code = run_chosen_verb(verbs, global);
+    int code = run_chosen_verb(verbs, global);
+    // Output the reader never got (it closed the pipe, writes failed quietly): a success would hide
+    // that, so it ends as a write to a closed pipe does. Any other code says more and is kept.
+    if (code == 0 && (report::reader_closed_output() ||
+                      ((std::fflush(stdout) != 0 || std::ferror(stdout)) && errno == EPIPE)))
+        code = to_int(ExitCode::kOutputClosed);
     log_file::finish(code);
     return code;
 }

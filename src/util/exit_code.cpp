@@ -42,6 +42,8 @@ const char* describe(ExitCode code) {
             return "heal gave up";
         case ExitCode::kInterrupted:
             return "interrupted";
+        case ExitCode::kOutputClosed:
+            return "output closed";
     }
     return "unknown";
 }

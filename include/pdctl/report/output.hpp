@@ -11,4 +11,8 @@ namespace pdctl::report {
 
 void write_text(std::FILE* out, std::string_view text) noexcept;
 
+// Whether a write_text found its reader gone (EPIPE): the verb's output was lost, though the verb went
+// on. pdctl then ends with exit 141 where it would have ended with 0.
+bool reader_closed_output() noexcept;
+
 }  // namespace pdctl::report

@@ -27,6 +27,9 @@ enum class ExitCode : int {
     kBenchRegressed = 16,  // bench --vs/--baseline: a metric got worse than --max-regress allows
     kHealGaveUp = 17,      // heal: a group failed again after --max-tries heals within --window; left alone
     kInterrupted = 130,    // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+    // The reader of stdout closed it (`pdctl plan --json | head`): pdctl ends quietly, with the code a
+    // shell gives a program that SIGPIPE ended (128 + 13), as `git log | head` does.
+    kOutputClosed = 141,
 };
 
 inline int to_int(ExitCode code) {
