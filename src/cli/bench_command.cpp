@@ -201,7 +201,7 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         "bench",
         "load through the router, measured: TTFT, ITL, TPOT, e2e and throughput per row and load level");
     command->add_option("--scenario", options->scenario,
-                        "validation: the original experiment's table (the default)");
+                        "validation: the validation table, warm-up, medium and long input (the default)");
     command->add_option("--file", options->file, "a bench file: its rows (and levels), docs/bench.md")
         ->type_name("FILE");
     command->add_option("--input", options->input, "one row: input tokens per request (with --output)");

@@ -110,8 +110,8 @@ void add_heal_verb(CLI::App& app, Verbs& verbs) {
         "router's worker list right; one pass, for a timer");
     command->add_flag("--dry-run", flags->dry_run,
                       "say what it would do; touch nothing (exit 7 if it would act)");
-    command->add_option("--watch", flags->watch, "a pass every INTERVAL, in the foreground, until Ctrl-C")
-        ->type_name("INTERVAL");
+    command->add_option("--watch", flags->watch, "a pass every DURATION, in the foreground, until Ctrl-C")
+        ->type_name(kDurationMetavar);
     command
         ->add_option("--max-tries", flags->max_tries,
                      "heals of one group within --window before it is left alone (exit 17)")
@@ -124,7 +124,7 @@ void add_heal_verb(CLI::App& app, Verbs& verbs) {
     auto* pause = command->add_subcommand(
         "pause", "hold every heal pass (a maintenance window) until --for has passed or `heal resume`");
     pause->add_option("--for", pause_flags->hold, "how long the pause lasts (default 1h)")
-        ->type_name("DURATION");
+        ->type_name(kDurationMetavar);
     pause->add_option("--reason", pause_flags->reason, "why, for the operators who meet the pause")
         ->required();
     auto* resume = command->add_subcommand("resume", "end a heal pause now");
