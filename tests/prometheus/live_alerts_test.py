@@ -39,7 +39,7 @@ HOLD_S = 5
 QUIET_S = 60
 DELIVERY_BOUND_S = HOLD_S + 30
 PROGRAMS = ["prometheus", "prometheus-blackbox-exporter", "prometheus-alertmanager"]
-WEBHOOK_ADDRESS = ("127.0.113.10", 19501)
+WEBHOOK_ADDRESS = ("127.0.123.10", 19501)
 
 
 def fail(message):
@@ -260,8 +260,8 @@ def main():
         sys.exit(1 if os.environ.get("CI") else 77)
     began = time.monotonic()
     work = tempfile.mkdtemp(prefix="pdctl-alerts-")
-    variants = [Variant("off", 113, False, source_dir, pdctl, work),
-                Variant("on", 114, True, source_dir, pdctl, work)]
+    variants = [Variant("off", 123, False, source_dir, pdctl, work),
+                Variant("on", 124, True, source_dir, pdctl, work)]
     webhook = Webhook()
     pool = concurrent.futures.ThreadPoolExecutor(len(variants))
     both = lambda call: [f.result() for f in [pool.submit(call, v) for v in variants]]  # noqa: E731
