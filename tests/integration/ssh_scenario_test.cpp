@@ -446,6 +446,21 @@ TEST_F(SshScenarioTest, ARollingDecodeRestartThroughSmgFailsNoRequest) {
                                            << rolling.out;
     std::printf("[ timing ] ssh rolling restart of 2 decode groups: %lld ms, %d requests, 0 failed\n",
                 rolling.ms, stream.sent());
+
+    // A group stopped for maintenance stays stopped: heal names who stopped it and touches nothing.
+    const auto stop = pdctl(profile, {"stop", "--group", "decode-2"});
+    ASSERT_EQ(stop.exit_code, 0) << stop.dump();
+    EXPECT_NE(stop.out.find("decode-2 (http://" + host(7).address + ":30000) taken out of router"),
+              std::string::npos)
+        << stop.out;
+    const auto heal = pdctl(profile, {"heal"});
+    EXPECT_EQ(heal.exit_code, 0) << heal.dump();
+    EXPECT_NE(heal.out.find("leave decode-2 stopped: stopped on purpose by "), std::string::npos) << heal.out;
+    EXPECT_NE(heal.out.find("`pdctl start --group decode-2` brings it back"), std::string::npos) << heal.out;
+    EXPECT_EQ(heal.out.find("restart"), std::string::npos) << heal.out;
+    const auto status = pdctl(profile, {"status"});
+    EXPECT_EQ(status.exit_code, 0) << status.dump();
+    EXPECT_NE(status.out.find("decode-2: stopped* on purpose"), std::string::npos) << status.out;
 }
 
 // pdctl drill partition on the SSH test cluster (issue 31): n7, where decode-2's rank 0 serves, loses
