@@ -9,44 +9,39 @@
 namespace pdctl::testing {
 namespace {
 
-// pdctl with `args`, its stdout a pipe whose reader is already gone; stderr captured.
-PdctlRun with_closed_stdout(const SimCluster& cluster, const std::vector<std::string>& args) {
+// `argv` followed by pdctl's `args`, run here: its exit code, stdout and stderr.
+PdctlRun run_here(std::vector<std::string> argv, const std::vector<std::string>& args) {
     exec::LocalExecutor executor;
     exec::Command command;
-    command.argv = {"python3",
-                    "-c",
-                    "import os, subprocess, sys\n"
-                    "r, w = os.pipe()\n"
-                    "os.close(r)\n"
-                    "done = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)\n"
-                    "sys.stderr.buffer.write(done.stderr)\n"
-                    "sys.exit(done.returncode)\n",
-                    PDCTL_BINARY,
-                    "-c",
-                    cluster.config().string()};
+    command.argv = std::move(argv);
     command.argv.insert(command.argv.end(), args.begin(), args.end());
     command.timeout = std::chrono::seconds(60);
     const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
     return {result.exit_code, result.out, result.err};
 }
 
+// pdctl with `args`, its stdout a pipe whose reader is already gone; stderr captured.
+PdctlRun with_closed_stdout(const SimCluster& cluster, const std::vector<std::string>& args) {
+    return run_here({"python3", "-c",
+                     "import os, subprocess, sys\n"
+                     "r, w = os.pipe()\n"
+                     "os.close(r)\n"
+                     "done = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)\n"
+                     "sys.stderr.buffer.write(done.stderr)\n"
+                     "sys.exit(done.returncode)\n",
+                     PDCTL_BINARY, "-c", cluster.config().string()},
+                    args);
+}
+
 // The same through `| head -c 1`: pdctl's exit code (bash's PIPESTATUS) and its stderr.
 PdctlRun through_head(const SimCluster& cluster, const std::vector<std::string>& args) {
-    exec::LocalExecutor executor;
-    exec::Command command;
     const auto err_file = cluster.config().parent_path() / "head.err";
-    command.argv = {"bash",
-                    "-c",
-                    "err=$1; shift; \"$@\" 2>\"$err\" | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
-                    "closed-stdout",
-                    err_file.string(),
-                    PDCTL_BINARY,
-                    "-c",
-                    cluster.config().string()};
-    command.argv.insert(command.argv.end(), args.begin(), args.end());
-    command.timeout = std::chrono::seconds(60);
-    const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
-    return {result.exit_code, result.out, read_text(err_file)};
+    auto head = run_here(
+        {"bash", "-c", "err=$1; shift; \"$@\" 2>\"$err\" | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+         "closed-stdout", err_file.string(), PDCTL_BINARY, "-c", cluster.config().string()},
+        args);
+    head.err = read_text(err_file);
+    return head;
 }
 
 TEST(ClosedStdout, AReaderThatLeftEndsPdctlQuietlyWithExit141) {

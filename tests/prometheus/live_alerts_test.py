@@ -35,6 +35,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from live_common import get_json, wait_for
+
 HOLD_S = 5
 QUIET_S = 60
 DELIVERY_BOUND_S = HOLD_S + 30
@@ -44,26 +46,6 @@ WEBHOOK_ADDRESS = ("127.0.123.10", 19501)
 
 def fail(message):
     raise AssertionError(message)
-
-
-def get_json(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as answer:
-        return json.loads(answer.read().decode())
-
-
-def wait_for(what, condition, deadline_s):
-    """Polls `condition` (a value or None) every 250 ms until it answers or the deadline passes."""
-    end = time.monotonic() + deadline_s
-    last_error = None
-    while time.monotonic() < end:
-        try:
-            value = condition()
-            if value:
-                return value
-        except (urllib.error.URLError, OSError, ValueError, KeyError) as error:
-            last_error = error
-        time.sleep(0.25)
-    fail(f"{what}: not within {deadline_s} s (last error: {last_error})")
 
 
 class Webhook:

@@ -27,6 +27,8 @@ import time
 import urllib.error
 import urllib.request
 
+from live_common import TestFailure, get_json, wait_for
+
 BLOCK = 112
 PROMETHEUS_ADDRESS = f"127.0.{BLOCK}.9:19090"  # not 9090: a prometheus service may hold *:9090
 
@@ -34,26 +36,6 @@ PROMETHEUS_ADDRESS = f"127.0.{BLOCK}.9:19090"  # not 9090: a prometheus service 
 def fail(message):
     print(f"FAIL: {message}")
     sys.exit(1)
-
-
-def get_json(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as answer:
-        return json.loads(answer.read().decode())
-
-
-def wait_for(what, condition, deadline_s):
-    """Polls `condition` (returns a value or None) every 250 ms until it answers or the deadline passes."""
-    end = time.monotonic() + deadline_s
-    last_error = None
-    while time.monotonic() < end:
-        try:
-            value = condition()
-            if value:
-                return value
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            last_error = error
-        time.sleep(0.25)
-    fail(f"{what}: not within {deadline_s} s (last error: {last_error})")
 
 
 def simulated_cluster(source_dir, work):
@@ -173,4 +155,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except TestFailure as error:
+        fail(str(error))
