@@ -131,10 +131,10 @@ const MooncakeMasterFlag kFlags[] = {
 }  // namespace
 
 const MooncakeMasterFlag* find_mooncake_master_flag(std::string_view name) {
-    const auto* it = std::lower_bound(
+    const auto* found = std::lower_bound(
         std::begin(kFlags), std::end(kFlags), name,
         [](const MooncakeMasterFlag& flag, std::string_view key) { return flag.name < key; });
-    return it != std::end(kFlags) && it->name == name ? &*it : nullptr;
+    return found != std::end(kFlags) && found->name == name ? found : nullptr;
 }
 
 FlagPresence presence(const MooncakeMasterFlag& flag, const MooncakeVersion& version) {

@@ -36,7 +36,7 @@ PrometheusTarget target_of(const plan::Stage& stage, const plan::Unit& unit, std
 // Where a rank of an SGLang group listens: rank 0 where its gate looks; the others (SGLang's dummy
 // health server on the same --port) at their own node's compute address.
 std::string rank_address(const plan::Stage& stage, const plan::Unit& unit) {
-    const auto rank0 = host_port(stage.gate.url);
+    auto rank0 = host_port(stage.gate.url);
     if (unit.rank == 0) return rank0;
     const auto& host = unit.compute_address.empty() ? unit.address : unit.compute_address;
     return host + ":" + port_of(rank0);

@@ -24,7 +24,7 @@ using config::MooncakeMasterFlag;
 const MooncakeMasterFlag* gflag_of(const std::string& word) {
     if (word.size() < 2 || word[0] != '-') return nullptr;
     std::string name = word.substr(word[1] == '-' ? 2 : 1);
-    name = name.substr(0, name.find('='));
+    if (const auto equals = name.find('='); equals != std::string::npos) name.resize(equals);
     if (const auto* flag = config::find_mooncake_master_flag(name)) return flag;
     if (name.rfind("no", 0) == 0) return config::find_mooncake_master_flag(name.substr(2));
     return nullptr;
