@@ -193,7 +193,7 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
     }
     if (request.verb == EngineVerb::kStop) {
         if (!request.scope.empty())
-            leave_routers(deployment.plan, scoped.plan, prober, journaled, std::chrono::seconds(5));
+            leave_routers(deployment.plan, scoped.plan, prober, clock, journaled, std::chrono::seconds(5));
         engine::Engine engine(scoped.plan, backend, prober, clock, journaled, options);
         return run_verb(engine, request.verb);
     }

@@ -238,7 +238,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
         report.paused = *pause;
         return report;
     }
-    const auto status = read_status(deployment, {}, {.probe = true});
+    const auto status = read_status(deployment, {}, {.probe = true}, &intent.intent);
     const auto history = past_attempts(deployment, report);
     const auto decided =
         plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now(), intent.intent);

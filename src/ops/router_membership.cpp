@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <functional>
-#include <thread>
 
 #include "pdctl/health/router_worker_api.hpp"
 #include "pdctl/util/durations.hpp"
@@ -47,7 +46,7 @@ void for_each_membership(
 }  // namespace
 
 void leave_routers(const plan::Plan& whole, const plan::Plan& stopping, health::HttpProber& prober,
-                   engine::Reporter& reporter, std::chrono::milliseconds timeout) {
+                   engine::Clock& clock, engine::Reporter& reporter, std::chrono::milliseconds timeout) {
     for_each_membership(
         whole, stopping, prober, timeout,
         [&](const plan::Stage& router, const std::string& error) {
@@ -67,13 +66,13 @@ void leave_routers(const plan::Plan& whole, const plan::Plan& stopping, health::
             }
             // The removal is queued (the worker drains first): the group stops once it has left the list,
             // or after kLeaveWait, so that a router that never finishes cannot hold the stop.
-            const auto deadline = std::chrono::steady_clock::now() + kLeaveWait;
+            const auto deadline = clock.now() + kLeaveWait;
             bool gone = false;
-            while (!gone && std::chrono::steady_clock::now() < deadline) {
+            while (!gone && clock.now() < deadline) {
                 std::string error;
                 const auto now = api.list(error);
                 gone = now && !health::find_worker(*now, worker.url);
-                if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                if (!gone) clock.sleep_for(std::chrono::milliseconds(200));
             }
             reporter.note(gone ? fmt::format("{} ({}) taken out of {} before its stop", stage.role,
                                              worker.url, router.role)

@@ -75,7 +75,7 @@ bool all_absent(const engine::RoleStatus& role) {
 // A router with a worker API whose gate failed because it does not list groups stopped on purpose (a
 // scoped stop takes them out): asked again without them, as they are meant to be missing.
 void regate_router(const plan::Stage& stage, engine::RoleStatus& role, const std::set<std::string>& stopped,
-                   bool probe) {
+                   bool probe, health::HttpProber& prober) {
     if (!stage.router || !stage.router->worker_api() || role.ready) return;
     std::set<std::string> left_out;
     for (const auto& worker : stage.router->workers)
@@ -84,7 +84,6 @@ void regate_router(const plan::Stage& stage, engine::RoleStatus& role, const std
     auto gate = stage.gate;
     for (auto& check : gate.checks)
         std::erase_if(check.workers, [&](const std::string& url) { return left_out.count(url) > 0; });
-    health::RealHttpProber prober;
     const auto answer =
         engine::probe_gate(gate, prober, {std::chrono::seconds(2), std::chrono::seconds(10)},
                            probe ? engine::GenerateCheck::kSend : engine::GenerateCheck::kSkip);
@@ -94,9 +93,10 @@ void regate_router(const plan::Stage& stage, engine::RoleStatus& role, const std
 
 // Groups whose units are all absent are looked up in the operators' intent (one read, only then): one
 // stopped on purpose says so, and does not make the rest of the cluster "degraded".
-void mark_stopped_on_purpose(const Deployment& deployment, engine::ClusterStatus& status, bool probe) {
+void mark_stopped_on_purpose(const Deployment& deployment, engine::ClusterStatus& status, bool probe,
+                             health::HttpProber& prober, const state::intent::Intent* known) {
     if (std::none_of(status.roles.begin(), status.roles.end(), all_absent)) return;
-    const auto read = read_intent(deployment);
+    const auto read = known ? IntentRead{*known, ""} : read_intent(deployment);
     if (!read.error.empty()) return;  // unknown intent: absent stays absent
     bool any = false;
     for (auto& role : status.roles) {
@@ -111,7 +111,7 @@ void mark_stopped_on_purpose(const Deployment& deployment, engine::ClusterStatus
         if (!role.stopped_on_purpose.empty()) stopped.insert(role.role);
     for (auto& role : status.roles)
         if (const auto* stage = deployment.plan.find_stage(role.role); stage && !stopped.empty())
-            regate_router(*stage, role, stopped, probe);
+            regate_router(*stage, role, stopped, probe, prober);
     if (!any || status.state != "degraded" || !status.strays.empty() || !status.unreachable.empty()) return;
     // Degraded only by what was stopped on purpose: the rest runs as configured.
     const bool rest_runs = std::all_of(status.roles.begin(), status.roles.end(), [](const auto& role) {
@@ -131,7 +131,7 @@ void mark_stopped_on_purpose(const Deployment& deployment, engine::ClusterStatus
 }  // namespace
 
 engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scope& scope,
-                                  engine::StatusRequest request) {
+                                  engine::StatusRequest request, const state::intent::Intent* intent) {
     health::RealHttpProber prober;
     const auto scoped = plan::scope_plan(deployment.plan, scope, "status");
     request.scoped = !scope.empty();
@@ -139,7 +139,7 @@ engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scop
     if (!request.last_request)
         request.last_request = [&journal](const std::string& role) { return journal.last_request(role); };
     auto status = engine::collect_status(scoped.plan, *deployment.executor, prober, request);
-    mark_stopped_on_purpose(deployment, status, request.probe);
+    mark_stopped_on_purpose(deployment, status, request.probe, prober, intent);
     return status;
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/plan/plan.hpp"
@@ -13,9 +14,10 @@
 namespace pdctl::ops {
 
 // For each stage of `stopping` that a router of `whole` (not itself stopping) lists: asked out of it,
-// and noted. A router that does not answer or refuses is noted, never fatal: the stop goes on.
+// and noted; `clock` paces the wait for it to leave. A router that does not answer or refuses is noted,
+// never fatal: the stop goes on.
 void leave_routers(const plan::Plan& whole, const plan::Plan& stopping, health::HttpProber& prober,
-                   engine::Reporter& reporter, std::chrono::milliseconds timeout);
+                   engine::Clock& clock, engine::Reporter& reporter, std::chrono::milliseconds timeout);
 
 // For each stage of `started` that a router of `whole` (not itself started) is configured with but
 // does not list: added, and noted. Returns what could not be added ("" when all were).

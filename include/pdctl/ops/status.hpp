@@ -6,10 +6,14 @@
 #include "pdctl/engine/status.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/plan/scope.hpp"
+#include "pdctl/state/intent.hpp"
 
 namespace pdctl::ops {
 
+// `intent`: the operators' intent when the caller read it already (heal); else it is read here, and
+// only when some group is wholly absent.
 engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scope& scope,
-                                  engine::StatusRequest request = {});
+                                  engine::StatusRequest request = {},
+                                  const state::intent::Intent* intent = nullptr);
 
 }  // namespace pdctl::ops
