@@ -179,8 +179,14 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
                 where.load = now;
                 progress(where);
             });
-            result.levels.push_back(
-                {concurrency, spec.rate, load::summarize(ran.records, ran.duration_s, gpus), ran.cancelled});
+            BenchLevel level;
+            level.concurrency = concurrency;
+            level.rate = spec.rate;
+            level.stats = load::summarize(ran.records, ran.duration_s, gpus);
+            level.runs = {level.stats};
+            level.records = ran.records;
+            level.cancelled = ran.cancelled;
+            result.levels.push_back(std::move(level));
             if (ran.cancelled) break;
         }
         report.rows.push_back(std::move(result));

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "pdctl/load/planned_request.hpp"
+
 namespace pdctl::load {
 
 struct LoadSpec {
@@ -23,6 +25,9 @@ struct LoadSpec {
     int warmup = 0;                                               // sent first and waited for, never counted
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};  // each request, start to end
     std::uint64_t seed = 1;  // the input token ids and the arrival times follow from it
+    // The n-th request of the level (warm-ups first, then the measured ones, n counting from 0). Empty:
+    // generate_request_body(input_tokens, output_tokens, seed, n).
+    std::function<PlannedRequest(std::uint64_t n)> request;
     // false: "stream": false, one JSON answer (TTFT is then the whole request). For comparing request
     // rates with tools that cannot stream (wrk, docs/benchmarks.md); the bench always streams.
     bool stream = true;

@@ -38,6 +38,7 @@ struct BenchSpec {
     int warmup = 2;  // per row and level, not counted
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};
     std::uint64_t seed = 1;
+    int repeat = 1;      // each level is run this many times; the gate compares every run's requests
     bool soak = false;   // judge by failures and the groups' KV failure counters
     std::string router;  // the router role to send through; empty: the first
 };
@@ -45,7 +46,9 @@ struct BenchSpec {
 struct BenchLevel {
     int concurrency = 1;
     std::optional<double> rate;
-    load::RowStats stats;
+    load::RowStats stats;                      // over every run of the level
+    std::vector<load::RequestRecord> records;  // every measured request of every run, in send order
+    std::vector<load::RowStats> runs;          // one per --repeat run
     bool cancelled = false;
 };
 
