@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <random>
 
 #include "bench_sweep_command.hpp"
 #include "chart_file.hpp"
@@ -17,10 +18,13 @@
 #include "pdctl/ops/bench.hpp"
 #include "pdctl/ops/bench_compare.hpp"
 #include "pdctl/ops/bench_record.hpp"
+#include "pdctl/ops/bench_requests.hpp"
+#include "pdctl/ops/bench_slo.hpp"
 #include "pdctl/ops/bench_verb.hpp"
 #include "pdctl/report/bench_chart.hpp"
 #include "pdctl/report/bench_view.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/strings.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -32,14 +36,21 @@ struct BenchOptions {
     int input = 0;
     int output = 0;
     std::vector<int> concurrency;
-    double rate = 0;
+    std::string rate;
+    double burstiness = 1.0;
+    std::string slo;
+    int repeat = 1;
+    bool flush_cache = false;
+    std::string save_requests;
+    std::string base_url;
+    bool allow_unverified = false;
     int requests = 0;
     std::string duration;
     std::string soak;
     int warmup = 2;
     bool warmup_given = false;
     std::string timeout = "10m";
-    std::uint64_t seed = 1;
+    std::optional<std::uint64_t> seed;
     std::string router;
     std::string vs;
     std::string baseline;
@@ -83,6 +94,31 @@ std::vector<ops::BenchRow> chosen_rows(const BenchOptions& options,
     return ops::validation_rows();
 }
 
+// --rate 8 | 1,2,4,8 | inf | ramp: open-loop levels, or the search for the saturation point.
+void read_rates(const BenchOptions& options, ops::BenchSpec& spec) {
+    if (options.rate.empty()) return;
+    if (options.rate == "ramp") {
+        spec.ramp = true;
+    } else {
+        for (const std::string& part : util::split(options.rate, ',')) {
+            char* end = nullptr;
+            const double rate = std::strtod(part.c_str(), &end);
+            if (part.empty() || *end != '\0' || !(rate > 0))
+                throw Failure(
+                    ExitCode::kUsage,
+                    fmt::format("--rate {}: requests per second above 0 (8), a list (1,2,4,8), inf, "
+                                "or ramp",
+                                options.rate));
+            spec.rates.push_back(rate);
+        }
+    }
+    if (options.concurrency.size() > 1)
+        throw Failure(
+            ExitCode::kUsage,
+            "with --rate, --concurrency is one cap on the requests in flight, not a list of levels");
+    spec.concurrency = options.concurrency.empty() ? std::vector<int>{0} : options.concurrency;
+}
+
 ops::BenchSpec bench_spec(BenchOptions options) {
     std::optional<config::BenchFile> file;
     if (!options.file.empty()) {
@@ -99,14 +135,10 @@ ops::BenchSpec bench_spec(BenchOptions options) {
     ops::BenchSpec spec;
     spec.rows = chosen_rows(options, file, spec.scenario);
     if (!options.concurrency.empty()) spec.concurrency = options.concurrency;
-    for (int level : spec.concurrency)
+    for (int level : options.concurrency)
         if (level < 1)
             throw Failure(ExitCode::kUsage, fmt::format("--concurrency {}: each level is at least 1", level));
-    if (options.rate < 0) throw Failure(ExitCode::kUsage, "--rate: requests per second, more than 0");
-    if (options.rate > 0) {
-        spec.rate = options.rate;
-        if (options.concurrency.empty()) spec.concurrency = {0};  // no cap unless one is given
-    }
+    read_rates(options, spec);
     if (options.requests < 0) throw Failure(ExitCode::kUsage, "--requests: at least 1");
     spec.requests = options.requests;
     if (!options.duration.empty()) spec.duration = parse_duration_flag("--duration", options.duration);
@@ -122,8 +154,32 @@ ops::BenchSpec bench_spec(BenchOptions options) {
     if (options.warmup < 0) throw Failure(ExitCode::kUsage, "--warmup: 0 or more requests");
     spec.warmup = options.warmup;
     spec.timeout = parse_duration_flag("--timeout", options.timeout);
-    spec.seed = options.seed;
+    // Without --seed every run draws its own, so no prompt of this run is in the prefix cache from the
+    // last one; with it the run repeats exactly (and a cache that kept the last run's prompts shows).
+    spec.seed_given = options.seed.has_value();
+    spec.seed =
+        options.seed ? *options.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
     spec.router = options.router;
+    if (options.repeat < 1) throw Failure(ExitCode::kUsage, "--repeat: each level runs at least once");
+    spec.repeat = options.repeat;
+    if (!(options.burstiness > 0))
+        throw Failure(ExitCode::kUsage, "--burstiness: the arrivals' gamma shape, above 0 (1: Poisson)");
+    if (options.burstiness != 1.0 && spec.rates.empty() && !spec.ramp)
+        throw Failure(ExitCode::kUsage, "--burstiness shapes the arrivals of --rate: give --rate too");
+    spec.burstiness = options.burstiness;
+    if (!options.slo.empty()) spec.slo = ops::parse_slo(options.slo);
+    if (spec.ramp && !spec.slo)
+        throw Failure(ExitCode::kUsage,
+                      "--rate ramp searches the highest rate that meets an SLO: give --slo too, e.g. "
+                      "--slo ttft=2s,itl=50ms");
+    spec.flush_cache = options.flush_cache;
+    spec.base_url = options.base_url;
+    if (!spec.base_url.empty() && !options.router.empty())
+        throw Failure(ExitCode::kUsage,
+                      "--base-url and --router both say where the load goes: give one of them");
+    spec.allow_unverified = options.allow_unverified;
+    if (spec.allow_unverified && !spec.soak)
+        throw Failure(ExitCode::kUsage, "--allow-unverified is a soak's: give --soak too");
     return spec;
 }
 
@@ -185,6 +241,9 @@ ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options)
             write_chart_file(options.html, context.redactor.redact(report::render_bench_html(record)),
                              "html");
     }
+    if (!options.save_requests.empty())
+        write_chart_file(options.save_requests, context.redactor.redact(ops::request_lines(report)),
+                         "save-requests");
     write_junit_file(options.junit,
                      {report::bench_to_junit(
                          report, compared, timestamp,
@@ -208,8 +267,40 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--output", options->output, "one row: output tokens per request (ignore_eos)");
     command->add_option("--concurrency", options->concurrency, "closed-loop levels, e.g. 1,4,16 (default 1)")
         ->delimiter(',');
-    command->add_option("--rate", options->rate,
-                        "Poisson arrivals, requests per second (instead of a closed loop)");
+    command
+        ->add_option(
+            "--rate", options->rate,
+            "open-loop levels, requests per second: 8, or 1,2,4,8, or inf; ramp: find the highest rate "
+            "that meets --slo (the saturation point)")
+        ->type_name("RATE[,RATE...]|ramp");
+    command
+        ->add_option("--burstiness", options->burstiness,
+                     "with --rate: the gaps' gamma shape; 1 is Poisson, below 1 burstier")
+        ->capture_default_str();
+    command
+        ->add_option("--slo", options->slo,
+                     "objectives per request: ttft=2s,itl=50ms,tpot=40ms,e2e=30s; reports the share that met "
+                     "them all and the goodput (requests/s that did)")
+        ->type_name("KEY=DURATION,...");
+    command
+        ->add_option("--repeat", options->repeat,
+                     "run each level N times: the gate (--vs, --baseline) then has N runs to tell noise from "
+                     "a change")
+        ->capture_default_str();
+    command->add_flag("--flush-cache", options->flush_cache,
+                      "ask every group to empty its prefix cache (SGLang's /flush_cache) before each row");
+    command
+        ->add_option("--save-requests", options->save_requests,
+                     "also write every measured request as one JSON line: send time, TTFT, ITLs, e2e, "
+                     "tokens, cached tokens, error")
+        ->type_name("FILE.jsonl");
+    command
+        ->add_option("--base-url", options->base_url,
+                     "send the load to this SGLang-compatible endpoint instead of the config's router "
+                     "(one pdctl did not start); journaled with the cluster's runs")
+        ->type_name("URL");
+    command->add_flag("--allow-unverified", options->allow_unverified,
+                      "a soak may pass when a group's KV counters cannot be read (judged by requests alone)");
     command->add_option("--requests", options->requests,
                         "measured requests per row and level (default: max(10, 4 × concurrency))");
     command->add_option("--duration", options->duration, "send for this long per row and level: 30s, 5m")
@@ -229,8 +320,10 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--timeout", options->timeout, "each request, sent to last token: 90s, 10m")
         ->capture_default_str()
         ->type_name(kDurationMetavar);
-    command->add_option("--seed", options->seed, "the prompts and arrival times follow from it")
-        ->capture_default_str();
+    command->add_option(
+        "--seed", options->seed,
+        "repeat a run's prompts and arrival times exactly (default: a new seed every run, so no "
+        "prompt is in the prefix cache from the last one)");
     command->add_option("--router", options->router, "the router role to send through (default: the first)");
     command->add_option("--vs", options->vs,
                         "compare with a journaled bench run (its id, or last); a metric worse than "

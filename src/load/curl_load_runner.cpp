@@ -249,7 +249,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
     const auto began = Clock::now();
     const auto stop_at = spec.duration.count() > 0 ? began + spec.duration : Clock::time_point::max();
     const bool poisson = spec.rate.has_value();
-    PoissonArrivals arrivals(poisson ? *spec.rate : 0, spec.seed);
+    PoissonArrivals arrivals(poisson ? *spec.rate : 0, spec.seed, spec.burstiness);
     auto next_arrival = began;
     auto next_progress = began + kProgressEvery;
     auto last_finished = began;

@@ -48,6 +48,12 @@ RowStats summarize(const std::vector<RequestRecord>& records, double duration_s,
         ++stats.ok;
         stats.input_tokens += record.input_tokens;
         stats.output_tokens += record.output_tokens;
+        if (record.cached_tokens >= 0) {
+            ++stats.cache_reported;
+            stats.cached_tokens += record.cached_tokens;
+            stats.counted_prompt_tokens +=
+                record.prompt_tokens >= 0 ? record.prompt_tokens : record.input_tokens;
+        }
         e2e.push_back(record.e2e_s);
         ttft.push_back(record.ttft_s);
         itl.insert(itl.end(), record.itl_s.begin(), record.itl_s.end());

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "pdctl/ops/bench_record.hpp"
+#include "pdctl/ops/bench_slo.hpp"
 
 namespace pdctl::report {
 namespace {
@@ -40,31 +41,72 @@ std::string kv_line(const ops::KvCounters& group) {
     return line;
 }
 
+std::string cached(const ops::BenchLevel& level) {
+    if (level.stats.cache_reported == 0) return "-";
+    return fmt::format("{:.0f}%{}", level.stats.cached_share() * 100, level.cache_flagged ? "!" : "");
+}
+
+// With --slo: each level's share of requests that met every objective and its goodput; with
+// --rate ramp, the saturation point.
+std::string goodput_lines(const ops::BenchReport& report) {
+    if (!report.spec.slo) return "";
+    std::string out = fmt::format("SLO {} (goodput: requests/s that met it; holds at ≥ {:.0f}% met):\n",
+                                  ops::describe_slo(*report.spec.slo), load::kSloAttainmentHolds * 100);
+    for (const auto& row : report.rows)
+        for (const auto& level : row.levels)
+            if (level.goodput)
+                out += fmt::format("  {:<10} {:>6}  {:>5.1f}% met  goodput {:.2f} req/s  {}\n", row.row.name,
+                                   level_name(level), level.goodput->attainment * 100,
+                                   level.goodput->requests_per_s, level.goodput->holds() ? "✓" : "✗");
+    if (report.spec.ramp) {
+        if (report.saturation_rps) {
+            double failing = 0;
+            for (const auto& step : report.ramp)
+                if (!step.held && step.rate > *report.saturation_rps && (failing == 0 || step.rate < failing))
+                    failing = step.rate;
+            out += fmt::format(
+                "saturation: {:.3g} req/s, the highest rate whose goodput held{}\n", *report.saturation_rps,
+                failing > 0 ? fmt::format(" ({:.3g} req/s did not)", failing) : " (every rate tried held)");
+        } else {
+            out += "saturation: none found, not even the lowest rate tried held the SLO\n";
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render_bench(const ops::BenchReport& report) {
-    std::string out = fmt::format("bench {} · {} · through {} {} · GPUs {} prefill + {} decode\n",
-                                  report.cluster, report.spec.soak ? "soak" : report.spec.scenario,
-                                  report.router_role, report.url, report.prefill_gpus, report.decode_gpus);
-    out += fmt::format("{:<10} {:>6} {:>5} {:>6} {:>8}  {:<20} {:<22} {:<18} {:>8} {:>9} {:>9} {:>9} {:>8}\n",
-                       "ROW", "IN", "OUT", "LOAD", "OK/FAIL", "E2E s p50/p90/p99", "TTFT ms p50/p90/p99",
-                       "ITL ms p50/p90/p99", "TPOT ms", "PREFILL", "DECODE", "OUT", "OUT/GPU");
+    const std::string through =
+        report.spec.base_url.empty()
+            ? fmt::format("through {} {} · GPUs {} prefill + {} decode", report.router_role, report.url,
+                          report.prefill_gpus, report.decode_gpus)
+            : fmt::format("through {} (--base-url: an endpoint pdctl did not start)", report.url);
+    std::string out = fmt::format("bench {} · {} · {} · seed {}{}\n", report.cluster,
+                                  report.spec.soak ? "soak" : report.spec.scenario, through, report.spec.seed,
+                                  report.spec.seed_given ? " (given)" : "");
+    out += fmt::format(
+        "{:<10} {:>6} {:>5} {:>6} {:>8}  {:<20} {:<22} {:<18} {:>8} {:>9} {:>9} {:>9} {:>8} {:>7}\n", "ROW",
+        "IN", "OUT", "LOAD", "OK/FAIL", "E2E s p50/p90/p99", "TTFT ms p50/p90/p99", "ITL ms p50/p90/p99",
+        "TPOT ms", "PREFILL", "DECODE", "OUT", "OUT/GPU", "CACHED");
     for (const auto& row : report.rows) {
         for (const auto& level : row.levels) {
             const auto& s = level.stats;
             out += fmt::format(
                 "{:<10} {:>6} {:>5} {:>6} {:>8}  {:<20} {:<22} {:<18} {:>8} {:>9.0f} {:>9.1f} {:>9.1f} "
-                "{:>8.2f}\n",
+                "{:>8.2f} {:>7}\n",
                 row.row.name, row.row.input_tokens, row.row.output_tokens, level_name(level),
                 fmt::format("{}/{}", s.ok, s.failed), three(s.e2e, false), three(s.ttft, true),
                 three(s.itl, true), ms(s.tpot.p50), s.input_tok_s.p50, s.output_tok_s.p50,
-                s.output_throughput, s.output_throughput_per_gpu);
+                s.output_throughput, s.output_throughput_per_gpu, cached(level));
         }
     }
     out +=
         "  PREFILL: input tok/s per request (input / TTFT), DECODE: output tok/s per request (1 / TPOT), "
         "p50;\n"
-        "  OUT: output tok/s of the run; OUT/GPU: that over every prefill and decode GPU (docs/bench.md)\n";
+        "  OUT: output tok/s of the run; OUT/GPU: that over every prefill and decode GPU; CACHED: the share\n"
+        "  of prompt tokens the servers' prefix cache served, as their answers said (docs/bench.md)\n";
+    out += goodput_lines(report);
     for (const auto& row : report.rows)
         for (const auto& level : row.levels)
             for (const auto& group : level.stats.errors)
@@ -74,12 +116,22 @@ std::string render_bench(const ops::BenchReport& report) {
         out += "KV path (rank 0 /metrics of every group, before -> after):\n";
         for (const auto& group : report.kv) out += kv_line(group) + "\n";
     }
+    for (const auto& note : report.notes) out += "! " + note + "\n";
     if (report.passed()) {
         int requests = 0;
         for (const auto& row : report.rows)
             for (const auto& level : row.levels) requests += level.stats.ok;
+        const auto unverified =
+            std::count_if(report.kv.begin(), report.kv.end(),
+                          [](const ops::KvCounters& group) { return !group.unavailable.empty(); });
+        const std::string kv = !report.spec.soak ? ""
+                               : unverified == 0 ? ", no KV failure counter rose"
+                                                 : fmt::format(
+                                                       ", no KV failure counter rose on the groups read ({} "
+                                                       "unverified)",
+                                                       unverified);
         out += fmt::format("✓ {} passed: {} requests, none failed{}\n", report.spec.soak ? "soak" : "bench",
-                           requests, report.spec.soak ? ", no KV failure counter rose" : "");
+                           requests, kv);
     } else {
         out += fmt::format("✗ {} failed:\n", report.spec.soak ? "soak" : "bench");
         for (const auto& problem : report.problems) out += "  " + problem + "\n";

@@ -20,6 +20,7 @@ struct LoadSpec {
     // most in flight at once (0: no limit), as bench_serving's --max-concurrency.
     int concurrency = 1;
     std::optional<double> rate;  // requests per second, Poisson arrivals
+    double burstiness = 1.0;     // the gaps' gamma shape (load/arrivals.hpp): 1 is Poisson
     int requests = 0;            // measured requests; 0: send until `duration` is over
     std::chrono::milliseconds duration{0};
     int warmup = 0;                                               // sent first and waited for, never counted

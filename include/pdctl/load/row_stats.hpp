@@ -45,6 +45,14 @@ struct RowStats {
     double output_throughput_per_gpu = 0;  // 0 when the GPU count is unknown
     long long input_tokens = 0;
     long long output_tokens = 0;
+    // The prefix cache, as the server told each successful request (meta_info): of `counted_prompt_tokens`
+    // (the prompts it counted, over the requests that said), `cached_tokens` came from its cache.
+    long long cached_tokens = 0;
+    long long counted_prompt_tokens = 0;
+    int cache_reported = 0;  // requests whose answer carried cached_tokens
+    double cached_share() const {
+        return counted_prompt_tokens > 0 ? static_cast<double>(cached_tokens) / counted_prompt_tokens : 0;
+    }
 };
 
 // `gpus`: every GPU of the deployment's prefill and decode groups (0: unknown).

@@ -12,7 +12,9 @@
 
 #include "pdctl/load/load_runner.hpp"
 #include "pdctl/load/row_stats.hpp"
+#include "pdctl/load/slo.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/ops/rate_search.hpp"
 
 namespace pdctl::ops {
 
@@ -31,16 +33,25 @@ BenchRow soak_row();
 struct BenchSpec {
     std::string scenario;  // "validation", "custom" (--input/--output) or the bench file's name
     std::vector<BenchRow> rows;
-    std::vector<int> concurrency{1};  // closed-loop levels, or the cap with `rate`
-    std::optional<double> rate;       // Poisson arrivals instead of a closed loop
+    std::vector<int> concurrency{1};  // closed-loop levels, or (one value) the cap with `rates`
+    std::vector<double> rates;        // open-loop levels, requests a second; empty: a closed loop
+    bool ramp = false;                // --rate ramp: search the saturation point (needs `slo`)
+    double burstiness = 1.0;          // the arrivals' gamma shape: 1 is Poisson
+    std::optional<load::Slo> slo;     // goodput per level, and the test of a ramp
     int requests = 0;                 // per level; 0 with no duration: max(10, 4 × concurrency)
     std::chrono::milliseconds duration{0};
     int warmup = 2;  // per row and level, not counted
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};
     std::uint64_t seed = 1;
-    int repeat = 1;      // each level is run this many times; the gate compares every run's requests
-    bool soak = false;   // judge by failures and the groups' KV failure counters
-    std::string router;  // the router role to send through; empty: the first
+    bool seed_given = false;  // false: the seed was drawn for this run, so its prompts are its own
+    int repeat = 1;           // each level is run this many times; the gate compares every run's requests
+    bool soak = false;        // judge by failures and the groups' KV failure counters
+    std::string router;       // the router role to send through; empty: the first
+    // An SGLang-compatible endpoint pdctl did not start (http://HOST:PORT): load goes there, and no
+    // group's counters are read.
+    std::string base_url;
+    bool flush_cache = false;       // POST /flush_cache to every group before each row
+    bool allow_unverified = false;  // a soak may pass with groups whose counters could not be read
 };
 
 struct BenchLevel {
@@ -49,6 +60,10 @@ struct BenchLevel {
     load::RowStats stats;                      // over every run of the level
     std::vector<load::RequestRecord> records;  // every measured request of every run, in send order
     std::vector<load::RowStats> runs;          // one per --repeat run
+    std::optional<load::Goodput> goodput;      // with an SLO
+    // The prefix cache served more of the prompts than the workload means it to: TTFT and prefill
+    // rates look better than the deployment is.
+    bool cache_flagged = false;
     bool cancelled = false;
 };
 
@@ -57,7 +72,8 @@ struct BenchRowResult {
     std::vector<BenchLevel> levels;
 };
 
-// One group's rank-0 /metrics before and after the load: the KV path's failure counters and gauges.
+// One group's rank-0 /metrics before, during and after the load: the KV path's failure counters, and
+// its transfer speed and latency (ops/bench_kv.hpp).
 struct KvCounters {
     std::string role;
     std::string node;
@@ -67,10 +83,18 @@ struct KvCounters {
     double transfer_failed_after = 0;
     double bootstrap_failed_before = 0;
     double bootstrap_failed_after = 0;
-    std::optional<double> transfer_speed_gb_s;  // after, when exported
+    // What each counter rose by over the load, resets included (a restarted server's counters begin
+    // again at 0: its whole new value is a rise).
+    double transfer_failed_rise = 0;
+    double bootstrap_failed_rise = 0;
+    int resets = 0;                             // reads that found a counter lower than the read before
+    std::optional<double> transfer_speed_gb_s;  // mean over the load (histogram), else the last transfer's
     std::optional<double> transfer_latency_ms;
-    double transfer_failed_increase() const { return transfer_failed_after - transfer_failed_before; }
-    double bootstrap_failed_increase() const { return bootstrap_failed_after - bootstrap_failed_before; }
+    // The histograms' sums and counts at the first read, for the mean over the load.
+    double speed_sum_before = 0, speed_count_before = 0, latency_sum_before = 0, latency_count_before = 0;
+    bool read_once = false;  // some read answered: the numbers above mean something
+    double transfer_failed_increase() const { return transfer_failed_rise; }
+    double bootstrap_failed_increase() const { return bootstrap_failed_rise; }
 };
 
 // A prefill or decode group as the bench ran against it: what makes two runs comparable.
@@ -95,8 +119,11 @@ struct BenchReport {
     int decode_gpus = 0;
     BenchSpec spec;
     std::vector<BenchRowResult> rows;
-    std::vector<KvCounters> kv;         // every sglang group
-    std::vector<std::string> problems;  // why it did not pass; empty: passed
+    std::vector<KvCounters> kv;            // every sglang group
+    std::vector<std::string> problems;     // why it did not pass; empty: passed
+    std::vector<std::string> notes;        // what a reader must know of the numbers (a cache hit, a flush)
+    std::vector<RateSearch::Step> ramp;    // --rate ramp: every rate tried, in order
+    std::optional<double> saturation_rps;  // the highest rate whose goodput held
     bool cancelled = false;
     bool passed() const { return problems.empty(); }
 };
