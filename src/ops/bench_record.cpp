@@ -35,7 +35,30 @@ json level_json(const BenchLevel& level) {
             {"output_throughput_per_gpu", s.output_throughput_per_gpu},
             {"input_tokens", s.input_tokens},
             {"output_tokens", s.output_tokens},
-            {"cancelled", level.cancelled}};
+            {"cancelled", level.cancelled},
+            {"runs", level.runs.size()},
+            {"cached",
+             {{"tokens", s.cached_tokens},
+              {"prompt_tokens", s.counted_prompt_tokens},
+              {"requests_reported", s.cache_reported},
+              {"share", s.cached_share()},
+              {"flagged", level.cache_flagged}}},
+            {"goodput", level.goodput ? json{{"met", level.goodput->met},
+                                             {"requests", level.goodput->requests},
+                                             {"attainment", level.goodput->attainment},
+                                             {"requests_per_s", level.goodput->requests_per_s},
+                                             {"holds", level.goodput->holds()}}
+                                      : json(nullptr)}};
+}
+
+json slo_json(const BenchSpec& spec) {
+    if (!spec.slo) return nullptr;
+    json slo = json::object();
+    if (spec.slo->ttft_s) slo["ttft_s"] = *spec.slo->ttft_s;
+    if (spec.slo->itl_s) slo["itl_p99_s"] = *spec.slo->itl_s;
+    if (spec.slo->tpot_s) slo["tpot_s"] = *spec.slo->tpot_s;
+    if (spec.slo->e2e_s) slo["e2e_s"] = *spec.slo->e2e_s;
+    return slo;
 }
 
 json kv_json(const KvCounters& group) {
@@ -52,6 +75,9 @@ json kv_json(const KvCounters& group) {
         group.transfer_speed_gb_s ? json(*group.transfer_speed_gb_s) : json(nullptr);
     entry["transfer_latency_ms"] =
         group.transfer_latency_ms ? json(*group.transfer_latency_ms) : json(nullptr);
+    entry["transfer_failed"]["rise"] = group.transfer_failed_rise;
+    entry["bootstrap_failed"]["rise"] = group.bootstrap_failed_rise;
+    entry["resets"] = group.resets;
     return entry;
 }
 
@@ -85,6 +111,8 @@ json bench_record(const BenchReport& report) {
     }
     json kv = json::array();
     for (const auto& group : report.kv) kv.push_back(kv_json(group));
+    json ramp = json::array();
+    for (const auto& step : report.ramp) ramp.push_back({{"rate", step.rate}, {"held", step.held}});
     return {{"format", kBenchRecordFormat},
             {"ok", report.passed()},
             {"cluster", report.cluster},
@@ -99,6 +127,14 @@ json bench_record(const BenchReport& report) {
             {"groups", groups},
             {"gpus", {{"prefill", report.prefill_gpus}, {"decode", report.decode_gpus}}},
             {"seed", report.spec.seed},
+            {"seed_given", report.spec.seed_given},
+            {"repeat", report.spec.repeat},
+            {"burstiness", report.spec.burstiness},
+            {"base_url", report.spec.base_url.empty() ? json(nullptr) : json(report.spec.base_url)},
+            {"slo", slo_json(report.spec)},
+            {"ramp", ramp},
+            {"saturation_rps", report.saturation_rps ? json(*report.saturation_rps) : json(nullptr)},
+            {"notes", report.notes},
             {"rows", rows},
             {"kv", kv},
             {"problems", report.problems},

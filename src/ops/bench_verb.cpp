@@ -15,6 +15,10 @@ std::string outcome_line(const BenchReport& report, const std::optional<BenchCom
     for (const auto& row : report.rows)
         for (const auto& level : row.levels) requests += level.stats.ok;
     std::string text = fmt::format("{} requests, none failed", requests);
+    // The saturation point is what a ramp was run for: `pdctl history` shows it without the record.
+    if (report.spec.ramp)
+        text += report.saturation_rps ? fmt::format("; saturation {:.3g} req/s", *report.saturation_rps)
+                                      : std::string("; no rate held the SLO");
     if (!comparison) return text;
     const MetricChange* worst = nullptr;
     for (const auto& change : comparison->changes)

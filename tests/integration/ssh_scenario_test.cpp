@@ -7,6 +7,7 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -290,6 +291,57 @@ TEST_F(SshScenarioTest, StartStatusGenerateStopWithPodmanOnEightHosts) {
         start.ms, status.ms, smoke.ms, bench.ms, second.ms, stop.ms);
     RecordProperty("start_ms", std::to_string(start.ms));
     RecordProperty("stop_ms", std::to_string(stop.ms));
+}
+
+// `pdctl bench --rate ramp --slo ...` over SSH finds the rate a deployment saturates at and journals
+// it. The prefill computes 8 tokens a second per GPU × TP 32: a 64-token prompt takes 0.25 s, so the
+// group serves 4 requests a second at most; above that its queue grows and TTFT with it.
+TEST_F(SshScenarioTest, BenchRampFindsTheSaturationPointAndKeepsEveryRequest) {
+    profile = write_profile(temp / "profile", "sshramp", "PDSIM_PREFILL_TOKENS_PER_S=8\n");
+    const auto start = pdctl(profile, {"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.dump();
+
+    const auto requests_file = temp / "requests.jsonl";
+    const auto bench = pdctl(profile, {"--json", "bench", "--input", "64", "--output", "4", "--rate", "ramp",
+                                       "--slo", "ttft=600ms", "--requests", "8", "--warmup", "1",
+                                       "--save-requests", requests_file.string()});
+    EXPECT_EQ(bench.exit_code, 0) << bench.dump();
+    const auto doc = json::parse(bench.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << bench.dump();
+    // At 8/s the eight requests arrive within about a second and leave 0.25 s apart: the last ones wait
+    // over a second for their first token, so 8/s cannot hold; half a request a second always does.
+    ASSERT_TRUE(doc["saturation_rps"].is_number()) << bench.out;
+    const double saturation = doc["saturation_rps"];
+    EXPECT_GE(saturation, 0.5) << bench.out;
+    EXPECT_LT(saturation, 8.0) << bench.out;
+    ASSERT_GE(doc["ramp"].size(), 3u) << bench.out;
+    bool some_failed = false;
+    for (const auto& step : doc["ramp"]) some_failed = some_failed || !step["held"].get<bool>();
+    EXPECT_TRUE(some_failed) << "a saturation point is bracketed by a rate that did not hold: " << bench.out;
+
+    // --save-requests: one line per measured request of every level the ramp ran.
+    std::size_t measured = 0;
+    for (const auto& level : doc["rows"][0]["levels"])
+        measured += level["ok"].get<std::size_t>() + level["failed"].get<std::size_t>();
+    std::ifstream lines(requests_file);
+    std::size_t written = 0;
+    for (std::string line; std::getline(lines, line); ++written) {
+        const auto request = json::parse(line, nullptr, false);
+        ASSERT_TRUE(request.is_object()) << line;
+        EXPECT_EQ(request["ok"], true) << line;
+        EXPECT_GT(request["ttft_s"].get<double>(), 0) << line;
+        EXPECT_EQ(request["itl_s"].size(), 3u) << line;
+    }
+    EXPECT_EQ(written, measured);
+    EXPECT_EQ(measured, 8 * doc["ramp"].size());
+
+    // The journal on the coordinator keeps the run and what it found.
+    const auto history = pdctl(profile, {"--json", "history", "--limit", "1"});
+    const auto history_doc = json::parse(history.out, nullptr, false);
+    ASSERT_TRUE(history_doc.is_object()) << history.dump();
+    ASSERT_EQ(history_doc["runs"].size(), 1u) << history.out;
+    EXPECT_EQ(history_doc["runs"][0]["run"], doc["run"]);
+    EXPECT_NE(history.out.find("saturation"), std::string::npos) << history.out;
 }
 
 TEST_F(SshScenarioTest, TwoStartsAtOnceOneProceedsThenLogsAndHistoryReadTheNodes) {
