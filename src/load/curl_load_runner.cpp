@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "pdctl/load/arrivals.hpp"
 #include "pdctl/load/load_runner.hpp"
 #include "pdctl/load/request_body.hpp"
+#include "pdctl/load/request_queue.hpp"
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/load/stream_tally.hpp"
 
@@ -79,13 +81,13 @@ class MultiLoad {
 
     int in_flight() const { return static_cast<int>(transfers_.size()); }
 
-    // Sends the next request. `slot` is its index among the measured ones (ignored for a warm-up).
-    void start(bool measured, std::size_t slot, Clock::time_point began) {
+    // Sends `planned`. `slot` is handed back when it finishes: its index among the measured ones, or
+    // for a warm-up its request index.
+    void start(PlannedRequest planned, bool measured, std::size_t slot, Clock::time_point began) {
         const auto sent = Clock::now();
         auto transfer =
-            std::make_unique<Transfer>(sent, spec_.input_tokens, spec_.output_tokens, spec_.stream);
-        transfer->body = generate_request_body(spec_.input_tokens, spec_.output_tokens, spec_.seed,
-                                               next_index_++, spec_.stream);
+            std::make_unique<Transfer>(sent, planned.input_tokens, planned.output_tokens, spec_.stream);
+        transfer->body = std::move(planned.body);
         transfer->measured = measured;
         transfer->slot = slot;
         transfer->observed_at = &observed_at_;
@@ -218,12 +220,24 @@ class MultiLoad {
     std::optional<Clock::time_point> timer_;  // when libcurl wants to run for its timeouts
     Clock::time_point observed_at_ = Clock::now();
     std::unordered_map<CURL*, std::unique_ptr<Transfer>> transfers_;
-    std::uint64_t next_index_ = 0;
 };
 
 void init_curl_once() {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+// What request n of the level is: the spec's workload, or the row's unique prompt.
+std::function<PlannedRequest(std::uint64_t)> plan_of(const LoadSpec& spec) {
+    if (spec.request) return spec.request;
+    return [&spec](std::uint64_t n) {
+        PlannedRequest planned;
+        planned.body =
+            generate_request_body(spec.input_tokens, spec.output_tokens, spec.seed, n, spec.stream);
+        planned.input_tokens = spec.input_tokens;
+        planned.output_tokens = spec.output_tokens;
+        return planned;
+    };
 }
 
 }  // namespace
@@ -233,56 +247,77 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
     LoadResult result;
     MultiLoad load(spec);
     const auto cancelled = [&] { return spec.cancelled && spec.cancelled(); };
+    // Requests 0 .. warmup-1 are the warm-ups, the measured ones follow; a request waiting for another
+    // (PlannedRequest::after) goes once that one ended, the next ready one in index order before it.
+    RequestQueue queue(plan_of(spec));
+    const auto warmups = static_cast<std::uint64_t>(std::max(spec.warmup, 0));
 
     // Warm-up: sent and waited for before anything is measured, never counted.
     const int warm_parallel =
         std::max(1, std::min(spec.concurrency > 0 ? spec.concurrency : spec.warmup, spec.warmup));
-    int warm_started = 0;
     int warm_done = 0;
     const auto warm_began = Clock::now();
     while (warm_done < spec.warmup && !cancelled()) {
-        for (; warm_started < spec.warmup && load.in_flight() < warm_parallel; ++warm_started)
-            load.start(false, 0, warm_began);
-        load.pump(Clock::now() + kProgressEvery, [&](RequestRecord&&, bool, std::size_t) { ++warm_done; });
+        while (load.in_flight() < warm_parallel) {
+            auto next = queue.next(warmups);
+            if (!next) break;
+            load.start(std::move(next->planned), false, static_cast<std::size_t>(next->n), warm_began);
+        }
+        load.pump(Clock::now() + kProgressEvery, [&](RequestRecord&&, bool, std::size_t n) {
+            ++warm_done;
+            queue.finished(n);
+        });
     }
 
     const auto began = Clock::now();
     const auto stop_at = spec.duration.count() > 0 ? began + spec.duration : Clock::time_point::max();
     const bool poisson = spec.rate.has_value();
     PoissonArrivals arrivals(poisson ? *spec.rate : 0, spec.seed, spec.burstiness);
+    // The measured requests are warmups .. end-1; with --duration, as many as its time allows.
+    const std::uint64_t end = spec.requests > 0 ? warmups + static_cast<std::uint64_t>(spec.requests)
+                                                : std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t arrived = warmups;  // Poisson: the requests whose arrival time has come
     auto next_arrival = began;
     auto next_progress = began + kProgressEvery;
     auto last_finished = began;
     LoadProgress state;
     std::vector<double> ok_e2e;
-    std::vector<bool> filled;  // which records a finished request filled in
+    std::vector<bool> filled;             // which records a finished request filled in
+    std::vector<std::uint64_t> index_of;  // each record's request index
     const auto more_to_send = [&](Clock::time_point now) {
         if (cancelled()) return false;
         if (spec.requests > 0) return static_cast<int>(result.records.size()) < spec.requests;
         return now < stop_at;
     };
-    const auto send = [&] {
-        result.records.emplace_back();
-        filled.push_back(false);
-        load.start(true, result.records.size() - 1, began);
+    const auto more_to_arrive = [&](Clock::time_point now) { return more_to_send(now) && arrived < end; };
+    // Sends ready requests below `limit` while a slot is free.
+    const auto send_ready = [&](std::uint64_t limit, int most_in_flight) {
+        while (most_in_flight <= 0 || load.in_flight() < most_in_flight) {
+            auto next = queue.next(limit);
+            if (!next) return;
+            result.records.emplace_back();
+            result.records.back().tag = next->planned.tag;
+            filled.push_back(false);
+            index_of.push_back(next->n);
+            load.start(std::move(next->planned), true, result.records.size() - 1, began);
+        }
     };
     for (;;) {
         auto now = Clock::now();
         if (!poisson) {
-            while (more_to_send(now) && load.in_flight() < std::max(1, spec.concurrency)) send();
+            if (more_to_send(now)) send_ready(end, std::max(1, spec.concurrency));
         } else {
-            while (more_to_send(now) && now >= next_arrival &&
-                   (spec.concurrency <= 0 || load.in_flight() < spec.concurrency)) {
-                send();
+            for (; more_to_arrive(now) && now >= next_arrival; ++arrived)
                 next_arrival += std::chrono::duration_cast<Clock::duration>(
                     std::chrono::duration<double>(arrivals.next_gap_s()));
-            }
+            if (more_to_send(now)) send_ready(arrived, spec.concurrency);
         }
         if (cancelled() || (!more_to_send(now) && load.in_flight() == 0)) break;
         auto wake = std::min(now + kProgressEvery, stop_at);
-        if (poisson && more_to_send(now)) wake = std::min(wake, std::max(next_arrival, now));
+        if (poisson && more_to_arrive(now)) wake = std::min(wake, std::max(next_arrival, now));
         load.pump(wake, [&](RequestRecord&& record, bool measured, std::size_t slot) {
             if (!measured) return;
+            queue.finished(index_of[slot]);
             last_finished = Clock::now();
             ++state.done;
             if (record.ok()) {
@@ -291,6 +326,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
             } else {
                 ++state.failed;
             }
+            record.tag = std::move(result.records[slot].tag);
             result.records[slot] = std::move(record);
             filled[slot] = true;
         });

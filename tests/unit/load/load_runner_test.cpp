@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -130,6 +131,126 @@ TEST(RunLoad, ACancelledRunStopsAndKeepsOnlyWhatFinished) {
     EXPECT_LT(result.records.size(), 1000u);
     EXPECT_TRUE(result.cancelled);
     for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
+}
+
+// Streams max_new_tokens chunks for a text prompt and logs "start TEXT" when a request arrives and
+// "end TEXT" before its stream ends, in the order they happened.
+struct TextGenerate {
+    std::mutex mutex;
+    std::vector<std::string> log;
+
+    void note(const std::string& event) {
+        std::lock_guard lock(mutex);
+        log.push_back(event);
+    }
+    std::size_t position(const std::string& event) {
+        std::lock_guard lock(mutex);
+        return static_cast<std::size_t>(std::find(log.begin(), log.end(), event) - log.begin());
+    }
+
+    void routes(httplib::Server& server) {
+        server.Post("/generate", [this](const httplib::Request& request, httplib::Response& response) {
+            const auto body = nlohmann::json::parse(request.body);
+            const std::string text = body["text"];
+            const int tokens = body["sampling_params"]["max_new_tokens"];
+            note("start " + text);
+            response.set_chunked_content_provider(
+                "text/event-stream", [this, text, tokens](std::size_t, httplib::DataSink& sink) {
+                    for (int n = 1; n <= tokens; ++n) {
+                        const std::string event =
+                            "data: {\"text\":\"x\",\"meta_info\":{\"completion_tokens\":" +
+                            std::to_string(n) + "}}\n\n";
+                        sink.write(event.data(), event.size());
+                        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    }
+                    note("end " + text);
+                    sink.write("data: [DONE]\n\n", 14);
+                    sink.done();
+                    return true;
+                });
+        });
+    }
+};
+
+// Conversations of 3 turns as text, n = 3c + t - 1, each turn after the previous one.
+PlannedRequest conversation_turn(std::uint64_t n) {
+    PlannedRequest planned;
+    const auto turn = n % 3 + 1;
+    const std::string text = "c" + std::to_string(n / 3) + " t" + std::to_string(turn);
+    planned.body = R"({"text":")" + text + R"(","sampling_params":{"max_new_tokens":5},"stream":true})";
+    planned.output_tokens = 5;
+    planned.after = turn == 1 ? -1 : static_cast<long long>(n - 1);
+    planned.tag = "turn " + std::to_string(turn);
+    return planned;
+}
+
+// Every turn after the first started only once the previous turn had ended.
+void expect_turns_in_order(TextGenerate& generate, int conversations) {
+    for (int c = 0; c < conversations; ++c)
+        for (int t = 2; t <= 3; ++t) {
+            const std::string previous = "c" + std::to_string(c) + " t" + std::to_string(t - 1);
+            const std::string turn = "c" + std::to_string(c) + " t" + std::to_string(t);
+            EXPECT_LT(generate.position("end " + previous), generate.position("start " + turn)) << turn;
+            EXPECT_LT(generate.position("start " + turn), generate.log.size()) << turn;
+        }
+}
+
+TEST(RunLoad, PlannedBodiesAreSentWithTheirLengthsAndTagsAndWarmUpsTakeTheFirstIndices) {
+    TextGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
+    LoadSpec spec = load_of(server.url("/generate"), 999, 999, 4);
+    spec.warmup = 2;
+    spec.request = [](std::uint64_t n) {
+        PlannedRequest planned;
+        planned.body = R"({"text":"request )" + std::to_string(n) +
+                       R"(","sampling_params":{"max_new_tokens":3},"stream":true})";
+        planned.output_tokens = 3;
+        planned.tag = "n" + std::to_string(n);
+        return planned;
+    };
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_TRUE(result.records[i].ok()) << result.records[i].error;
+        EXPECT_EQ(result.records[i].output_tokens, 3);
+        EXPECT_EQ(result.records[i].input_tokens, 0);
+        EXPECT_EQ(result.records[i].tag, "n" + std::to_string(i + 2));
+    }
+    ASSERT_EQ(generate.log.size(), 12u);
+    EXPECT_EQ(generate.log[0], "start request 0");
+    EXPECT_EQ(generate.log[2], "start request 1");
+    EXPECT_EQ(generate.log[4], "start request 2");
+}
+
+TEST(RunLoad, AClosedLoopSendsATurnOnlyAfterThePreviousOneEndedAndFillsSlotsWithOtherConversations) {
+    TextGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
+    LoadSpec spec = load_of(server.url("/generate"), 0, 5, 9);
+    spec.concurrency = 4;
+    spec.request = conversation_turn;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 9u);
+    for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
+    expect_turns_in_order(generate, 3);
+    // Three conversations in flight at once: every first turn went before any second one.
+    EXPECT_LT(generate.position("start c2 t1"), generate.position("start c0 t2"));
+    EXPECT_EQ(result.records[0].tag, "turn 1");
+    EXPECT_EQ(result.records[1].tag, "turn 1");
+}
+
+TEST(RunLoad, PoissonArrivalsHoldADependentRequestUntilItsPredecessorEnded) {
+    TextGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 8);
+    LoadSpec spec = load_of(server.url("/generate"), 0, 5, 6);
+    spec.rate = 1000;
+    spec.concurrency = 0;
+    spec.warmup = 1;  // c0 t1: its second turn, the first measured request, waits for nothing
+    spec.request = conversation_turn;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 6u);
+    for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
+    expect_turns_in_order(generate, 2);
+    EXPECT_EQ(generate.position("start c2 t2"), generate.log.size());  // n = 7: past the measured ones
 }
 
 }  // namespace
