@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <random>
@@ -14,6 +15,7 @@
 #include "engine_flags.hpp"
 #include "live_line.hpp"
 #include "pdctl/config/bench_file.hpp"
+#include "pdctl/config/dataset_file.hpp"
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench.hpp"
 #include "pdctl/ops/bench_compare.hpp"
@@ -36,6 +38,7 @@ struct BenchOptions {
     int input = 0;
     int output = 0;
     std::vector<int> concurrency;
+    std::string dataset;
     std::string rate;
     double burstiness = 1.0;
     std::string slo;
@@ -63,34 +66,69 @@ struct BenchOptions {
     std::string slo_itl;
 };
 
+// --dataset FILE.jsonl: one row of the file's prompts, as texts (docs/bench.md "Workloads").
+ops::BenchRow dataset_row(const BenchOptions& options) {
+    config::DatasetFilter filter;
+    filter.fixed_output_tokens = options.output;
+    const auto file = config::load_dataset_file(options.dataset, config::DiskFileSource{}, filter);
+    if (file.prompts.empty())
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("--dataset {}: no prompt is left ({} too short, {} too long, {} without an answer)",
+                        options.dataset, file.dropped_too_short, file.dropped_too_long,
+                        file.dropped_no_answer));
+    auto shape = std::make_shared<load::DatasetShape>();
+    shape->default_output_tokens = options.output > 0 ? options.output : 256;
+    for (const auto& prompt : file.prompts) shape->prompts.push_back({prompt.text, prompt.output_tokens});
+    ops::BenchRow row;
+    row.name = std::filesystem::path(options.dataset).stem().string();
+    row.workload = ops::BenchWorkload::kDataset;
+    row.output_tokens = shape->default_output_tokens;
+    row.dataset = std::move(shape);
+    return row;
+}
+
 // The rows the flags ask for: --input/--output (one row), --file, --scenario validation, or for a soak
 // its row.
 std::vector<ops::BenchRow> chosen_rows(const BenchOptions& options,
                                        const std::optional<config::BenchFile>& file, std::string& scenario) {
-    const bool custom = options.input > 0 || options.output > 0;
-    if ((custom ? 1 : 0) + (options.scenario.empty() ? 0 : 1) + (file ? 1 : 0) > 1)
-        throw Failure(ExitCode::kUsage,
-                      "--scenario, --file and --input/--output each choose the rows: give one of them");
+    const bool custom = options.input > 0 || (options.output > 0 && options.dataset.empty());
+    if ((custom ? 1 : 0) + (options.scenario.empty() ? 0 : 1) + (file ? 1 : 0) +
+            (options.dataset.empty() ? 0 : 1) >
+        1)
+        throw Failure(
+            ExitCode::kUsage,
+            "--scenario, --file, --dataset and --input/--output each choose the rows: give one of them");
+    if (!options.dataset.empty()) {
+        scenario = "dataset";
+        return {dataset_row(options)};
+    }
     if (file) {
         scenario = file->name;
         std::vector<ops::BenchRow> rows;
-        for (const auto& row : file->rows) rows.push_back({row.name, row.input_tokens, row.output_tokens});
+        for (const auto& row : file->rows)
+            rows.push_back(ops::unique_row(row.name, row.input_tokens, row.output_tokens));
         return rows;
     }
     if (custom) {
         if (options.input <= 0 || options.output <= 0)
             throw Failure(ExitCode::kUsage, "--input and --output go together, each at least 1 token");
         scenario = "custom";
-        return {{fmt::format("{}/{}", options.input, options.output), options.input, options.output}};
+        return {ops::unique_row(fmt::format("{}/{}", options.input, options.output), options.input,
+                                options.output)};
     }
     if (!options.soak.empty() && options.scenario.empty()) {
         scenario = "soak";
         return {ops::soak_row()};
     }
     scenario = options.scenario.empty() ? "validation" : options.scenario;
+    if (scenario == "shared-prefix") return {ops::shared_prefix_row()};
+    if (scenario == "multi-turn") return {ops::multi_turn_row()};
     if (scenario != "validation")
         throw Failure(ExitCode::kUsage,
-                      fmt::format("--scenario {}: unknown scenario (validation)", scenario));
+                      fmt::format("--scenario {}: unknown scenario (validation, shared-prefix, "
+                                  "multi-turn)",
+                                  scenario));
     return ops::validation_rows();
 }
 
@@ -260,7 +298,13 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         "bench",
         "load through the router, measured: TTFT, ITL, TPOT, e2e and throughput per row and load level");
     command->add_option("--scenario", options->scenario,
-                        "validation: the validation table, warm-up, medium and long input (the default)");
+                        "validation: the validation table, warm-up, medium and long input (the default); "
+                        "shared-prefix: groups sharing a system prompt; multi-turn: conversations");
+    command
+        ->add_option("--dataset", options->dataset,
+                     "prompts of your own: JSON lines of {\"text\": ...} or ShareGPT conversations "
+                     "(docs/bench.md); --output fixes every answer's length")
+        ->type_name("FILE.jsonl");
     command->add_option("--file", options->file, "a bench file: its rows (and levels), docs/bench.md")
         ->type_name("FILE");
     command->add_option("--input", options->input, "one row: input tokens per request (with --output)");

@@ -13,6 +13,33 @@ json percentiles_json(const load::Percentiles& p) {
     return {{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}};
 }
 
+const char* workload_name(BenchWorkload workload) {
+    switch (workload) {
+        case BenchWorkload::kSharedPrefix:
+            return "shared-prefix";
+        case BenchWorkload::kMultiTurn:
+            return "multi-turn";
+        case BenchWorkload::kDataset:
+            return "dataset";
+        case BenchWorkload::kUnique:
+            break;
+    }
+    return "unique";
+}
+
+json tags_json(const BenchLevel& level) {
+    json tags = json::array();
+    for (const auto& [tag, stats] : level.by_tag)
+        tags.push_back({{"tag", tag},
+                        {"ok", stats.ok},
+                        {"failed", stats.failed},
+                        {"ttft_s", percentiles_json(stats.ttft)},
+                        {"cached_share", stats.cached_share()},
+                        {"cached_tokens", stats.cached_tokens},
+                        {"prompt_tokens", stats.counted_prompt_tokens}});
+    return tags;
+}
+
 json level_json(const BenchLevel& level) {
     const auto& s = level.stats;
     json errors = json::array();
@@ -43,6 +70,9 @@ json level_json(const BenchLevel& level) {
               {"requests_reported", s.cache_reported},
               {"share", s.cached_share()},
               {"flagged", level.cache_flagged}}},
+            {"predicted_cache_share",
+             level.predicted_cache_share ? json(*level.predicted_cache_share) : json(nullptr)},
+            {"by_tag", tags_json(level)},
             {"goodput", level.goodput ? json{{"met", level.goodput->met},
                                              {"requests", level.goodput->requests},
                                              {"attainment", level.goodput->attainment},
@@ -105,6 +135,7 @@ json bench_record(const BenchReport& report) {
         json levels = json::array();
         for (const auto& level : row.levels) levels.push_back(level_json(level));
         rows.push_back({{"name", row.row.name},
+                        {"workload", workload_name(row.row.workload)},
                         {"input_tokens", row.row.input_tokens},
                         {"output_tokens", row.row.output_tokens},
                         {"levels", levels}});

@@ -74,6 +74,32 @@ std::string goodput_lines(const ops::BenchReport& report) {
     return out;
 }
 
+// Workloads that mean to hit the cache (shared prefixes, conversations): what it served against what
+// the workload predicts, and each turn's own TTFT.
+std::string workload_lines(const ops::BenchReport& report) {
+    std::string out;
+    for (const auto& row : report.rows) {
+        if (row.row.workload == ops::BenchWorkload::kUnique) continue;
+        for (const auto& level : row.levels) {
+            const auto& s = level.stats;
+            out += fmt::format(
+                "{} {}: prefix cache served {} of the prompt tokens{}\n", row.row.name, level_name(level),
+                s.cache_reported > 0 ? fmt::format("{:.1f}%", s.cached_share() * 100)
+                                     : std::string("(not said by the server)"),
+                level.predicted_cache_share
+                    ? fmt::format(" (the workload predicts {:.1f}%)", *level.predicted_cache_share * 100)
+                    : "");
+            for (const auto& [tag, stats] : level.by_tag)
+                out +=
+                    fmt::format("  {:<8} {:>4} requests  TTFT p50 {} ms  cached {}\n", tag,
+                                stats.ok + stats.failed, ms(stats.ttft.p50),
+                                stats.cache_reported > 0 ? fmt::format("{:.1f}%", stats.cached_share() * 100)
+                                                         : std::string("-"));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render_bench(const ops::BenchReport& report) {
@@ -107,6 +133,7 @@ std::string render_bench(const ops::BenchReport& report) {
         "  OUT: output tok/s of the run; OUT/GPU: that over every prefill and decode GPU; CACHED: the share\n"
         "  of prompt tokens the servers' prefix cache served, as their answers said (docs/bench.md)\n";
     out += goodput_lines(report);
+    out += workload_lines(report);
     for (const auto& row : report.rows)
         for (const auto& level : row.levels)
             for (const auto& group : level.stats.errors)

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,17 +14,32 @@
 #include "pdctl/load/load_runner.hpp"
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/load/slo.hpp"
+#include "pdctl/load/workload.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/ops/rate_search.hpp"
 
 namespace pdctl::ops {
 
+// What a row's requests are (load/workload.hpp, docs/bench.md "Workloads").
+enum class BenchWorkload { kUnique, kSharedPrefix, kMultiTurn, kDataset };
+
 // One row of a bench table: a request shape.
 struct BenchRow {
     std::string name;
-    int input_tokens = 0;
+    int input_tokens = 0;  // unique; shared-prefix and multi-turn: the whole first prompt; dataset: 0
     int output_tokens = 0;
+    BenchWorkload workload = BenchWorkload::kUnique;
+    load::SharedPrefixShape shared_prefix;
+    load::MultiTurnShape multi_turn;
+    std::shared_ptr<const load::DatasetShape> dataset;  // shared by the levels: a file can be large
 };
+
+// A row of unique prompts: `input_tokens` ids each, answered with `output_tokens`.
+BenchRow unique_row(std::string name, int input_tokens, int output_tokens);
+
+// The scenarios of --scenario besides validation: a shared system prompt, and conversations.
+BenchRow shared_prefix_row();
+BenchRow multi_turn_row();
 
 // The original experiment's validation table (docs/bench.md): warm-up, medium, long input.
 std::vector<BenchRow> validation_rows();
@@ -60,7 +76,12 @@ struct BenchLevel {
     load::RowStats stats;                      // over every run of the level
     std::vector<load::RequestRecord> records;  // every measured request of every run, in send order
     std::vector<load::RowStats> runs;          // one per --repeat run
-    std::optional<load::Goodput> goodput;      // with an SLO
+    // The requests of each tag ("turn 2" of a multi-turn row), in tag order; empty when untagged.
+    std::vector<std::pair<std::string, load::RowStats>> by_tag;
+    // What the workload means the prefix cache to serve: 0 for unique prompts; the model's share for
+    // shared prefixes and conversations; none for a dataset (it depends on the texts).
+    std::optional<double> predicted_cache_share;
+    std::optional<load::Goodput> goodput;  // with an SLO
     // The prefix cache served more of the prompts than the workload means it to: TTFT and prefill
     // rates look better than the deployment is.
     bool cache_flagged = false;

@@ -82,7 +82,7 @@ TEST(RateSearch, StopsAtTheCeilingWhenEverythingHolds) {
 
 TEST(SaveRequests, OneLinePerMeasuredRequestWithItsRunAndEveryGap) {
     BenchReport report;
-    BenchRowResult row{{"medium", 1680, 3}, {}};
+    BenchRowResult row{unique_row("medium", 1680, 3), {}};
     BenchLevel level;
     level.concurrency = 2;
     load::RequestRecord first;
