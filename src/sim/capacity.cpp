@@ -41,6 +41,7 @@ CapacityKnobs load_capacity_knobs() {
     knobs.kv_gb_per_s = env_double("PDSIM_KV_GBPS", 0);
     knobs.kv_fail_above_mb = env_double("PDSIM_KV_FAIL_ABOVE_MB", 0);
     knobs.slowdown = env_double("PDSIM_SLOWDOWN", 0);
+    knobs.prefix_cache_tokens = env_double("PDSIM_PREFIX_CACHE_TOKENS", knobs.prefix_cache_tokens);
     return knobs;
 }
 

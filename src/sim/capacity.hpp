@@ -30,6 +30,9 @@ struct CapacityKnobs {
     // PDSIM_SLOWDOWN: every time above takes this fraction longer (0.2: 20 % slower), as after a bad
     // upgrade or a NIC swap, for the regression gate's tests.
     double slowdown = 0;
+    // PDSIM_PREFIX_CACHE_TOKENS: the most tokens a server's prefix cache keeps before it evicts the
+    // least recently used; SGLang's tree lives in the KV pool, which pdsim's logs size at 1000000.
+    double prefix_cache_tokens = 1000000;
 };
 
 // A KV transfer's size and time, and why it failed (empty: it did not).

@@ -14,6 +14,8 @@
 #include "sim/capacity.hpp"
 #include "sim/http_util.hpp"
 #include "sim/log.hpp"
+#include "sim/prompt_cache.hpp"
+#include "sim/scheduler_log.hpp"
 #include "sim/serving_metrics.hpp"
 
 namespace pdsim {
@@ -59,14 +61,14 @@ std::optional<Failure> parse_items(const json& body, std::vector<Item>& items, b
                 return Failure{400, "text must be a string or a list of strings"};
             }
             item.prompt = t.get<std::string>();
-            item.prompt_tokens = 1;
-            for (char c : item.prompt) {
-                item.prompt_tokens += c == ' ' ? 1 : 0;
-            }
+            item.text = true;
+            item.tokens = text_tokens(item.prompt);
+            item.prompt_tokens = static_cast<int>(item.tokens.size());
         } else {
             const json& list = batched ? (*ids)[i] : *ids;
             item.prompt = list.dump();
             item.prompt_tokens = static_cast<int>(list.size());
+            item.tokens = id_tokens(list.get<std::vector<std::int64_t>>());
         }
         if (const json* params = field(body, "sampling_params", i, batched);
             params != nullptr && params->is_object()) {
@@ -190,6 +192,14 @@ std::variant<json, Failure> receive_kv(const GenerateContext& context, const Ite
 // The KV of `prompt_tokens` crosses from prefill to decode: the capacity model's time and failure.
 std::optional<Failure> transfer_kv(const GenerateContext& context, const Item& item, int prompt_tokens) {
     const KvTransfer transfer = context.capacity->kv_transfer(prompt_tokens);
+    if (context.kv_fault == "retry") {
+        // PDSIM_KV_FAULT=retry: the first attempt breaks part-way and is counted as a failed transfer,
+        // the second moves the whole KV: the request passes, only the counter tells.
+        std::this_thread::sleep_for(transfer.time / 2);
+        transfer_failure(context, *item.bootstrap_room, "transient transfer failure, retrying", "");
+        log_schedf(context.args->tp_rank(), "Retrying KV transfer for request bootstrap_room={}",
+                   *item.bootstrap_room);
+    }
     if (transfer.time.count() > 0) std::this_thread::sleep_for(transfer.time);
     if (!transfer.failure.empty()) {
         return transfer_failure(context, *item.bootstrap_room, transfer.failure,
@@ -202,15 +212,55 @@ std::optional<Failure> transfer_kv(const GenerateContext& context, const Item& i
 
 // Output tokens one at a time on a decode seat: the first came with the KV (prefill computed it), so
 // it is out at once; each after it takes a decode step at the current batch size.
-int decode_tokens(const GenerateContext& context, const Item& item,
-                  const std::function<bool(int)>& on_token) {
+int decode_tokens(const GenerateContext& context, const Item& item, int cached_tokens,
+                  const std::function<bool(int, int)>& on_token) {
     const int tokens = output_tokens(item);
     Capacity::DecodeSeat seat(*context.capacity);
     for (int n = 1; n <= tokens; ++n) {
-        if (n > 1) seat.next_token();
-        if (on_token && !on_token(n)) return n;
+        if (n > 1) {
+            seat.next_token();
+            if (context.scheduler != nullptr) {
+                const int batch = context.capacity->decoding();
+                context.scheduler->decode_token(batch, batch, context.capacity->queued());
+            }
+        }
+        if (on_token && !on_token(n, cached_tokens)) return n;
     }
     return tokens;
+}
+
+// A prompt computed by this server (prefill or plain): the prefix cache says how much of it is
+// already there, the capacity model charges the rest. Returns the cached token count.
+int compute_prompt(const GenerateContext& context, const Item& item) {
+    PromptCache* cache = context.cache;
+    const int cached = cache != nullptr ? static_cast<int>(cache->cached_prefix(item.tokens)) : 0;
+    const int fresh = item.prompt_tokens - cached;
+    if (context.scheduler != nullptr) {
+        context.scheduler->prefill_batch(fresh, cached, context.capacity->decoding(),
+                                         context.capacity->queued());
+    }
+    context.capacity->prefill(fresh);
+    if (context.metrics != nullptr) context.metrics->prefill_computed(fresh, cached);
+    return cached;
+}
+
+// What a finished request leaves in the cache: its prompt and, on a plain server, its output but
+// the last token (SGLang's cache_finished_req), so the next turn of a conversation finds both.
+void cache_finished(const GenerateContext& context, const Item& item, int output) {
+    if (context.cache == nullptr) return;
+    std::vector<CacheToken> tokens = item.tokens;
+    WordStream words(item.prompt);
+    for (int n = 1; n < output; ++n) {
+        const std::string_view word = words.next();
+        if (item.text) {
+            // The client's next prompt is the text so far: the first word follows the prompt's last.
+            const auto appended = text_tokens(word);
+            tokens.insert(tokens.end(), appended.begin(), appended.end());
+        } else {
+            tokens.push_back(static_cast<CacheToken>(words.last_id()));
+        }
+    }
+    context.cache->insert(tokens);
 }
 
 }  // namespace
@@ -246,27 +296,42 @@ int output_tokens(const GenerateItem& item) {
     return std::clamp(item.max_new_tokens, 0, kMaxWords);
 }
 
-std::variant<int, GenerateFailure> serve_item(const GenerateContext& context, const GenerateItem& item,
-                                              const std::function<bool(int)>& on_token) {
+std::variant<ServedItem, GenerateFailure> serve_item(const GenerateContext& context, const GenerateItem& item,
+                                                     const std::function<bool(int, int)>& on_token) {
     const ServerArgs& args = *context.args;
     const bool fake = item.bootstrap_host == kFakeBootstrapHost ||
                       (args.decode() && args.transfer_backend == "fake" && !item.bootstrap_host);
+    ServedItem served;
     if (args.prefill()) {
-        context.capacity->prefill(item.prompt_tokens);
+        served.cached_tokens = compute_prompt(context, item);
+        cache_finished(context, item, 1);
         if (!fake && context.bootstrap != nullptr) {
-            context.bootstrap->record_room(*item.bootstrap_room, {{"prompt_tokens", item.prompt_tokens}});
+            // The first token's metadata goes to the decode with the KV, its cached_tokens among it
+            // (disaggregation/utils.py MetadataBuffers), so the decode's answer reports the prefill's hits.
+            context.bootstrap->record_room(*item.bootstrap_room, {{"prompt_tokens", item.prompt_tokens},
+                                                                  {"cached_tokens", served.cached_tokens}});
+            // The prefill measures the transfer it sends (prefill.py,
+            // compute_and_observe_kv_transfer_metrics).
+            const KvTransfer transfer = context.capacity->kv_transfer(item.prompt_tokens);
+            if (transfer.failure.empty() && context.metrics != nullptr) {
+                context.metrics->transfer_observed(transfer.bytes, transfer.time.count());
+            }
         }
-        return 0;
+        return served;
     }
     if (args.decode() && !fake) {
         auto kv = receive_kv(context, item);
         if (auto* failure = std::get_if<Failure>(&kv)) return *failure;
-        const int prompt_tokens = std::get<json>(kv).value("prompt_tokens", item.prompt_tokens);
+        const json& meta = std::get<json>(kv);
+        const int prompt_tokens = meta.value("prompt_tokens", item.prompt_tokens);
+        served.cached_tokens = meta.value("cached_tokens", 0);
         if (auto failure = transfer_kv(context, item, prompt_tokens)) return *failure;
     } else if (!args.decode()) {
-        context.capacity->prefill(item.prompt_tokens);  // a plain server computes the prompt itself
+        served.cached_tokens = compute_prompt(context, item);  // a plain server computes the prompt itself
     }
-    return decode_tokens(context, item, on_token);
+    served.output_tokens = decode_tokens(context, item, served.cached_tokens, on_token);
+    if (!args.decode()) cache_finished(context, item, served.output_tokens);
+    return served;
 }
 
 WordStream::WordStream(std::string_view prompt) : state_(1469598103934665603ULL) {
@@ -281,7 +346,9 @@ std::string_view WordStream::next() {
         "cache", "moves", "over",   "the",    "network", "and",     "every", "rank",
         "stays", "in",    "step",   "while",  "router",  "pairs",   "each",  "request"};
     state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-    return kVocabulary[(state_ >> 33) % kVocabulary.size()];
+    const std::size_t index = (state_ >> 33) % kVocabulary.size();
+    last_id_ = 1000 + static_cast<std::int64_t>(index);
+    return kVocabulary[index];
 }
 
 std::string synthesize_text(std::string_view prompt, int words) {

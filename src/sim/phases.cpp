@@ -86,8 +86,8 @@ Knobs load_knobs() {
     knobs.health_delay = Millis{env_long("PDSIM_HEALTH_DELAY_MS").value_or(30000)};
     if (const char* fault = std::getenv("PDSIM_KV_FAULT"); fault != nullptr && *fault != '\0') {
         knobs.kv_fault = fault;
-        if (knobs.kv_fault != "bootstrap" && knobs.kv_fault != "transfer")
-            bad_knob("PDSIM_KV_FAULT", knobs.kv_fault, "bootstrap|transfer");
+        if (knobs.kv_fault != "bootstrap" && knobs.kv_fault != "transfer" && knobs.kv_fault != "retry")
+            bad_knob("PDSIM_KV_FAULT", knobs.kv_fault, "bootstrap|transfer|retry");
     }
     knobs.master_ready = Millis{env_long("PDSIM_MASTER_READY_MS").value_or(0)};
     if (const char* health = std::getenv("PDSIM_MASTER_HEALTH"); health != nullptr && *health != '\0') {

@@ -42,7 +42,8 @@ struct Knobs {
     Millis health_delay{30000};
     // PDSIM_KV_FAULT (decode): the KV path is broken while every /health stays 200 — "bootstrap" (the
     // prefill's bootstrap server cannot be reached from decode: a firewall between P and D) or
-    // "transfer" (the route is found, the KV never arrives: a broken RDMA path). "" = works.
+    // "transfer" (the route is found, the KV never arrives: a broken RDMA path) or "retry" (each
+    // transfer fails once, is counted, and succeeds when tried again: a flaky path). "" = works.
     std::string kv_fault;
     // PDSIM_MASTER_READY_MS: the Mooncake master's JSON /health says service_ready false for this
     // long after it binds (recent masters). PDSIM_MASTER_HEALTH=plain: an older master's plain "OK".

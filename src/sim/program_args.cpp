@@ -48,6 +48,7 @@ constexpr std::array kServerFlags = {
     FlagSpec{"--enable-dp-attention", kSwitch},
     FlagSpec{"--enable-metrics", kSwitch},
     FlagSpec{"--incremental-streaming-output", kSwitch},
+    FlagSpec{"--decode-log-interval", kOne},
     FlagSpec{"--enable-eplb", kSwitch},
     FlagSpec{"--enable-ep-moe", kSwitch},
     FlagSpec{"--enable-deepep-moe", kSwitch},
@@ -154,6 +155,8 @@ ServerArgs parse_server_args(std::span<const std::string> argv) {
     args.skip_server_warmup = parsed.has("--skip-server-warmup");
     args.enable_metrics = parsed.has("--enable-metrics");
     args.incremental_streaming_output = parsed.has("--incremental-streaming-output");
+    args.disable_radix_cache = parsed.has("--disable-radix-cache");
+    args.decode_log_interval = parsed.integer("--decode-log-interval", args.decode_log_interval);
     args.enable_dp_attention = parsed.has("--enable-dp-attention");
     if (auto fraction = parsed.last("--mem-fraction-static")) {
         char* end = nullptr;

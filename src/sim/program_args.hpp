@@ -33,6 +33,8 @@ struct ServerArgs {
     bool enable_metrics = false;  // --enable-metrics: /metrics on the API port
     // --incremental-streaming-output: each streamed chunk carries only the new text (default: all so far)
     bool incremental_streaming_output = false;
+    bool disable_radix_cache = false;  // --disable-radix-cache: no prefix cache (cached_tokens always 0)
+    int decode_log_interval = 40;      // --decode-log-interval: decode passes between "Decode batch" lines
     bool enable_dp_attention = false;
     std::optional<double> mem_fraction_static;
     std::optional<int> max_running_requests;

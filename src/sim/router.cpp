@@ -383,6 +383,29 @@ class Router {
         reply_json(res, 202, {{"status", "accepted"}, {"worker_id", worker->id}, {"url", worker->url}});
     }
 
+    // POST /flush_cache: every prefill and decode is asked at once. MiniLB (mini_lb.py) awaits them
+    // and answers 200 with no body whatever they said; the Rust router (pd_router.rs) and SMG answer
+    // 200 "Cache flushed on all servers" only if every worker answered 2xx, else 500.
+    void flush_cache(httplib::Response& res) {
+        std::vector<std::future<Reply>> replies;
+        for (const auto& worker : pool_.all()) {
+            replies.push_back(std::async(
+                std::launch::async, [this, worker] { return call(*worker, "POST", "/flush_cache", ""); }));
+        }
+        bool all_ok = true;
+        for (auto& reply : replies) {
+            const Reply answer = reply.get();
+            all_ok = all_ok && answer.status >= 200 && answer.status < 300;
+        }
+        if (args_.mini_lb) {
+            res.status = 200;
+        } else if (all_ok) {
+            reply_text(res, 200, "Cache flushed on all servers");
+        } else {
+            reply_text(res, 500, "Cache flush failed on one or more servers");
+        }
+    }
+
     void setup_routes() {
         use_fastapi_not_found(server_);
         auto alive = [](const httplib::Request&, httplib::Response& res) { reply_text(res, 200, "OK"); };
@@ -410,6 +433,16 @@ class Router {
             generate(req, res);
         };
         server_.Post("/generate", generate_route);
+        server_.Post("/flush_cache",
+                     [this](const httplib::Request&, httplib::Response& res) { flush_cache(res); });
+        // Both routers route only POST here; FastAPI (MiniLB) names the refusal, axum sends none.
+        server_.Get("/flush_cache", [this](const httplib::Request&, httplib::Response& res) {
+            if (args_.mini_lb) {
+                reply_json(res, 405, {{"detail", "Method Not Allowed"}});
+            } else {
+                res.status = 405;
+            }
+        });
         auto proxy = [this](const httplib::Request& req, httplib::Response& res) {
             proxy_to_first_prefill(req, res);
         };

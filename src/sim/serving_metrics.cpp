@@ -16,10 +16,56 @@ void metric(std::string& out, const std::string& name, const char* type, const c
         fmt::format("# HELP {} {}\n# TYPE {} {}\n{}{{{}}} {}\n", name, help, name, type, name, labels, value);
 }
 
+void histogram(std::string& out, const std::string& name, const char* help, const std::string& labels,
+               const ServingMetrics::Histogram& h) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
+    long cumulative = 0;
+    for (std::size_t i = 0; i <= h.bounds.size(); ++i) {
+        cumulative += h.counts[i];
+        const std::string le = i < h.bounds.size() ? fmt::format("{}", h.bounds[i]) : "+Inf";
+        out += fmt::format("{}_bucket{{{},le=\"{}\"}} {}\n", name, labels, le, cumulative);
+    }
+    out += fmt::format("{}_sum{{{}}} {}\n{}_count{{{}}} {}\n", name, labels, h.sum, name, labels, h.count);
+}
+
 }  // namespace
 
-void ServingMetrics::finished(long prompt_tokens, long generation_tokens) {
+ServingMetrics::Histogram::Histogram(std::vector<double> upper_bounds)
+    : bounds(std::move(upper_bounds)), counts(bounds.size() + 1, 0) {}
+
+void ServingMetrics::Histogram::observe(double value) {
+    std::size_t i = 0;
+    while (i < bounds.size() && value > bounds[i]) ++i;
+    ++counts[i];
+    sum += value;
+    ++count;
+}
+
+// SGLang's buckets for these (python/sglang/srt/metrics/collector.py, SchedulerMetricsCollector).
+ServingMetrics::ServingMetrics()
+    : transfer_latency_ms_({1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000}),
+      transfer_total_mb_({1, 5, 10, 50, 100, 500, 1000, 5000, 10000}),
+      transfer_speed_gb_s_({0.1, 0.5, 1, 5, 10, 25, 50, 100, 200, 400}) {}
+
+void ServingMetrics::prefill_computed(long fresh, long cached) {
     std::lock_guard lock(mutex_);
+    prefill_compute_tokens_ += fresh;
+    prefill_cache_tokens_ += cached;
+    cache_hit_rate_ =
+        fresh + cached > 0 ? static_cast<double>(cached) / static_cast<double>(fresh + cached) : 0;
+}
+
+void ServingMetrics::transfer_observed(double bytes, double milliseconds) {
+    std::lock_guard lock(mutex_);
+    transfers_observed_ = true;
+    transfer_latency_ms_.observe(milliseconds);
+    transfer_total_mb_.observe(bytes / 1e6);
+    transfer_speed_gb_s_.observe(milliseconds > 0 ? bytes / 1e9 / (milliseconds / 1e3) : 0);
+}
+
+void ServingMetrics::finished(long prompt_tokens, long generation_tokens, long cached_tokens) {
+    std::lock_guard lock(mutex_);
+    cached_tokens_ += cached_tokens;
     prompt_tokens_ += prompt_tokens;
     generation_tokens_ += generation_tokens;
     ++requests_;
@@ -82,6 +128,29 @@ std::string ServingMetrics::prometheus(const ServerArgs& args) {
            static_cast<double>(generation_tokens_));
     metric(out, "sglang:num_requests_total", "counter", "Number of requests processed.", labels,
            static_cast<double>(requests_));
+    metric(out, "sglang:cached_tokens_total", "counter", "Number of cached prompt tokens.", labels,
+           static_cast<double>(cached_tokens_));
+    if (!args.decode()) {
+        metric(out, "sglang:cache_hit_rate", "gauge", "The prefix cache hit rate.", labels, cache_hit_rate_);
+        const std::string help = "Total number of tokens processed (updated on each log interval).";
+        out += fmt::format(
+            "# HELP sglang:realtime_tokens_total {}\n# TYPE sglang:realtime_tokens_total counter\n", help);
+        out += fmt::format("sglang:realtime_tokens_total{{{},mode=\"prefill_compute\"}} {}\n", labels,
+                           prefill_compute_tokens_);
+        out += fmt::format("sglang:realtime_tokens_total{{{},mode=\"prefill_cache\"}} {}\n", labels,
+                           prefill_cache_tokens_);
+        out += fmt::format("sglang:realtime_tokens_total{{{},mode=\"decode\"}} {}\n", labels,
+                           args.prefill() ? 0 : generation_tokens_);
+    }
+    // Newer SGLang: histograms of every transfer the prefill sent (none before the first).
+    if (args.prefill() && transfers_observed_) {
+        histogram(out, "sglang:kv_transfer_latency_ms", "Histogram of KV cache transfer latency in ms.",
+                  labels, transfer_latency_ms_);
+        histogram(out, "sglang:kv_transfer_total_mb", "Histogram of KV cache transfer size in MB.", labels,
+                  transfer_total_mb_);
+        histogram(out, "sglang:kv_transfer_speed_gb_s", "Histogram of KV cache transfer speed in GB/s.",
+                  labels, transfer_speed_gb_s_);
+    }
     return out;
 }
 

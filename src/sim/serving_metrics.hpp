@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "sim/program_args.hpp"
 
@@ -28,8 +29,14 @@ class ServingMetrics {
         ServingMetrics& metrics_;
     };
 
-    // A request finished with these token counts.
-    void finished(long prompt_tokens, long generation_tokens);
+    // A request finished with these token counts (`cached_tokens`: of its prompt, found cached).
+    void finished(long prompt_tokens, long generation_tokens, long cached_tokens = 0);
+    // A prefill batch computed `fresh` prompt tokens and took `cached` from the prefix cache
+    // (sglang:cache_hit_rate, sglang:realtime_tokens_total{mode="prefill_compute"|"prefill_cache"}).
+    void prefill_computed(long fresh, long cached);
+    // The prefill sent a KV of `bytes` in `milliseconds` (newer SGLang's transfer histograms).
+    void transfer_observed(double bytes, double milliseconds);
+    int running() const { return running_.load(); }
     // The KV path (SGLang's disaggregation metrics): a transfer failed, a bootstrap lookup failed, a
     // transfer of `bytes` took `milliseconds`.
     void transfer_failed() { ++transfer_failed_; }
@@ -54,6 +61,30 @@ class ServingMetrics {
     long generation_tokens_ = 0;
     long requests_ = 0;
     std::deque<std::pair<Clock::time_point, long>> recent_;  // generation tokens of the last seconds
+    long cached_tokens_ = 0;
+    long prefill_compute_tokens_ = 0;
+    long prefill_cache_tokens_ = 0;
+    double cache_hit_rate_ = 0;
+    bool transfers_observed_ = false;
+
+  public:
+    // A Prometheus histogram: cumulative buckets, sum, count.
+    struct Histogram {
+        std::vector<double> bounds;
+        std::vector<long> counts;  // one per bound, plus +Inf
+        double sum = 0;
+        long count = 0;
+        explicit Histogram(std::vector<double> upper_bounds);
+        void observe(double value);
+    };
+
+  private:
+    Histogram transfer_latency_ms_;
+    Histogram transfer_total_mb_;
+    Histogram transfer_speed_gb_s_;
+
+  public:
+    ServingMetrics();
 };
 
 }  // namespace pdsim

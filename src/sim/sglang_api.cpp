@@ -7,11 +7,15 @@
 #include <utility>
 
 #include "sim/http_util.hpp"
+#include "sim/log.hpp"
 
 namespace pdsim {
 namespace {
 
 using json = nlohmann::json;
+// SGLang's answers are Python dicts serialized in insertion order (orjson): meta_info comes after
+// text and output_ids, and a client may rely on that order, so pdsim keeps it.
+using ordered = nlohmann::ordered_json;
 
 constexpr const char* kVersion = "0.5.4";  // the v0.5.4 behaviours pdsim models (see docs/pdsim.md)
 
@@ -26,19 +30,57 @@ std::string random_id() {
     return fmt::format("{:016x}{:016x}", rng(), rng());
 }
 
-// One answer (or streamed chunk) as SGLang shapes it; the finish reason only once it is finished.
-json output_json(const GenerateItem& item, const std::string& id, const std::string& text,
-                 int completion_tokens, Clock::time_point started, bool finished) {
-    const double latency = std::chrono::duration<double>(Clock::now() - started).count();
-    json finish = finished ? json{{"type", "length"}, {"length", completion_tokens}} : json(nullptr);
-    return {{"text", text},
-            {"meta_info",
-             {{"id", id},
-              {"prompt_tokens", item.prompt_tokens},
-              {"completion_tokens", completion_tokens},
-              {"cached_tokens", 0},
-              {"finish_reason", finish},
-              {"e2e_latency", latency}}}};
+// meta_info of one answer or streamed chunk, in the order SGLang's tokenizer manager builds it
+// (python/sglang/srt/managers/tokenizer_manager.py, _handle_batch_output): id, finish_reason,
+// prompt_tokens, weight_version, total_retractions, then completion_tokens and cached_tokens, and
+// e2e_latency once the request finished.
+ordered meta_info(const GenerateItem& item, const std::string& id, int completion_tokens, int cached_tokens,
+                  Clock::time_point started, bool finished) {
+    ordered meta;
+    meta["id"] = id;
+    meta["finish_reason"] =
+        finished ? ordered{{"type", "length"}, {"length", completion_tokens}} : ordered(nullptr);
+    meta["prompt_tokens"] = item.prompt_tokens;
+    meta["weight_version"] = "default";
+    meta["total_retractions"] = 0;
+    meta["completion_tokens"] = completion_tokens;
+    meta["cached_tokens"] = cached_tokens;
+    if (finished) meta["e2e_latency"] = std::chrono::duration<double>(Clock::now() - started).count();
+    return meta;
+}
+
+// {"text", "output_ids", "meta_info"}: the out dict of the tokenizer manager.
+ordered output_json(std::string_view text, const ordered& output_ids, ordered meta) {
+    ordered out;
+    out["text"] = text;
+    out["output_ids"] = output_ids;
+    out["meta_info"] = std::move(meta);
+    return out;
+}
+
+// The words and ids of a whole answer (what a non-streamed request gets at once).
+std::pair<std::string, ordered> whole_answer(const GenerateItem& item, int tokens) {
+    WordStream words(item.prompt);
+    std::string text;
+    ordered ids = ordered::array();
+    for (int n = 1; n <= tokens; ++n) {
+        text += n == 1 ? "" : " ";
+        text += words.next();
+        ids.push_back(words.last_id());
+    }
+    return {text, ids};
+}
+
+// The token a prefill computes and sends to the decode with the KV: its answer's one output id.
+std::int64_t first_token_id(const GenerateItem& item) {
+    WordStream words(item.prompt);
+    words.next();
+    return words.last_id();
+}
+
+void reply_ordered(httplib::Response& res, int status, const ordered& body) {
+    res.status = status;
+    res.set_content(body.dump(), "application/json");
 }
 
 void ok_empty(const httplib::Request&, httplib::Response& res) {
@@ -60,10 +102,17 @@ ApiServer::ApiServer(GenerateContext context, const CapacityKnobs& capacity, std
     : context_(std::move(context)),
       args_(*context_.args),
       capacity_(capacity, args_.tp_size, args_.max_running_requests.value_or(0)),
+      // A decode keeps no prefix cache: SGLang forces a chunk cache there ("KV cache is forced as
+      // chunk cache for decode server"), so only the prefill's hits count.
+      cache_(static_cast<std::size_t>(capacity.prefix_cache_tokens),
+             !args_.disable_radix_cache && !args_.decode()),
+      scheduler_(args_),
       health_fault_(std::move(health_fault)),
       health_delay_(health_delay) {
     context_.capacity = &capacity_;
     context_.metrics = &metrics_;
+    context_.cache = args_.decode() ? nullptr : &cache_;
+    context_.scheduler = &scheduler_;
     metrics_.set_queue_source([this] { return capacity_.queued(); });
     setup_routes();
 }
@@ -80,7 +129,7 @@ void ApiServer::generate(const httplib::Request& req, httplib::Response& res) {
         return;
     }
     ServingMetrics::Running running(metrics_);
-    json outputs = json::array();
+    ordered outputs = ordered::array();
     for (const GenerateItem& item : request->items) {
         const auto started = Clock::now();
         auto served = serve_item(context_, item, {});
@@ -88,28 +137,33 @@ void ApiServer::generate(const httplib::Request& req, httplib::Response& res) {
             reply_json(res, failure->status, error_body(failure->message, failure->status));
             return;
         }
-        const int tokens = std::get<int>(served);
+        const ServedItem done = std::get<ServedItem>(served);
         // A prefill's half answers with no text and the one token it computed.
-        const int reported = args_.prefill() ? 1 : tokens;
-        outputs.push_back(
-            output_json(item, random_id(), synthesize_text(item.prompt, tokens), reported, started, true));
-        metrics_.finished(item.prompt_tokens, reported);
+        const int reported = args_.prefill() ? 1 : done.output_tokens;
+        auto [text, ids] = whole_answer(item, args_.prefill() ? 0 : done.output_tokens);
+        if (args_.prefill()) ids.push_back(first_token_id(item));
+        outputs.push_back(output_json(
+            text, ids, meta_info(item, random_id(), reported, done.cached_tokens, started, true)));
+        metrics_.finished(item.prompt_tokens, reported, done.cached_tokens);
     }
-    reply_json(res, 200, request->batched ? outputs : outputs[0]);
+    reply_ordered(res, 200, request->batched ? outputs : outputs[0]);
 }
 
-// "stream": true, as SGLang answers it: 200 and text/event-stream at once, then one `data: {json}`
-// event per output token (its text all so far, or only the new part with
-// --incremental-streaming-output), `data: {"error": ...}` if the request fails, and `data: [DONE]`.
+// "stream": true, as SGLang answers it (python/sglang/srt/entrypoints/http_server.py): 200 and
+// text/event-stream at once, then one `data: {json}` event per output token, `data: {"error": ...}`
+// if the request fails, and `data: [DONE]`. By default every event carries the text and the
+// output_ids so far (the tokenizer manager's cumulative mode), so an event grows with the answer;
+// with --incremental-streaming-output only what this token added. A batch's events carry "index".
 void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::Response& res) {
     res.status = 200;
     res.set_chunked_content_provider(
         "text/event-stream", [this, request](std::size_t, httplib::DataSink& sink) {
             ServingMetrics::Running running(metrics_);
-            auto send = [&sink](const json& event) {
+            auto send = [&sink](const ordered& event) {
                 const std::string line = "data: " + event.dump() + "\n\n";
                 return sink.write(line.data(), line.size());
             };
+            const bool incremental = args_.incremental_streaming_output;
             bool listening = true;
             for (std::size_t index = 0; index < request->items.size() && listening; ++index) {
                 const GenerateItem& item = request->items[index];
@@ -118,26 +172,40 @@ void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::
                 const std::string id = random_id();  // one request id for all its chunks
                 WordStream words(item.prompt);
                 std::string text;
-                auto served = serve_item(context_, item, [&](int n) {
+                ordered ids = ordered::array();
+                // Known before the first token: the prefill's cache hit (or the decode's copy of it).
+                int cached = 0;
+                auto event_of = [&](std::string_view chunk_text, const ordered& chunk_ids, int completion,
+                                    bool finished) {
+                    ordered event = output_json(chunk_text, chunk_ids,
+                                                meta_info(item, id, completion, cached, started, finished));
+                    if (request->batched) event["index"] = index;
+                    return event;
+                };
+                auto served = serve_item(context_, item, [&](int n, int cached_tokens) {
+                    cached = cached_tokens;
                     std::string delta = n == 1 ? "" : " ";
                     delta += words.next();
                     text += delta;
-                    json event = output_json(item, id, args_.incremental_streaming_output ? delta : text, n,
-                                             started, n == planned);
-                    event["index"] = index;
-                    listening = send(event);
+                    ids.push_back(words.last_id());
+                    const bool finished = n == planned;
+                    listening = incremental ? send(event_of(delta, ordered::array({ids.back()}), n, finished))
+                                            : send(event_of(text, ids, n, finished));
                     return listening;
                 });
                 if (const auto* failure = std::get_if<GenerateFailure>(&served)) {
-                    listening = send({{"error", {{"message", failure->message}}}, {"index", index}});
+                    ordered error = {{"error", {{"message", failure->message}}}};
+                    if (request->batched) error["index"] = index;
+                    listening = send(error);
                     continue;
                 }
+                const ServedItem done = std::get<ServedItem>(served);
                 if (args_.prefill()) {
-                    json event = output_json(item, id, "", 1, started, true);
-                    event["index"] = index;
-                    listening = send(event);
+                    cached = done.cached_tokens;
+                    listening = send(event_of("", ordered::array({first_token_id(item)}), 1, true));
                 }
-                metrics_.finished(item.prompt_tokens, args_.prefill() ? 1 : std::get<int>(served));
+                metrics_.finished(item.prompt_tokens, args_.prefill() ? 1 : done.output_tokens,
+                                  done.cached_tokens);
             }
             if (listening) {
                 const std::string done = "data: [DONE]\n\n";
@@ -146,6 +214,27 @@ void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::
             sink.done();
             return true;
         });
+}
+
+// /flush_cache (GET or POST), as SGLang's http_server.py and Scheduler.flush_cache: the tree is reset
+// only when no request is running or waiting; the answer's text is the same either way, its status
+// says which (200, or 400 while requests are in flight), and the scheduler's log line says why.
+void ApiServer::flush_cache(httplib::Response& res) {
+    const int running = metrics_.running();
+    const int queued = capacity_.queued();
+    const bool idle = running == 0;
+    if (idle) {
+        cache_.flush();
+        log_sched(args_.tp_rank(), "Cache flushed successfully!");
+    } else {
+        log_schedf(args_.tp_rank(),
+                   "Cache not flushed because there are pending requests. #queue-req: {}, #running-req: {}",
+                   queued, running - queued);
+    }
+    reply_text(
+        res, idle ? 200 : 400,
+        "Cache flushed.\nPlease check backend logs for more details. (When there are running or waiting "
+        "requests, the operation will not be performed.)\n");
 }
 
 bool ApiServer::start(std::string& error) {
@@ -205,9 +294,7 @@ void ApiServer::setup_routes() {
                                            {"max_model_len", args_.context_length}}})}});
     });
 
-    auto flush_cache = [](const httplib::Request&, httplib::Response& res) {
-        reply_text(res, 200, "Cache flushed.\nPlease check backend logs for more details.\n");
-    };
+    auto flush_cache = [this](const httplib::Request&, httplib::Response& res) { this->flush_cache(res); };
     server_.Get("/flush_cache", flush_cache);
     server_.Post("/flush_cache", flush_cache);
 

@@ -11,6 +11,8 @@
 #include "sim/capacity.hpp"
 #include "sim/generate.hpp"
 #include "sim/program_args.hpp"
+#include "sim/prompt_cache.hpp"
+#include "sim/scheduler_log.hpp"
 #include "sim/serving_metrics.hpp"
 
 namespace pdsim {
@@ -33,6 +35,7 @@ class ApiServer {
     void setup_routes();
     void generate(const httplib::Request& req, httplib::Response& res);
     void stream(std::shared_ptr<const GenerateRequest> request, httplib::Response& res);
+    void flush_cache(httplib::Response& res);
 
     GenerateContext context_;
     const ServerArgs& args_;
@@ -40,6 +43,8 @@ class ApiServer {
     std::atomic<bool> up_{false};
     Capacity capacity_;
     ServingMetrics metrics_;
+    PromptCache cache_;
+    SchedulerLog scheduler_;
     std::string health_fault_;
     Millis health_delay_;
 };
