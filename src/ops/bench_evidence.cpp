@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "pdctl/engine/silent_reporter.hpp"
+#include "pdctl/ops/bench_compare.hpp"
 #include "pdctl/ops/bench_record.hpp"
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/journaling_reporter.hpp"
@@ -23,37 +25,86 @@ constexpr const char* kBenchEvent = "bench";
 
 }  // namespace
 
-BenchBaseline baseline_from_journal(const Deployment& deployment, const std::string& run) {
-    const auto journal = read_journal(deployment);
-    std::istringstream lines(journal.text);
+namespace {
+
+struct JournaledBench {
+    std::string run;
+    std::string ts;
+    json record;
+    int exit_code = -1;  // from the run's record_end; -1: the journal does not say
+};
+
+// Every bench run of the journal, oldest first, with how each ended.
+std::vector<JournaledBench> journaled_benches(const std::string& text) {
+    std::vector<JournaledBench> benches;
+    std::istringstream lines(text);
     std::string line;
-    BenchBaseline found;
-    int bench_runs = 0;
-    std::string newest;
     while (std::getline(lines, line)) {
-        if (line.find("\"event\":\"bench\"") == std::string::npos) continue;
+        const bool bench = line.find("\"event\":\"bench\"") != std::string::npos;
+        if (!bench && line.find("\"event\":\"record_end\"") == std::string::npos) continue;
         const json entry = json::parse(line, nullptr, false);
-        if (!entry.is_object() || entry.value("event", "") != kBenchEvent || !entry.contains("record"))
-            continue;
-        ++bench_runs;
+        if (!entry.is_object()) continue;
         const std::string id = entry.value("run", "");
-        newest = id;
-        if (run == "last" || id == run) {
-            found.against = fmt::format("run {} ({})", id, entry.value("ts", ""));
-            found.record = entry["record"];
+        if (bench && entry.value("event", "") == kBenchEvent && entry.contains("record")) {
+            benches.push_back({id, entry.value("ts", ""), entry["record"], -1});
+        } else if (entry.value("event", "") == "record_end") {
+            for (auto& known : benches)
+                if (known.run == id) known.exit_code = entry.value("exit_code", -1);
         }
     }
-    if (found.record.is_null())
-        throw Failure(ExitCode::kUsage,
-                      bench_runs == 0
-                          ? fmt::format("--vs {}: the journal ({}) has no bench run yet", run, journal.source)
-                          : fmt::format("--vs {}: no bench run of that id in the journal ({}; {} bench "
-                                        "runs, the newest {}): `pdctl history` lists them",
-                                        run, journal.source, bench_runs, newest));
-    return found;
+    return benches;
 }
 
-BenchBaseline baseline_from_file(const std::string& path) {
+std::string joined(const std::vector<std::string>& parts) {
+    std::string text;
+    for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
+    return text;
+}
+
+// Why the newest bench run was not taken for `--vs last`, so the refusal says what the journal holds.
+std::string why_not(const JournaledBench& bench, const BenchSpec& spec) {
+    if (bench.exit_code != 0)
+        return bench.exit_code < 0 ? "it did not finish" : fmt::format("it exited {}", bench.exit_code);
+    return joined(bench_shape_differences(bench.record, spec));
+}
+
+}  // namespace
+
+BenchBaseline baseline_from_journal(const Deployment& deployment, const std::string& run,
+                                    const BenchSpec& spec) {
+    const auto journal = read_journal(deployment);
+    const auto benches = journaled_benches(journal.text);
+    if (benches.empty())
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("--vs {}: the journal ({}) has no bench run yet", run, journal.source));
+    if (run == "last") {
+        // The newest run that passed (no failed request, no regression) with the same scenario and rows:
+        // a failed or regressed run is no baseline, and another shape is another workload.
+        for (auto it = benches.rbegin(); it != benches.rend(); ++it)
+            if (it->exit_code == 0 && bench_shape_differences(it->record, spec).empty())
+                return {fmt::format("run {} ({})", it->run, it->ts), it->record};
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("--vs last: no passing bench run of scenario {} with these rows in the journal "
+                        "({}; {} bench runs, the newest {} not taken: {}): `pdctl history` lists them",
+                        spec.scenario, journal.source, benches.size(), benches.back().run,
+                        why_not(benches.back(), spec)));
+    }
+    const auto found = std::find_if(benches.rbegin(), benches.rend(),
+                                    [&](const JournaledBench& bench) { return bench.run == run; });
+    if (found == benches.rend())
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("--vs {}: no bench run of that id in the journal ({}; {} bench "
+                                  "runs, the newest {}): `pdctl history` lists them",
+                                  run, journal.source, benches.size(), benches.back().run));
+    if (const auto differences = bench_shape_differences(found->record, spec); !differences.empty())
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("--vs {}: not the same workload as this run, nothing to compare: {}", run,
+                                  joined(differences)));
+    return {fmt::format("run {} ({})", found->run, found->ts), found->record};
+}
+
+BenchBaseline baseline_from_file(const std::string& path, const BenchSpec& spec) {
     std::ifstream in(path);
     if (!in) throw Failure(ExitCode::kUsage, fmt::format("--baseline {}: cannot read it", path));
     std::stringstream text;
@@ -63,6 +114,10 @@ BenchBaseline baseline_from_file(const std::string& path) {
         throw Failure(ExitCode::kUsage,
                       fmt::format("--baseline {}: not JSON (write one with `pdctl --json bench`)", path));
     recorded_levels(record, "--baseline " + path);  // refuses what is not a bench record
+    if (const auto differences = bench_shape_differences(record, spec); !differences.empty())
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("--baseline {}: not the same workload as this run, nothing to compare: {}",
+                                  path, joined(differences)));
     return {path, std::move(record)};
 }
 

@@ -45,8 +45,8 @@ BenchOutcome run_bench_verb(const Deployment& deployment, const BenchSpec& spec,
                       "--vs and --baseline both name what to compare with: give one of them");
     // The baseline first: a run to compare with that is not there ends the command before any load.
     std::optional<BenchBaseline> baseline;
-    if (!evidence.vs.empty()) baseline = baseline_from_journal(deployment, evidence.vs);
-    if (!evidence.baseline_file.empty()) baseline = baseline_from_file(evidence.baseline_file);
+    if (!evidence.vs.empty()) baseline = baseline_from_journal(deployment, evidence.vs, spec);
+    if (!evidence.baseline_file.empty()) baseline = baseline_from_file(evidence.baseline_file, spec);
 
     BenchJournal journal(deployment);
     BenchOutcome outcome;

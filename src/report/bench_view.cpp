@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "pdctl/ops/bench_record.hpp"
 #include "pdctl/ops/bench_slo.hpp"
@@ -166,55 +167,124 @@ std::string render_bench(const ops::BenchReport& report) {
     return out;
 }
 
+namespace {
+
+const char* test_name(ops::ChangeTest test) {
+    switch (test) {
+        case ops::ChangeTest::kRanks:
+            return "mann-whitney-u";
+        case ops::ChangeTest::kRuns:
+            return "welch-t-log";
+        case ops::ChangeTest::kPoint:
+            return "point";
+        case ops::ChangeTest::kNotGated:
+            return "not-gated";
+    }
+    return "";
+}
+
+// An interval end that is infinite is no bound: null in JSON.
+json bound(double value) {
+    return std::isfinite(value) ? json(value) : json(nullptr);
+}
+
+json change_json(const ops::MetricChange& change) {
+    json entry = {{"level", change.level},         {"metric", change.metric},
+                  {"before", change.before},       {"now", change.now},
+                  {"worse_by", change.worse_by},   {"regressed", change.regressed},
+                  {"test", test_name(change.test)}};
+    if (change.test != ops::ChangeTest::kPoint)
+        entry["samples"] = {{"before", change.before_samples}, {"now", change.now_samples}};
+    if (change.p_value) entry["p_value"] = *change.p_value;
+    if (change.worse_low && change.worse_high)
+        entry["worse_by_interval"] = {bound(*change.worse_low), bound(*change.worse_high)};
+    if (!change.why_not_gated.empty()) entry["note"] = change.why_not_gated;
+    return entry;
+}
+
+std::string percent_bound(double value) {
+    if (std::isinf(value)) return value < 0 ? "-∞" : "+∞";
+    return fmt::format("{:+.1f}%", value * 100);
+}
+
+// How the change was judged, after its numbers: the p-value and the interval, or why it is not gated.
+std::string judged(const ops::MetricChange& change, double confidence) {
+    std::string text;
+    if (change.p_value) text = fmt::format("p={:.2g}", *change.p_value);
+    if (change.worse_low && change.worse_high)
+        text += fmt::format(", worse by {}..{} ({:g}%)", percent_bound(*change.worse_low),
+                            percent_bound(*change.worse_high), confidence * 100);
+    if (change.test == ops::ChangeTest::kRanks || change.test == ops::ChangeTest::kRuns)
+        text += fmt::format(", {} and {} {}", change.before_samples, change.now_samples,
+                            change.test == ops::ChangeTest::kRuns ? "runs" : "requests");
+    if (!change.why_not_gated.empty()) text += (text.empty() ? "" : "; ") + change.why_not_gated;
+    return text;
+}
+
+}  // namespace
+
 json bench_to_json(const ops::BenchReport& report, const ops::BenchComparison* comparison) {
     json document = ops::bench_record(report);
     if (comparison != nullptr) {
         json changes = json::array();
-        for (const auto& change : comparison->changes)
-            changes.push_back({{"level", change.level},
-                               {"metric", change.metric},
-                               {"before", change.before},
-                               {"now", change.now},
-                               {"worse_by", change.worse_by},
-                               {"regressed", change.regressed}});
-        document["comparison"] = {{"against", comparison->against},
-                                  {"max_regress", comparison->max_regress},
-                                  {"regressed", comparison->regressed()},
-                                  {"changes", changes},
-                                  {"unmatched", comparison->unmatched}};
+        for (const auto& change : comparison->changes) changes.push_back(change_json(change));
+        document["comparison"] = {
+            {"against", comparison->against},
+            {"max_regress", comparison->max_regress},
+            {"alpha", comparison->alpha},
+            {"interval_confidence", 1 - 2 * comparison->alpha},
+            {"method",
+             "regressed: median worse than max_regress and significant at alpha; one-sided Mann-Whitney U "
+             "on per-request samples, one-sided Welch t on log per-run output throughput"},
+            {"without_interval", comparison->without_interval},
+            {"regressed", comparison->regressed()},
+            {"changes", changes},
+            {"unmatched", comparison->unmatched}};
         document["ok"] = report.passed() && !comparison->regressed();
     }
     return document;
 }
 
 std::string render_bench_comparison(const ops::BenchComparison& comparison) {
-    std::string out = fmt::format("against {} (a metric may get {:g}% worse):\n", comparison.against,
-                                  comparison.max_regress * 100);
+    const double confidence = 1 - 2 * comparison.alpha;
+    std::string out = fmt::format(
+        "against {} (a metric regresses when its median is more than {:g}% worse and the change is "
+        "significant, p < {:g}):\n",
+        comparison.against, comparison.max_regress * 100, comparison.alpha);
     auto changes = comparison.changes;
     std::stable_sort(
         changes.begin(), changes.end(),
         [](const ops::MetricChange& a, const ops::MetricChange& b) { return a.worse_by > b.worse_by; });
     for (const auto& change : changes) {
-        const char* mark = change.regressed ? "✗" : (change.worse_by < -comparison.max_regress ? "↑" : " ");
+        // ✗ regressed; ? worse than allowed but not shown to be more than noise; ↑ better by more than it.
+        const char* mark = change.regressed                            ? "✗"
+                           : change.worse_by > comparison.max_regress  ? "?"
+                           : change.worse_by < -comparison.max_regress ? "↑"
+                                                                       : " ";
         // Rates as they are, times in milliseconds.
         const bool rate = change.metric.find("tok/s") != std::string::npos;
         const auto shown = [rate](double value) {
             return rate ? fmt::format("{:.1f}", value) : fmt::format("{:.2f} ms", value * 1e3);
         };
-        out += fmt::format("  {} {:<18} {:<18} {:>12} -> {:<12} {:+.1f}%{}\n", mark, change.level,
+        out += fmt::format("  {} {:<18} {:<18} {:>12} -> {:<12} {:+6.1f}%  {}\n", mark, change.level,
                            change.metric, shown(change.before), shown(change.now),
-                           (change.now - change.before) / change.before * 100,
-                           change.regressed ? fmt::format("  worse by {:.1f}%", change.worse_by * 100) : "");
+                           (change.now - change.before) / change.before * 100, judged(change, confidence));
     }
     for (const auto& level : comparison.unmatched)
         out += fmt::format("  · {}: not in the baseline, nothing to compare\n", level);
+    if (comparison.without_interval)
+        out +=
+            "  · the baseline kept no per-request samples (an older record): its levels are compared median "
+            "against median, without an interval\n";
     if (comparison.regressed()) {
         int regressed = 0;
         for (const auto& change : changes) regressed += change.regressed ? 1 : 0;
-        out += fmt::format("✗ regressed: {} metric{} worse than {:g}% allows\n", regressed,
-                           regressed == 1 ? "" : "s", comparison.max_regress * 100);
+        out +=
+            fmt::format("✗ regressed: {} metric{} worse than {:g}% allows, each significant at p < {:g}\n",
+                        regressed, regressed == 1 ? "" : "s", comparison.max_regress * 100, comparison.alpha);
     } else {
-        out += fmt::format("✓ no metric worse than {:g}% allows\n", comparison.max_regress * 100);
+        out +=
+            fmt::format("✓ no metric significantly worse than {:g}% allows\n", comparison.max_regress * 100);
     }
     return out;
 }
@@ -246,8 +316,9 @@ JunitSuite bench_to_junit(const ops::BenchReport& report, const ops::BenchCompar
                 for (const auto& change : comparison->changes)
                     if (change.level == key && change.regressed)
                         failures.push_back(fmt::format(
-                            "{} {:.4g} -> {:.4g}: worse by {:.1f}% (allowed {:g}%)", change.metric,
-                            change.before, change.now, change.worse_by * 100, comparison->max_regress * 100));
+                            "{} {:.4g} -> {:.4g}: worse by {:.1f}% (allowed {:g}%), {}", change.metric,
+                            change.before, change.now, change.worse_by * 100, comparison->max_regress * 100,
+                            judged(change, 1 - 2 * comparison->alpha)));
             if (!failures.empty()) {
                 test.failure = failures.front();
                 for (const auto& failure : failures) test.failure_text += failure + "\n";

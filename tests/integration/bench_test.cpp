@@ -131,7 +131,8 @@ namespace pdctl::testing {
 namespace {
 
 // The regression gate: a run is journaled, reruns of the unchanged deployment compared with it raise no
-// alarm, and the same deployment made 20 % slower (PDSIM_SLOWDOWN) exits 16 naming the metrics.
+// alarm, and the same deployment made 20 % slower (PDSIM_SLOWDOWN) exits 16 naming the metrics: each
+// significant on 5 requests a side (the fewest a rank test can call significant at 1 %).
 TEST(BenchTiming, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAlarm) {
     SimCluster cluster("benchvs", 108);
     cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=200\n");
@@ -166,12 +167,13 @@ TEST(BenchTiming, VsARunCatchesA20PercentSlowdownAndTenUnchangedRerunsRaiseNoAla
     std::set<std::string> regressed;
     for (const auto& change : report["comparison"]["changes"])
         if (change["regressed"]) regressed.insert(change["metric"].get<std::string>());
-    for (const char* metric :
-         {"TTFT p50", "ITL p50", "TPOT p50", "E2E p50", "decode tok/s p50", "output tok/s"})
+    for (const char* metric : {"TTFT p50", "ITL p50", "TPOT p50", "E2E p50", "decode tok/s p50"})
         EXPECT_EQ(regressed.count(metric), 1u) << metric << " in " << report["comparison"].dump();
+    // One run a side: the throughput is reported, not gated (it is tested from --repeat 3 on).
+    EXPECT_EQ(regressed.count("output tok/s"), 0u) << report["comparison"].dump();
 
     const auto text =
-        cluster.run({"bench", "--input", "2048", "--output", "48", "--requests", "3", "--vs", baseline,
+        cluster.run({"bench", "--input", "2048", "--output", "48", "--requests", "5", "--vs", baseline,
                      "--junit", (cluster.config().parent_path() / "bench.xml").string()});
     EXPECT_EQ(text.exit_code, 16);
     EXPECT_NE(text.out.find("against run " + baseline), std::string::npos) << text.out;

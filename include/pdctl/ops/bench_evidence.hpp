@@ -17,11 +17,15 @@ struct BenchBaseline {
     nlohmann::json record;
 };
 
-// The bench record of run `run` in the journal, or of the newest bench run with "last". Throws
-// Failure (usage) naming what the journal holds when there is no such run.
-BenchBaseline baseline_from_journal(const Deployment& deployment, const std::string& run);
-// A record `pdctl --json bench` wrote. Throws Failure (usage) for a file that cannot be read or parsed.
-BenchBaseline baseline_from_file(const std::string& path);
+// The bench record of run `run` in the journal, or with "last" of the newest bench run that passed (exit
+// 0: no failed request, no regression) with the scenario and rows (names and shapes) of `spec`. Throws
+// Failure (usage) naming what the journal holds when there is no such run, and naming what differs
+// when the run named is not the same workload as `spec`.
+BenchBaseline baseline_from_journal(const Deployment& deployment, const std::string& run,
+                                    const BenchSpec& spec);
+// A record `pdctl --json bench` wrote. Throws Failure (usage) for a file that cannot be read or parsed,
+// or whose scenario or rows differ from `spec`'s (naming what differs).
+BenchBaseline baseline_from_file(const std::string& path, const BenchSpec& spec);
 
 // A bench run's journal record: begun when the run begins (its time and duration are the run's), written
 // by finish(): who, the config's fingerprint, pdctl's version, the bench record, and how it ended. A
