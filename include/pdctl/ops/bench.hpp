@@ -25,6 +25,9 @@ enum class BenchWorkload { kUnique, kSharedPrefix, kMultiTurn, kDataset };
 
 // One row of a bench table: a request shape.
 struct BenchRow {
+    // A row of unique prompts by default, as `{"medium", 1680, 512}`.
+    BenchRow(std::string row_name = {}, int input = 0, int output = 0)
+        : name(std::move(row_name)), input_tokens(input), output_tokens(output) {}
     std::string name;
     int input_tokens = 0;  // unique; shared-prefix and multi-turn: the whole first prompt; dataset: 0
     int output_tokens = 0;
