@@ -41,6 +41,7 @@
 #include "pdctl/load/load_runner.hpp"
 #include "pdctl/load/request_body.hpp"
 #include "pdctl/load/row_stats.hpp"
+#include "pdctl/load/stream_tally.hpp"
 
 namespace {
 
@@ -385,8 +386,21 @@ pdctl::load::LoadSpec spec_for(const std::string& url, int streams, int tokens, 
     return spec;
 }
 
+// The most frequent failure of a level and how many failed so, "" when none did.
+std::string why_failed(const std::vector<pdctl::load::RequestRecord>& records) {
+    std::unordered_map<std::string, int> counts;
+    std::string most;
+    for (const auto& record : records) {
+        if (record.ok()) continue;
+        const std::string group = pdctl::load::error_group(record.error);
+        if (++counts[group] > counts[most]) most = group;
+    }
+    return most.empty() ? std::string() : fmt::format("{} × {}", counts[most], most);
+}
+
 void overhead(const Options& options, FixedLatencyServer& server) {
     const std::string url = server.url();
+    std::vector<std::string> failures;
     fmt::print("### Added latency: fixed endpoint, TTFT {} ms, ITL {} ms\n\n", options.ttft_ms,
                options.itl_ms);
     fmt::print(
@@ -438,8 +452,11 @@ void overhead(const Options& options, FixedLatencyServer& server) {
             percentile(itl_excess, 99), percentile(write_gap_excess, 99), percentile(itl_share, 50),
             percentile(itl_share, 99), percentile(ttft_share, 50), percentile(ttft_share, 99),
             cpu.total() / tokens * 1e6, max_rss_kb() / 1024);
+        failures.push_back(why_failed(result.records));
         std::fflush(stdout);
     }
+    for (const auto& failure : failures)
+        if (!failure.empty()) fmt::print("\nFailed: {}\n", failure);
 }
 
 // The client's CPU per token at several output lengths: its thread's user and system time over a
@@ -454,6 +471,7 @@ void cpu_per_token(const Options& options, FixedLatencyServer& server) {
         "(user + "
         "system) | user | system |\n");
     fmt::print("|---|---|---|---|---|---|---|---|\n");
+    std::vector<std::string> failures;
     for (const Chunks chunks : options.cpu_modes) {
         for (const int length : options.cpu_tokens) {
             const int rounds = std::max(1, 1024 / length);
@@ -474,9 +492,12 @@ void cpu_per_token(const Options& options, FixedLatencyServer& server) {
             fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} µs | {:.2f} µs | {:.2f} µs |\n", name(chunks),
                        length, result.records.size(), failed, bytes / length, cpu.total() / tokens * 1e6,
                        cpu.user_s / tokens * 1e6, cpu.system_s / tokens * 1e6);
+            if (const auto why = why_failed(result.records); !why.empty())
+                failures.push_back(fmt::format("{} × {} tokens: {}", name(chunks), length, why));
             std::fflush(stdout);
         }
     }
+    for (const auto& failure : failures) fmt::print("\nFailed: {}\n", failure);
 }
 
 void request_rate(const Options& options, const std::string& url) {
