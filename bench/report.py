@@ -462,13 +462,21 @@ def render_sources(sources):
         out += ["## The load generator of `pdctl bench`", "",
                 "`bench/load-generator` (`build/bench/pdctl_load_bench`): a fixed-latency SSE endpoint on loopback, "
                 "measured through the same client `pdctl bench` uses (the endpoint on the last core, the client on "
-                "the first). The excess over the configured times is an upper bound on what the client adds; the "
+                "the first). The endpoint writes SGLang's chunks (text, output_ids, meta_info) in either streaming "
+                "mode: incremental (`--incremental-streaming-output`, one token a chunk) or cumulative, SGLang's "
+                "default, where every chunk repeats the whole text and every output id so far. The excess over the "
+                "configured times is an upper bound on what the client adds; the "
                 "endpoint also logs when it wrote each token, so each gap the client measured is set against the "
                 "gap between the two writes, and what is left is the client's own share (its reading, parsing and "
                 "scheduling, and the loopback). For TTFT the share still holds the endpoint's accepting and "
-                "reading of the request, a burst of all streams at once in this closed loop. Then the request rate "
+                "reading of the request, a burst of all streams at once in this closed loop. Then the client's "
+                "CPU per token from 16 to 4096 output tokens, and the request rate "
                 "on non-streamed answers beside wrk. Definitions: [bench.md](bench.md).", "",
                 open(load_generator).read().strip(), ""]
+        # The client's change measured before and after (kept by hand: the old client is not built).
+        before_after = os.path.join(HERE, "results", "load-generator-before-after.md")
+        if os.path.exists(before_after):
+            out += [open(before_after).read().strip(), ""]
     # The regression gate against real runs, measured by bench/gate-noise (its newest result).
     gate_noise = os.path.join(HERE, "results", "gate-noise.md")
     if os.path.exists(gate_noise):

@@ -3,12 +3,16 @@
 // "hiper" way): curl_multi_perform would visit all of them at every wake-up, and with 256 streams a
 // decode step's burst of tokens would cost 256 × 256 socket checks, milliseconds of added ITL.
 #include <curl/curl.h>
+#include <fmt/format.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -28,6 +32,58 @@ namespace {
 constexpr auto kProgressEvery = std::chrono::milliseconds(250);
 constexpr long kConnectTimeoutMs = 5000;
 
+// Sockets kept back from the connection pool's size: the process's own files, libcurl's resolver and
+// the epoll descriptor.
+constexpr long kFdsKeptBack = 64;
+
+// Every stream holds a socket, and a shell's default soft limit of 1024 open files would cap a level at
+// about a thousand streams with "Too many open files". The hard limit is what the administrator allows:
+// the soft one is raised to it once, at the first load of the process. Returns the soft limit in force.
+long open_file_limit() {
+    static const long limit = [] {
+        rlimit limits{};
+        if (getrlimit(RLIMIT_NOFILE, &limits) != 0) return -1L;
+        if (limits.rlim_cur < limits.rlim_max) {
+            rlimit raised = limits;
+            raised.rlim_cur = limits.rlim_max;
+            if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limits = raised;
+        }
+        return limits.rlim_cur == RLIM_INFINITY ? -1L : static_cast<long>(limits.rlim_cur);
+    }();
+    return limit;
+}
+
+// How many idle connections libcurl keeps for reuse (CURLMOPT_MAXCONNECTS). Past it a finished
+// request's connection is closed and the next request pays a new TCP handshake in its TTFT (and leaves
+// a socket in TIME_WAIT). A closed loop never has more than its concurrency in flight. Poisson arrivals
+// without a cap have, by Little's law, rate × request time in flight, and a request lasts at most the
+// timeout: so rate × timeout bounds what the pool can ever need, and the open-file limit bounds what it
+// can hold. The size is only a cap: libcurl opens no connection because of it.
+long connection_pool_size(const LoadSpec& spec) {
+    constexpr long kSpare = 16;  // warm-ups and requests whose connection is being closed
+    if (spec.concurrency > 0 || !spec.rate) return std::max<long>(spec.concurrency, 16) + kSpare;
+    const double timeout_s = std::chrono::duration<double>(spec.timeout).count();
+    const double in_flight = std::ceil(*spec.rate * timeout_s);
+    long size = in_flight < 1e9 ? static_cast<long>(in_flight) + kSpare : 1000000000L;
+    if (const long fds = open_file_limit(); fds > 0) size = std::min(size, std::max(fds - kFdsKeptBack, 32L));
+    return std::max(size, 32L);
+}
+
+// A transfer that failed for want of a file descriptor names the limit: the fix is the limit, not the
+// server. `socket_errno`: socket()'s (EMFILE: this process's limit, ENFILE: the system's).
+std::string with_fd_limit(std::string error, int os_errno) {
+    rlimit limits{};
+    if (os_errno == EMFILE && getrlimit(RLIMIT_NOFILE, &limits) == 0)
+        return fmt::format(
+            "{} (could not open a socket: the open-file limit of {} is reached; raise the hard "
+            "limit, ulimit -Hn, or send fewer streams at once)",
+            error, static_cast<long long>(limits.rlim_cur));
+    if (os_errno == ENFILE)
+        return fmt::format("{} (could not open a socket: the system's open-file table is full, fs.file-max)",
+                           error);
+    return error;
+}
+
 double seconds_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
 }
@@ -44,6 +100,7 @@ struct Transfer {
     std::size_t slot = 0;  // its place in LoadResult::records
     double sent_s = 0;
     const Clock::time_point* observed_at = nullptr;  // when this round's data was seen (MultiLoad)
+    int socket_errno = 0;                            // why socket() failed for it, if it did (open_socket)
     char error[CURL_ERROR_SIZE] = {};
 };
 
@@ -51,6 +108,15 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     auto* transfer = static_cast<Transfer*>(user);
     transfer->tally.on_bytes({data, size * count}, *transfer->observed_at);
     return size * count;
+}
+
+// Opens a transfer's socket as libcurl would, but keeps socket()'s errno: libcurl's own message for a
+// socket that could not be opened ("Couldn't connect to server") does not say why.
+curl_socket_t open_socket(void* user, curlsocktype, curl_sockaddr* address) {
+    const curl_socket_t socket =
+        ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    if (socket == CURL_SOCKET_BAD) static_cast<Transfer*>(user)->socket_errno = errno;
+    return socket;
 }
 
 // The multi handle and its transfers; frees whatever is still in flight when it goes.
@@ -63,9 +129,9 @@ class MultiLoad {
             if (epoll_ >= 0) ::close(epoll_);
             throw std::runtime_error("libcurl: curl_multi_init or epoll_create1 failed");
         }
+        open_file_limit();
         curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
-        curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS,
-                          static_cast<long>(std::max(spec.concurrency, 16) + 16));
+        curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, connection_pool_size(spec));
         curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &MultiLoad::on_socket);
         curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
         curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &MultiLoad::on_timer);
@@ -113,6 +179,8 @@ class MultiLoad {
         // The router is the cluster's own address: never through a proxy from the environment.
         curl_easy_setopt(easy, CURLOPT_NOPROXY, "*");
         curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
+        curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+        curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, transfer.get());
         curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(spec_.timeout.count()));
         if (curl_multi_add_handle(multi_, easy) != CURLM_OK) {
             release(*transfer);
@@ -196,8 +264,10 @@ class MultiLoad {
             long status = 0;
             curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
             std::string error;
-            if (message->data.result != CURLE_OK)
+            if (message->data.result != CURLE_OK) {
                 error = transfer.error[0] != '\0' ? transfer.error : curl_easy_strerror(message->data.result);
+                error = with_fd_limit(std::move(error), transfer.socket_errno);
+            }
             RequestRecord record = transfer.tally.finish(static_cast<int>(status), error, now);
             record.sent_s = transfer.sent_s;
             finished(std::move(record), transfer.measured, transfer.slot);

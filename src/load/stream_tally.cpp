@@ -4,6 +4,9 @@
 
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
+
+#include "pdctl/load/chunk_meta.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -37,6 +40,32 @@ std::string error_message(std::string_view body) {
     return quote(body);
 }
 
+// Events up to this size are read whole when their meta_info cannot be read quickly (a parse of a few
+// KiB costs microseconds); a longer one is SGLang's cumulative chunk, read by meta_info only.
+constexpr std::size_t kWholeParseLimit = 4096;
+
+// Whether the text is braced as a JSON object is (first and last non-blank characters): what a long
+// event meta_info could not be read from is checked with, instead of a parse.
+bool looks_like_object(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return first != std::string_view::npos && text[first] == '{' && text[last] == '}';
+}
+
+ChunkMeta meta_of(const json& meta_info) {
+    const auto count = [&meta_info](const char* key) {
+        const auto it = meta_info.find(key);
+        return it != meta_info.end() && it->is_number_integer() ? it->get<int>() : -1;
+    };
+    return {count("completion_tokens"), count("prompt_tokens"), count("cached_tokens")};
+}
+
+// What the server said of the prompt, from the newest meta_info that said it.
+void note_prompt(RequestRecord& record, const ChunkMeta& meta) {
+    if (meta.prompt_tokens >= 0) record.prompt_tokens = meta.prompt_tokens;
+    if (meta.cached_tokens >= 0) record.cached_tokens = meta.cached_tokens;
+}
+
 }  // namespace
 
 StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream)
@@ -49,30 +78,56 @@ void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
         answer_.append(bytes);
         return;
     }
-    for (const std::string& data : parser_.feed(bytes)) on_event(data, now);
+    parser_.feed(bytes, [this, now](std::string_view data) { on_event(data, now); });
 }
 
 // A non-streamed answer: its tokens all arrive with the body, so TTFT is the whole request.
 void StreamTally::read_whole_answer(Clock::time_point now) {
-    const json answer = json::parse(answer_, nullptr, false);
-    if (!answer.is_object() || answer.contains("error")) {
-        parser_.feed(answer_);  // keeps the text for the error message
-        return;
-    }
     int tokens = 1;
-    if (auto meta = answer.find("meta_info"); meta != answer.end() && meta->is_object())
-        tokens = meta->value("completion_tokens", 1);
+    const auto meta = first_key_is(answer_, "error") ? std::nullopt : read_chunk_meta(answer_);
+    if (meta && meta->completion_tokens >= 0) {
+        tokens = meta->completion_tokens;
+        note_prompt(record_, *meta);
+    } else {
+        const json answer = json::parse(answer_, nullptr, false);
+        if (!answer.is_object() || answer.contains("error")) {
+            parser_.feed(answer_);  // keeps the text for the error message
+            return;
+        }
+        if (auto it = answer.find("meta_info"); it != answer.end() && it->is_object()) {
+            tokens = it->value("completion_tokens", 1);
+            note_prompt(record_, meta_of(*it));
+        }
+    }
     record_.ttft_s = seconds(now - sent_);
     tokens_ = tokens;
     done_ = true;
 }
 
-void StreamTally::on_event(const std::string& data, Clock::time_point now) {
+void StreamTally::on_event(std::string_view data, Clock::time_point now) {
     if (data == "[DONE]") {
         done_ = true;
         return;
     }
     if (!error_.empty()) return;
+    // An error event ({"error": ...}, its only key) ends the stream and is small: read whole, for its
+    // message. The quick read is no validator: an event whose meta_info reads well is taken as it says.
+    if (first_key_is(data, "error")) return on_event_parsed(data, now);
+    if (const auto meta = read_chunk_meta(data); meta && meta->completion_tokens >= 0) {
+        note_prompt(record_, *meta);
+        return count_tokens(meta->completion_tokens, now);
+    }
+    if (data.size() <= kWholeParseLimit) return on_event_parsed(data, now);
+    // A long event without a readable count: not parsed (that would cost the answer so far at every
+    // event), but it must at least be braced as an object to be SGLang's.
+    if (!looks_like_object(data)) {
+        error_ = "the stream sent an event that is not JSON: " + quote(data);
+        return;
+    }
+    count_tokens(tokens_ + 1, now);  // no count: one chunk, one token
+}
+
+void StreamTally::on_event_parsed(std::string_view data, Clock::time_point now) {
     const json event = json::parse(data, nullptr, false);
     if (!event.is_object()) {
         error_ = "the stream sent an event that is not JSON: " + quote(data);
@@ -86,7 +141,12 @@ void StreamTally::on_event(const std::string& data, Clock::time_point now) {
     if (auto meta = event.find("meta_info"); meta != event.end() && meta->is_object()) {
         if (auto count = meta->find("completion_tokens"); count != meta->end() && count->is_number_integer())
             tokens = count->get<int>();
+        note_prompt(record_, meta_of(*meta));
     }
+    count_tokens(tokens, now);
+}
+
+void StreamTally::count_tokens(int tokens, Clock::time_point now) {
     if (tokens <= tokens_) return;  // a chunk without a new token
     if (tokens_ == 0) {
         record_.ttft_s = seconds(now - sent_);

@@ -3,6 +3,10 @@
 // of JSON whose meta_info.completion_tokens counts the tokens so far (whether `text` is cumulative or
 // incremental — --incremental-streaming-output — does not matter), an `{"error": ...}` event when the
 // request failed after the 200, and `data: [DONE]`. Pure: the caller passes the times.
+//
+// An event costs the same however long the answer so far: by default SGLang repeats the whole text and
+// every output id in each event, so only meta_info is read (load/chunk_meta.hpp); a whole parse is
+// kept for error events and for small events meta_info could not be read from.
 
 #include <chrono>
 #include <string>
@@ -29,7 +33,10 @@ class StreamTally {
     int tokens() const { return tokens_; }
 
   private:
-    void on_event(const std::string& data, Clock::time_point now);
+    void on_event(std::string_view data, Clock::time_point now);
+    // The old, whole reading of an event: for one whose meta_info could not be read quickly.
+    void on_event_parsed(std::string_view data, Clock::time_point now);
+    void count_tokens(int tokens, Clock::time_point now);
     static double seconds(Clock::duration duration) {
         return std::chrono::duration<double>(duration).count();
     }

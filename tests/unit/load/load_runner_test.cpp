@@ -1,13 +1,17 @@
 // run_load against a real HTTP server on loopback that streams SSE as SGLang does.
 #include "pdctl/load/load_runner.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "unit/support/loopback_server.hpp"
 
@@ -29,8 +33,15 @@ struct StreamingGenerate {
     std::atomic<int> most_in_flight{0};
     std::atomic<int> input_ids{0};
 
+    std::mutex ports_mutex;
+    std::set<int> client_ports;  // one for each connection the client opened
+
     void routes(httplib::Server& server) {
         server.Post("/generate", [this](const httplib::Request& request, httplib::Response& response) {
+            {
+                std::lock_guard lock(ports_mutex);
+                client_ports.insert(request.remote_port);
+            }
             const auto body = nlohmann::json::parse(request.body);
             const int tokens = body["sampling_params"]["max_new_tokens"];
             input_ids = static_cast<int>(body["input_ids"].size());
@@ -251,6 +262,59 @@ TEST(RunLoad, PoissonArrivalsHoldADependentRequestUntilItsPredecessorEnded) {
     for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
     expect_turns_in_order(generate, 2);
     EXPECT_EQ(generate.position("start c2 t2"), generate.log.size());  // n = 7: past the measured ones
+}
+
+// Poisson arrivals with no cap on concurrency: many requests in flight at once, and each finished one's
+// connection is kept for the next instead of closed (a new connection would add a handshake to a TTFT).
+TEST(RunLoad, AnUncappedRateKeepsEveryConnectionItOpensForTheNextRequests) {
+    StreamingGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 160);
+    LoadSpec spec = load_of(server.url("/generate"), 1, 40, 300);  // at least 80 ms each
+    spec.rate = 1000;
+    spec.concurrency = 0;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 300u);
+    for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
+    // Reuse happens only when an idle connection is there: never more connections than were in flight
+    // at once, give or take the ones finishing as others start.
+    EXPECT_GT(generate.most_in_flight, 32) << "the test needs more in flight than libcurl's default pool";
+    EXPECT_LE(static_cast<int>(generate.client_ports.size()), generate.most_in_flight + 16)
+        << "connections opened: " << generate.client_ports.size() << ", most in flight "
+        << generate.most_in_flight;
+}
+
+// When the open-file limit leaves no descriptor for a stream's socket, the failure names the limit.
+TEST(RunLoad, ASocketThatTheOpenFileLimitRefusesNamesTheLimit) {
+    StreamingGenerate generate;
+    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 64);
+    // The first load of the process raises the soft limit to the hard one, once; lowered after that,
+    // it stays lowered for this test (and is put back at its end: raising a soft limit up to the hard
+    // one needs no privilege).
+    ASSERT_TRUE(run_load(load_of(server.url("/generate"), 1, 1, 1), {}).records.at(0).ok());
+    rlimit before{};
+    ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+    int open = 0;
+    for (int fd = 0; fd < 65536 && fd < static_cast<int>(before.rlim_cur); ++fd)
+        open += fcntl(fd, F_GETFD) != -1 ? 1 : 0;
+    rlimit lowered = before;
+    lowered.rlim_cur = static_cast<rlim_t>(open + 40);  // not enough for 48 streams and their server side
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    LoadSpec spec = load_of(server.url("/generate"), 1, 20, 48);
+    spec.concurrency = 48;
+    spec.timeout = std::chrono::seconds(20);
+    const auto result = run_load(spec, {});
+    setrlimit(RLIMIT_NOFILE, &before);
+    // Some streams fail on the server's side (it cannot accept: a connect timeout); the client's own
+    // socket() failures name the limit.
+    const std::string named = fmt::format("the open-file limit of {} is reached", open + 40);
+    std::string errors;
+    int naming = 0;
+    for (const auto& record : result.records) {
+        if (record.ok()) continue;
+        errors += record.error + "\n";
+        naming += record.error.find(named) != std::string::npos ? 1 : 0;
+    }
+    EXPECT_GT(naming, 0) << errors;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "pdctl/load/arrivals.hpp"
 #include "pdctl/load/row_stats.hpp"
 
