@@ -8,6 +8,12 @@ namespace {
 // The lowest rate the search goes down to when even the start does not hold: 1/8 of it.
 constexpr int kHalvings = 3;
 
+// A rate an operator can read and type again: 5.66, not 5.656854.
+double three_digits(double rate) {
+    const double scale = std::pow(10.0, 2 - std::floor(std::log10(rate)));
+    return std::round(rate * scale) / scale;
+}
+
 }  // namespace
 
 RateSearch::RateSearch(double start, double ceiling, int refinements)
@@ -52,7 +58,7 @@ std::optional<double> RateSearch::next() const {
         (step.held ? seen_held : seen_failing) = true;
     }
     if (refined >= refinements_) return std::nullopt;
-    const double middle = std::sqrt(*held * *failing);
+    const double middle = three_digits(std::sqrt(*held * *failing));
     // A bracket narrower than 10 % is as precise as one run of noisy goodput can tell.
     if (*failing / *held < 1.1) return std::nullopt;
     return middle;

@@ -25,7 +25,9 @@ enum class BenchWorkload { kUnique, kSharedPrefix, kMultiTurn, kDataset };
 
 // One row of a bench table: a request shape.
 struct BenchRow {
-    // A row of unique prompts by default, as `{"medium", 1680, 512}`.
+    // A row of unique prompts by default, as `{"medium", 1680, 512}`: implicit, so a list of rows reads
+    // as the table it is.
+    // cppcheck-suppress noExplicitConstructor
     BenchRow(std::string row_name = {}, int input = 0, int output = 0)
         : name(std::move(row_name)), input_tokens(input), output_tokens(output) {}
     std::string name;

@@ -48,13 +48,13 @@ std::vector<double> search_against(double capacity, RateSearch& search) {
 TEST(RateSearch, DoublesUntilTheSloBreaksThenNarrowsTheBracketTwice) {
     RateSearch search;
     const auto tried = search_against(5.0, search);
-    // 1, 2, 4 hold; 8 does not; sqrt(4*8)=5.66 does not; sqrt(4*5.66)=4.76 holds.
+    // 1, 2, 4 hold; 8 does not; sqrt(4*8) = 5.66 does not; sqrt(4*5.66) = 4.76 holds.
     ASSERT_EQ(tried.size(), 6u);
     EXPECT_DOUBLE_EQ(tried[3], 8);
-    EXPECT_NEAR(tried[4], 5.657, 1e-3);
-    EXPECT_NEAR(tried[5], 4.757, 1e-3);
-    EXPECT_NEAR(*search.saturation(), 4.757, 1e-3);
-    EXPECT_NEAR(*search.first_failing(), 5.657, 1e-3);
+    EXPECT_DOUBLE_EQ(tried[4], 5.66);  // rounded to three digits: a rate to read and type again
+    EXPECT_DOUBLE_EQ(tried[5], 4.76);
+    EXPECT_DOUBLE_EQ(*search.saturation(), 4.76);
+    EXPECT_DOUBLE_EQ(*search.first_failing(), 5.66);
 }
 
 TEST(RateSearch, GoesDownWhenEvenTheStartFailsAndSaysWhenNothingHeld) {
