@@ -3,9 +3,9 @@
 // share a prefix gets the hit share its model predicts (docs/bench.md "The prefix cache").
 #include <gtest/gtest.h>
 
-#include "pdctl_harness.hpp"
 #include "pdctl/load/workload.hpp"
 #include "pdctl/ops/bench.hpp"
+#include "pdctl_harness.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -31,7 +31,8 @@ TEST(BenchCache, RunsWithoutASeedNeverHitTheCacheAndASeededRerunIsFlagged) {
     cluster.append("prefill.env", "PDSIM_PREFILL_TOKENS_PER_S=100\n");
     const auto start = cluster.run({"start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
-    const std::vector<std::string> row = {"--input", "1600", "--output", "4", "--requests", "4", "--warmup", "1"};
+    const std::vector<std::string> row = {"--input",    "1600", "--output", "4",
+                                          "--requests", "4",    "--warmup", "1"};
 
     // Two runs in a row with the default flags: each draws its own prompts, nothing is cached, and the
     // second measures the same TTFT as the first.
