@@ -49,7 +49,8 @@ PlannedRequest shared_prefix_request(const PromptSource& source, const SharedPre
     if (shape.groups <= 0) throw std::invalid_argument("shared-prefix workload: groups must be at least 1");
     const auto group = n % static_cast<std::uint64_t>(shape.groups);
     std::vector<int> ids;
-    ids.reserve(static_cast<std::size_t>(shape.system_tokens + shape.question_tokens));
+    ids.reserve(static_cast<std::size_t>(shape.system_tokens) +
+                static_cast<std::size_t>(shape.question_tokens));
     append_unique_ids(ids, shape.system_tokens, source.run_nonce, global_of(source, group));
     append_filler_ids(ids, shape.question_tokens,
                       part_key(source.run_nonce, global_of(source, n), PromptPart::question, 0));

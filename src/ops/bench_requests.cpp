@@ -11,14 +11,16 @@ std::string request_lines(const BenchReport& report) {
     for (const auto& row : report.rows) {
         for (const auto& level : row.levels) {
             // Which --repeat run a request belongs to: the runs' requests follow each other.
+            const auto requests_of = [&](std::size_t which) {
+                return static_cast<std::size_t>(level.runs[which].ok) +
+                       static_cast<std::size_t>(level.runs[which].failed);
+            };
             std::size_t run = 0;
-            std::size_t left_in_run = level.runs.empty()
-                                          ? level.records.size()
-                                          : static_cast<std::size_t>(level.runs[0].ok + level.runs[0].failed);
+            std::size_t left_in_run = level.runs.empty() ? level.records.size() : requests_of(0);
             for (const auto& record : level.records) {
                 while (left_in_run == 0 && run + 1 < level.runs.size()) {
                     ++run;
-                    left_in_run = static_cast<std::size_t>(level.runs[run].ok + level.runs[run].failed);
+                    left_in_run = requests_of(run);
                 }
                 if (left_in_run > 0) --left_in_run;
                 nlohmann::json line = {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "pdctl/config/duration.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -14,7 +15,7 @@ namespace {
 constexpr const char* kKeys = "ttft, itl, tpot, e2e";
 
 std::string seconds_text(double seconds) {
-    return config::format_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5)));
+    return config::format_duration(std::chrono::milliseconds(std::llround(seconds * 1000)));
 }
 
 }  // namespace
