@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "splitmix.hpp"
+#include "pdctl/util/splitmix.hpp"
 
 namespace pdctl::load {
 
@@ -10,7 +10,7 @@ PoissonArrivals::PoissonArrivals(double rate_per_s, std::uint64_t seed, double b
     : rate_(rate_per_s), burstiness_(burstiness), state_(seed ^ 0x2545f4914f6cdd1dULL) {}
 
 double PoissonArrivals::uniform() {
-    const std::uint64_t z = splitmix64(state_);
+    const std::uint64_t z = util::splitmix64(state_);
     return (static_cast<double>(z >> 11) + 1.0) / 9007199254740992.0;  // (0, 1]
 }
 

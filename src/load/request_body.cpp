@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "splitmix.hpp"
+#include "pdctl/util/splitmix.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -25,8 +25,8 @@ struct LeadingOffsets {
 
 LeadingOffsets offsets_of(std::uint64_t nonce) {
     std::uint64_t state = nonce;
-    const std::uint64_t a = splitmix64(state) % kRange;
-    const std::uint64_t b = splitmix64(state) % kRange;
+    const std::uint64_t a = util::splitmix64(state) % kRange;
+    const std::uint64_t b = util::splitmix64(state) % kRange;
     return {a, b};
 }
 
@@ -42,7 +42,7 @@ void append_sampling(fmt::memory_buffer& out, int output_tokens, bool stream) {
 std::uint64_t run_nonce_from_seed(std::uint64_t seed) {
     // Salted, so the nonce of --seed 1 is not a small number shared with anything else seeded by 1.
     std::uint64_t state = seed ^ 0x70726f6d70747321ULL;
-    return splitmix64(state);
+    return util::splitmix64(state);
 }
 
 std::uint64_t fresh_run_nonce() {
@@ -52,8 +52,8 @@ std::uint64_t fresh_run_nonce() {
 
 std::uint64_t mix_keys(std::uint64_t a, std::uint64_t b) {
     std::uint64_t state = a * 0x100000001b3ULL ^ b;
-    splitmix64(state);
-    return splitmix64(state);
+    util::splitmix64(state);
+    return util::splitmix64(state);
 }
 
 void append_unique_ids(std::vector<int>& ids, int count, std::uint64_t nonce, std::uint64_t global_index) {
@@ -67,7 +67,7 @@ void append_unique_ids(std::vector<int>& ids, int count, std::uint64_t nonce, st
 
 void append_filler_ids(std::vector<int>& ids, int count, std::uint64_t key) {
     std::uint64_t state = key;
-    for (int i = 0; i < count; ++i) ids.push_back(id_from(splitmix64(state)));
+    for (int i = 0; i < count; ++i) ids.push_back(id_from(util::splitmix64(state)));
 }
 
 std::string ids_request_body(const std::vector<int>& ids, int output_tokens, bool stream) {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "pdctl/load/request_body.hpp"
-#include "splitmix.hpp"
+#include "pdctl/util/splitmix.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -123,7 +123,7 @@ double predicted_multi_turn_hit_share(const MultiTurnShape& shape, int turn) {
 
 std::string dataset_prompt_tag(std::uint64_t run_nonce, std::uint64_t global_index) {
     std::uint64_t state = run_nonce ^ 0x7461670000000000ULL;
-    const std::uint64_t offset = splitmix64(state);
+    const std::uint64_t offset = util::splitmix64(state);
     // An odd multiplier is a bijection modulo 2^32: 2^32 consecutive indices get distinct tags, and
     // neighbouring indices differ in their first digits.
     const auto tag = static_cast<std::uint32_t>((global_index + offset) * 0x9e3779b1ULL);

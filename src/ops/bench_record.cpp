@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/splitmix.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -50,18 +51,6 @@ double microseconds(double seconds) {
     return std::round(seconds * 1e6) / 1e6;
 }
 
-// SplitMix64: a small generator whose sequence is the same on every platform and standard library, so a
-// record's subsample is reproducible from its seed.
-struct SplitMix {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-};
-
 // Which of `count` requests the samples keep: every one up to the cap, else a uniform subsample of the
 // cap's size (a partial Fisher-Yates shuffle), in send order.
 std::vector<std::size_t> kept_requests(std::size_t count, std::uint64_t seed) {
@@ -69,8 +58,10 @@ std::vector<std::size_t> kept_requests(std::size_t count, std::uint64_t seed) {
     std::iota(order.begin(), order.end(), std::size_t{0});
     const auto cap = static_cast<std::size_t>(kBenchSamplesKept);
     if (count <= cap) return order;
-    SplitMix random{seed};
-    for (std::size_t i = 0; i < cap; ++i) std::swap(order[i], order[i + random.next() % (count - i)]);
+    // splitmix64, not <random>: the same subsample from the same seed on every platform.
+    std::uint64_t state = seed;
+    for (std::size_t i = 0; i < cap; ++i)
+        std::swap(order[i], order[i + util::splitmix64(state) % (count - i)]);
     order.resize(cap);
     std::sort(order.begin(), order.end());
     return order;

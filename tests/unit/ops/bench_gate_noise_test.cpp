@@ -17,11 +17,12 @@
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/ops/bench_compare.hpp"
 #include "pdctl/ops/bench_record.hpp"
+#include "pdctl/util/splitmix.hpp"
 
 namespace pdctl::ops {
 namespace {
 
-// SplitMix64 and Box-Muller, not <random>'s distributions: the same draws on every platform.
+// splitmix64 and Box-Muller, not <random>'s distributions: the same draws on every platform.
 class Draws {
   public:
     explicit Draws(std::uint64_t seed) : state_(seed) {}
@@ -32,12 +33,7 @@ class Draws {
     }
 
   private:
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
+    std::uint64_t next() { return util::splitmix64(state_); }
     std::uint64_t state_;
 };
 

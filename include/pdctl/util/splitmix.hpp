@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace pdctl::load {
+namespace pdctl::util {
 
 inline std::uint64_t splitmix64(std::uint64_t& state) {
     std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -13,4 +13,4 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-}  // namespace pdctl::load
+}  // namespace pdctl::util
