@@ -369,9 +369,10 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
         "repeat a run's prompts and arrival times exactly (default: a new seed every run, so no "
         "prompt is in the prefix cache from the last one)");
     command->add_option("--router", options->router, "the router role to send through (default: the first)");
-    command->add_option("--vs", options->vs,
-                        "compare with a journaled bench run (its id, or last); a metric worse than "
-                        "--max-regress exits 16");
+    command->add_option(
+        "--vs", options->vs,
+        "compare with a journaled bench run (its id, or last: the newest passing run of the same "
+        "rows); a metric worse than --max-regress and significantly so exits 16");
     command->add_option("--baseline", options->baseline, "compare with a record `pdctl --json bench` wrote")
         ->type_name("FILE");
     command->add_option("--max-regress", options->max_regress, "how much worse a metric may get: 10%, 0.1")
