@@ -185,7 +185,7 @@ load::LoadResult run_once(const BenchSpec& spec, const BenchRow& row, const std:
     return ran;
 }
 
-// The requests of each tag, in the order tags first appear (a multi-turn row: turn 1, turn 2, ...).
+// The requests of each tag, in the tags' order (a multi-turn row: turn 1, turn 2, ...).
 std::vector<std::pair<std::string, load::RowStats>> stats_by_tag(
     const std::vector<load::RequestRecord>& records, int gpus) {
     std::vector<std::pair<std::string, std::vector<load::RequestRecord>>> tagged;
@@ -198,6 +198,13 @@ std::vector<std::pair<std::string, load::RowStats>> stats_by_tag(
     }
     // A dataset tags every prompt with its own text's tag: only a few tags are a grouping worth showing.
     if (tagged.size() > kMostTagsShown) return {};
+    // "turn 2" before "turn 10", whichever turn the level's first measured request was.
+    const auto number_of = [](const std::string& tag) {
+        const auto digits = tag.find_last_not_of("0123456789") + 1;
+        return std::pair(tag.substr(0, digits), digits < tag.size() ? std::stoll(tag.substr(digits)) : -1LL);
+    };
+    std::stable_sort(tagged.begin(), tagged.end(),
+                     [&](const auto& a, const auto& b) { return number_of(a.first) < number_of(b.first); });
     std::vector<std::pair<std::string, load::RowStats>> out;
     for (const auto& [tag, group] : tagged) out.emplace_back(tag, load::summarize(group, 0, gpus));
     return out;

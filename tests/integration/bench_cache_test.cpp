@@ -89,5 +89,25 @@ TEST(BenchCache, TheSharedPrefixScenarioGetsTheHitShareItsModelPredicts) {
     EXPECT_FALSE(level["cached"]["flagged"].get<bool>());
 }
 
+TEST(BenchCache, AConversationsTurnsHitThePreviousTurnsPromptAndAreReportedInOrder) {
+    SimCluster cluster("benchturns", 189);
+    const auto start = cluster.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    const json report = bench(cluster, {"--scenario", "multi-turn", "--warmup", "2"});
+    const json& level = only_level(report);
+    const auto shape = ops::multi_turn_row().multi_turn;
+    ASSERT_EQ(level["by_tag"].size(), static_cast<std::size_t>(shape.turns)) << level["by_tag"].dump();
+    for (int turn = 1; turn <= shape.turns; ++turn) {
+        const json& tagged = level["by_tag"][static_cast<std::size_t>(turn - 1)];
+        EXPECT_EQ(tagged["tag"], "turn " + std::to_string(turn));
+        // The prefill saw the previous turn's prompt, never decode's answer: that prompt is the hit,
+        // less the one token the server keeps to compute.
+        EXPECT_NEAR(tagged["cached_share"].get<double>(), load::predicted_multi_turn_hit_share(shape, turn),
+                    0.01)
+            << tagged.dump();
+    }
+    EXPECT_NEAR(level["cached"]["share"].get<double>(), level["predicted_cache_share"].get<double>(), 0.01);
+}
+
 }  // namespace
 }  // namespace pdctl::testing
