@@ -264,25 +264,6 @@ TEST(RunLoad, PoissonArrivalsHoldADependentRequestUntilItsPredecessorEnded) {
     EXPECT_EQ(generate.position("start c2 t2"), generate.log.size());  // n = 7: past the measured ones
 }
 
-// Poisson arrivals with no cap on concurrency: many requests in flight at once, and each finished one's
-// connection is kept for the next instead of closed (a new connection would add a handshake to a TTFT).
-TEST(RunLoad, AnUncappedRateKeepsEveryConnectionItOpensForTheNextRequests) {
-    StreamingGenerate generate;
-    LoopbackServer server([&](httplib::Server& routes) { generate.routes(routes); }, 160);
-    LoadSpec spec = load_of(server.url("/generate"), 1, 40, 300);  // at least 80 ms each
-    spec.rate = 1000;
-    spec.concurrency = 0;
-    const auto result = run_load(spec, {});
-    ASSERT_EQ(result.records.size(), 300u);
-    for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
-    // Reuse happens only when an idle connection is there: never more connections than were in flight
-    // at once, give or take the ones finishing as others start.
-    EXPECT_GT(generate.most_in_flight, 32) << "the test needs more in flight than libcurl's default pool";
-    EXPECT_LE(static_cast<int>(generate.client_ports.size()), generate.most_in_flight + 16)
-        << "connections opened: " << generate.client_ports.size() << ", most in flight "
-        << generate.most_in_flight;
-}
-
 // When the open-file limit leaves no descriptor for a stream's socket, the failure names the limit.
 TEST(RunLoad, ASocketThatTheOpenFileLimitRefusesNamesTheLimit) {
     StreamingGenerate generate;
