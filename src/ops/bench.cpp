@@ -357,6 +357,7 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
                 }
                 report.ramp = search.steps();
                 report.saturation_rps = search.saturation();
+                report.first_failing_rps = search.first_failing();
             } else if (!spec.rates.empty()) {
                 for (const double rate : spec.rates)
                     if (!add(spec.concurrency.front(), rate)) break;

@@ -61,13 +61,10 @@ std::string goodput_lines(const ops::BenchReport& report) {
                                    level.goodput->requests_per_s, level.goodput->holds() ? "✓" : "✗");
     if (report.spec.ramp) {
         if (report.saturation_rps) {
-            double failing = 0;
-            for (const auto& step : report.ramp)
-                if (!step.held && step.rate > *report.saturation_rps && (failing == 0 || step.rate < failing))
-                    failing = step.rate;
             out += fmt::format(
                 "saturation: {:.3g} req/s, the highest rate whose goodput held{}\n", *report.saturation_rps,
-                failing > 0 ? fmt::format(" ({:.3g} req/s did not)", failing) : " (every rate tried held)");
+                report.first_failing_rps ? fmt::format(" ({:.3g} req/s did not)", *report.first_failing_rps)
+                                         : std::string(" (every rate tried held)"));
         } else {
             out += "saturation: none found, not even the lowest rate tried held the SLO\n";
         }

@@ -145,11 +145,12 @@ struct BenchReport {
     int decode_gpus = 0;
     BenchSpec spec;
     std::vector<BenchRowResult> rows;
-    std::vector<KvCounters> kv;            // every sglang group
-    std::vector<std::string> problems;     // why it did not pass; empty: passed
-    std::vector<std::string> notes;        // what a reader must know of the numbers (a cache hit, a flush)
-    std::vector<RateSearch::Step> ramp;    // --rate ramp: every rate tried, in order
-    std::optional<double> saturation_rps;  // the highest rate whose goodput held
+    std::vector<KvCounters> kv;               // every sglang group
+    std::vector<std::string> problems;        // why it did not pass; empty: passed
+    std::vector<std::string> notes;           // what a reader must know of the numbers (a cache hit, a flush)
+    std::vector<RateSearch::Step> ramp;       // --rate ramp: every rate tried, in order
+    std::optional<double> saturation_rps;     // the highest rate whose goodput held
+    std::optional<double> first_failing_rps;  // the lowest rate above it that did not
     bool cancelled = false;
     bool passed() const { return problems.empty(); }
 };
