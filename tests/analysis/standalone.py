@@ -119,15 +119,36 @@ def header_checks(sources):
                 orphans.append(header)
                 continue
             source, directory, arguments = target
-            # The compiler and flags of that source, with the header in place of the source file.
+            # The compiler and flags of that source, with the header in place of the source file: a
+            # one-line source that includes it, since ccache does not cache a header compiled as
+            # itself (-x c++-header). The include is relative, so the source reads the same in every
+            # clone and a clone elsewhere hits the cache too.
             flags = [a for a in arguments if Path(directory, a).resolve() != source]
-            checks.append((header, directory, flags + ["-x", "c++-header", str(header)]))
+            checks.append((header, directory, flags + [str(including_source(header))]))
     return checks, orphans
+
+
+def including_source(header):
+    """build-standalone/headers/<header's path>.cpp: a source whose only line includes the header."""
+    relative = header.relative_to(ROOT)
+    source = BUILD / "headers" / relative.parent / (relative.name + ".cpp")
+    source.parent.mkdir(parents=True, exist_ok=True)
+    text = f'#include "{os.path.relpath(header, source.parent)}"\n'
+    if not source.is_file() or source.read_text() != text:
+        source.write_text(text)
+    return source
+
+
+def compiler_launcher():
+    """ccache (or what CMAKE_CXX_COMPILER_LAUNCHER names, as the build trees use): a syntax check of
+    unchanged inputs is then a cache hit. ccache caches -fsyntax-only's result (its diagnostics)."""
+    launcher = os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER", "")
+    return shlex.split(launcher)
 
 
 def run(check):
     path, directory, arguments = check
-    done = subprocess.run(arguments, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    done = subprocess.run(compiler_launcher() + arguments, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
     return path, done.returncode, done.stdout
 
