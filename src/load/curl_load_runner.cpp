@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -20,6 +19,7 @@
 #include <unordered_map>
 
 #include "pdctl/load/arrivals.hpp"
+#include "pdctl/load/connection_pool.hpp"
 #include "pdctl/load/load_runner.hpp"
 #include "pdctl/load/request_body.hpp"
 #include "pdctl/load/request_queue.hpp"
@@ -31,10 +31,6 @@ namespace {
 
 constexpr auto kProgressEvery = std::chrono::milliseconds(250);
 constexpr long kConnectTimeoutMs = 5000;
-
-// Sockets kept back from the connection pool's size: the process's own files, libcurl's resolver and
-// the epoll descriptor.
-constexpr long kFdsKeptBack = 64;
 
 // Every stream holds a socket, and a shell's default soft limit of 1024 open files would cap a level at
 // about a thousand streams with "Too many open files". The hard limit is what the administrator allows:
@@ -51,22 +47,6 @@ long open_file_limit() {
         return limits.rlim_cur == RLIM_INFINITY ? -1L : static_cast<long>(limits.rlim_cur);
     }();
     return limit;
-}
-
-// How many idle connections libcurl keeps for reuse (CURLMOPT_MAXCONNECTS). Past it a finished
-// request's connection is closed and the next request pays a new TCP handshake in its TTFT (and leaves
-// a socket in TIME_WAIT). A closed loop never has more than its concurrency in flight. Poisson arrivals
-// without a cap have, by Little's law, rate × request time in flight, and a request lasts at most the
-// timeout: so rate × timeout bounds what the pool can ever need, and the open-file limit bounds what it
-// can hold. The size is only a cap: libcurl opens no connection because of it.
-long connection_pool_size(const LoadSpec& spec) {
-    constexpr long kSpare = 16;  // warm-ups and requests whose connection is being closed
-    if (spec.concurrency > 0 || !spec.rate) return std::max<long>(spec.concurrency, 16) + kSpare;
-    const double timeout_s = std::chrono::duration<double>(spec.timeout).count();
-    const double in_flight = std::ceil(*spec.rate * timeout_s);
-    long size = in_flight < 1e9 ? static_cast<long>(in_flight) + kSpare : 1000000000L;
-    if (const long fds = open_file_limit(); fds > 0) size = std::min(size, std::max(fds - kFdsKeptBack, 32L));
-    return std::max(size, 32L);
 }
 
 // A transfer that failed for want of a file descriptor names the limit: the fix is the limit, not the
@@ -131,7 +111,7 @@ class MultiLoad {
         }
         open_file_limit();
         curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
-        curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, connection_pool_size(spec));
+        curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, connection_pool_size(spec, open_file_limit()));
         curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &MultiLoad::on_socket);
         curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
         curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &MultiLoad::on_timer);

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "unit/support/loopback_server.hpp"
 
@@ -262,6 +264,51 @@ TEST(RunLoad, PoissonArrivalsHoldADependentRequestUntilItsPredecessorEnded) {
     for (const auto& record : result.records) EXPECT_TRUE(record.ok()) << record.error;
     expect_turns_in_order(generate, 2);
     EXPECT_EQ(generate.position("start c2 t2"), generate.log.size());  // n = 7: past the measured ones
+}
+
+// The most requests in flight at once as the client saw them: each from when it was sent to when its
+// end was read. libcurl takes a connection after the first and gives it back before the second.
+int most_in_flight_seen_by_client(const std::vector<RequestRecord>& records) {
+    std::vector<std::pair<double, int>> edges;  // (time, +1 sent / -1 ended); an end sorts first on a tie
+    for (const auto& record : records) {
+        edges.emplace_back(record.sent_s, +1);
+        edges.emplace_back(record.sent_s + record.e2e_s, -1);
+    }
+    std::sort(edges.begin(), edges.end());
+    int now = 0;
+    int most = 0;
+    for (const auto& [at, step] : edges) most = std::max(most, now += step);
+    return most;
+}
+
+// Poisson arrivals with no cap on concurrency: many requests in flight at once, and each finished one's
+// connection is kept for the next instead of closed (a new connection would add a handshake to a TTFT).
+// libcurl opens a connection only when no idle one is in its pool, so with a pool that never closes one
+// the client opens no more connections than it had requests in flight at once, whatever the timing.
+// In flight as the client counts it: the server's handler sees fewer while connections wait in its
+// listen backlog or its thread pool's queue (once 75 in the handler, 223 at the client), so the
+// server's count is no bound. The server must not close connections either: cpp-httplib closes one
+// after its 5th request by default (CPPHTTPLIB_KEEPALIVE_MAX_COUNT).
+TEST(RunLoad, AnUncappedRateOpensNoMoreConnectionsThanItHadInFlight) {
+    StreamingGenerate generate;
+    LoopbackServer server(
+        [&](httplib::Server& routes) {
+            routes.set_keep_alive_max_count(1000000);
+            routes.set_keep_alive_timeout(120);
+            generate.routes(routes);
+        },
+        200);
+    LoadSpec spec = load_of(server.url("/generate"), 1, 40, 300);  // at least 80 ms each
+    spec.rate = 1000;
+    spec.concurrency = 0;
+    const auto result = run_load(spec, {});
+    ASSERT_EQ(result.records.size(), 300u);
+    for (const auto& record : result.records) ASSERT_TRUE(record.ok()) << record.error;
+    const int in_flight = most_in_flight_seen_by_client(result.records);
+    EXPECT_GT(in_flight, 32) << "the test needs more in flight than a pool of libcurl's usual size keeps";
+    EXPECT_LE(static_cast<int>(generate.client_ports.size()), in_flight)
+        << "connections opened: " << generate.client_ports.size() << ", most in flight " << in_flight;
+    EXPECT_LT(static_cast<int>(generate.client_ports.size()), 300) << "no connection was reused";
 }
 
 // When the open-file limit leaves no descriptor for a stream's socket, the failure names the limit.
