@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "embedded/doctor_scripts.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor {
@@ -14,11 +15,7 @@ constexpr std::string_view kNoNvidiaSmi = "pdctl: no nvidia-smi";
 
 exec::Command gpu_apps_command() {
     exec::Command command;
-    command.argv = {
-        "sh", "-c",
-        fmt::format("command -v nvidia-smi >/dev/null 2>&1 || {{ echo '{}'; exit 0; }}; "
-                    "exec nvidia-smi --query-compute-apps=pid,process_name,used_gpu_memory --format=csv",
-                    kNoNvidiaSmi)};
+    command.argv = {"sh", "-c", std::string(scripts::gpu_apps), "pdctl-gpu-apps", std::string(kNoNvidiaSmi)};
     // nvidia-smi on a wedged driver can hang: a stop waits for its answer at most this long per poll.
     command.timeout = std::chrono::seconds(15);
     return command;

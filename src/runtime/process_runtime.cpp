@@ -27,13 +27,9 @@ std::vector<std::string> process_script(std::string_view script, const char* nam
 
 std::vector<std::string> launch_argv(const ProgramSpec& program) {
     if (program.bootstrap.empty()) return program.argv;
-    // A failed BOOTSTRAP stops the unit (exit 97) instead of starting a server on a half-prepared node;
-    // `{ }` rather than `( )` keeps what BOOTSTRAP exports for the server.
-    std::vector<std::string> argv = {
-        "sh", "-c",
-        "{ " + program.bootstrap +
-            "\n} || { echo \"pdctl: BOOTSTRAP failed (exit $?)\" >&2; exit 97; }\nexec \"$@\"",
-        "pdctl-bootstrap"};
+    // src/runtime/scripts/bootstrap.sh: BOOTSTRAP runs first, as a parameter, and a failure stops the unit.
+    std::vector<std::string> argv = {"sh", "-c", std::string(scripts::bootstrap), "pdctl-bootstrap",
+                                     program.bootstrap};
     argv.insert(argv.end(), program.argv.begin(), program.argv.end());
     return argv;
 }

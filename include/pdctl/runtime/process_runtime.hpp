@@ -33,7 +33,8 @@ class ProcessRuntime : public Runtime {
 };
 
 // The argv that runs the unit's program, with BOOTSTRAP first when there is one:
-//   sh -c '{ <bootstrap>\n} || exit 97\nexec "$@"' pdctl-bootstrap <program argv...>
+//   sh -c '<src/runtime/scripts/bootstrap.sh>' pdctl-bootstrap <bootstrap> <program argv...>
+// (BOOTSTRAP is run with eval in that shell; its failure, or text that does not parse, exits 97).
 std::vector<std::string> launch_argv(const ProgramSpec& program);
 
 // Parses what the log-activity scripts print: `now=` and `last_write=` (epochs), a blank line, the tail.

@@ -53,8 +53,10 @@ TEST(GpuUse, FailuresAreSaidInTheNodesWords) {
 
 TEST(GpuUse, TheCommandIsAFixedScriptWithABound) {
     const auto command = gpu_apps_command();
-    ASSERT_EQ(command.argv.size(), 3u);
+    ASSERT_EQ(command.argv.size(), 5u);
     EXPECT_EQ(command.argv[0], "sh");
+    // The marker it prints without nvidia-smi is a parameter: the one read_gpu_apps looks for.
+    EXPECT_EQ(read_gpu_apps(answered(command.argv[4] + "\n")).nvidia_smi, false);
     EXPECT_NE(command.argv[2].find("--query-compute-apps=pid,process_name,used_gpu_memory --format=csv"),
               std::string::npos);
     EXPECT_GT(command.timeout.count(), 0);

@@ -283,5 +283,48 @@ TEST_F(ProcessRuntimeScripts, StopEscalatesToSigkillForAProgramThatIgnoresSigter
     EXPECT_EQ(again.out, "u was not running\n");
 }
 
+// BOOTSTRAP (src/runtime/scripts/bootstrap.sh) runs before the program, in the same shell.
+class Bootstrap : public ::testing::Test {
+  protected:
+    exec::CommandResult run(const std::string& bootstrap, std::vector<std::string> program) {
+        ProgramSpec spec;
+        spec.bootstrap = bootstrap;
+        spec.argv = std::move(program);
+        exec::Command command;
+        command.argv = launch_argv(spec);
+        return executor_.run(node_, command);
+    }
+    exec::LocalExecutor executor_;
+    config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
+};
+
+TEST_F(Bootstrap, WhatItExportsReachesTheProgram) {
+    const auto done = run("export PDCTL_PATCHED='yes it is'", {"sh", "-c", "printf '%s' \"$PDCTL_PATCHED\""});
+    EXPECT_EQ(done.exit_code, 0) << done.err;
+    EXPECT_EQ(done.out, "yes it is");
+}
+
+TEST_F(Bootstrap, AFailureStopsTheUnitBeforeTheProgram) {
+    const auto done = run("echo patching; exit_code=3; (exit $exit_code)", {"echo", "server started"});
+    EXPECT_EQ(done.exit_code, 97);
+    EXPECT_EQ(done.out, "patching\n");
+    EXPECT_NE(done.err.find("pdctl: BOOTSTRAP failed (exit 3)"), std::string::npos) << done.err;
+}
+
+// A BOOTSTRAP that does not parse is a failed BOOTSTRAP too, not a shell that quits before saying why.
+TEST_F(Bootstrap, TextThatDoesNotParseStopsTheUnitAndSaysWhy) {
+    const auto done = run("if then fi (", {"echo", "server started"});
+    EXPECT_EQ(done.exit_code, 97);
+    EXPECT_EQ(done.out, "");
+    EXPECT_NE(done.err.find("pdctl: BOOTSTRAP failed"), std::string::npos) << done.err;
+}
+
+// Without a BOOTSTRAP the program runs as it is, with no shell around it.
+TEST_F(Bootstrap, NoneLeavesTheProgramAlone) {
+    ProgramSpec spec;
+    spec.argv = {"python3", "-m", "sglang.launch_server"};
+    EXPECT_EQ(launch_argv(spec), spec.argv);
+}
+
 }  // namespace
 }  // namespace pdctl::runtime
