@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs shellcheck over every script pdctl runs on a node, as it is sent: the whole texts the build writes to
+# Runs shellcheck over every script pdctl runs on a node, as it is sent (and over the bash completion
+# script pdctl prints): the whole texts the build writes to
 # BUILD/generated/scripts/LAYER/sh/ from src/LAYER/scripts/*.sh (src/embed_scripts.cmake), pieces read
 # in. Any finding fails; a finding that is intended is disabled in the script's header with the reason
 # beside it (`# shellcheck disable=SC2086 # ...`).
@@ -16,4 +17,8 @@ if [ "${#scripts[@]}" -ne "$expected" ]; then
   exit 2
 fi
 shellcheck --format=gcc "${scripts[@]}"
-echo "shellcheck: ${#scripts[@]} node scripts, no finding"
+# The bash completion script, as `pdctl completion bash` prints it (and the .deb installs it): it runs
+# in the user's own shell, where a quoting slip would act on what they typed.
+"$build/pdctl" completion bash >"$build/generated/pdctl.bash-completion"
+shellcheck --format=gcc --shell=bash "$build/generated/pdctl.bash-completion"
+echo "shellcheck: ${#scripts[@]} node scripts and the bash completion script, no finding"
