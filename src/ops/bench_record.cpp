@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "pdctl/load/level_label.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/splitmix.hpp"
 
@@ -223,7 +224,7 @@ json kv_json(const KvCounters& group) {
 }  // namespace
 
 std::string level_key(const std::string& row, int concurrency, std::optional<double> rate) {
-    return rate ? fmt::format("{} {:g}/s", row, *rate) : fmt::format("{} c={}", row, concurrency);
+    return row + " " + load::level_label(concurrency, rate);
 }
 
 json bench_record(const BenchReport& report) {

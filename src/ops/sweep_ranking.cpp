@@ -7,13 +7,15 @@
 #include <map>
 #include <numeric>
 
+#include "pdctl/load/level_label.hpp"
+
 namespace pdctl::ops {
 namespace {
 
 std::string level_name(const nlohmann::json& level) {
-    if (!level.value("rate", nlohmann::json()).is_null())
-        return fmt::format("{:g}/s", level["rate"].get<double>());
-    return fmt::format("c={}", level.value("concurrency", 0));
+    const auto rate = level.value("rate", nlohmann::json());
+    return load::level_label(level.value("concurrency", 0),
+                             rate.is_number() ? std::optional(rate.get<double>()) : std::nullopt);
 }
 
 double number(const nlohmann::json& level, const char* metric, const char* statistic) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "pdctl/load/level_label.hpp"
 #include "pdctl/report/chart_parts.hpp"
 #include "pdctl/report/xml_text.hpp"
 
@@ -56,8 +57,9 @@ std::vector<Level> levels_of(const json& record) {
             entry.concurrency = level.value("concurrency", 1);
             entry.rate =
                 level.contains("rate") && level["rate"].is_number() ? level["rate"].get<double>() : 0;
-            entry.label = entry.rate > 0 ? fmt::format("{} {:g}/s", name, entry.rate)
-                                         : fmt::format("{} c={}", name, entry.concurrency);
+            entry.label = name + " " +
+                          load::level_label(entry.concurrency,
+                                            entry.rate > 0 ? std::optional(entry.rate) : std::nullopt);
             entry.numbers = &level;
             levels.push_back(entry);
         }
@@ -205,8 +207,8 @@ std::string render_bench_html(const json& record) {
                 "<td>{:.1f} ms</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f}</td><td>{:.2f}</td></tr>\n",
                 xml_escape(row.value("name", "")), row.value("input_tokens", 0),
                 row.value("output_tokens", 0),
-                rate ? fmt::format("{:g}/s", level["rate"].get<double>())
-                     : fmt::format("c={}", level.value("concurrency", 1)),
+                load::level_label(level.value("concurrency", 1),
+                                  rate ? std::optional(level["rate"].get<double>()) : std::nullopt),
                 level.value("ok", 0), level.value("failed", 0), stat(level, "e2e_s", "p50"),
                 stat(level, "ttft_s", "p50") * 1e3, stat(level, "itl_s", "p50") * 1e3,
                 stat(level, "input_tok_s_per_request", "p50"), stat(level, "output_tok_s_per_request", "p50"),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pdctl/load/level_label.hpp"
 #include "pdctl/ops/bench_record.hpp"
 #include "pdctl/ops/bench_slo.hpp"
 
@@ -14,8 +15,7 @@ namespace {
 using json = nlohmann::json;
 
 std::string level_name(const ops::BenchLevel& level) {
-    if (level.rate) return fmt::format("{:g}/s", *level.rate);
-    return fmt::format("c={}", level.concurrency);
+    return load::level_label(level.concurrency, level.rate);
 }
 
 std::string ms(double seconds) {
@@ -330,8 +330,7 @@ JunitSuite bench_to_junit(const ops::BenchReport& report, const ops::BenchCompar
 }
 
 std::string render_bench_progress(const ops::BenchProgress& progress) {
-    const std::string level =
-        progress.rate ? fmt::format("{:g}/s", *progress.rate) : fmt::format("c={}", progress.concurrency);
+    const std::string level = load::level_label(progress.concurrency, progress.rate);
     return fmt::format("{} {} · {} done, {} failed, {} in flight · p50 e2e {:.2f} s · {:.0f} s",
                        progress.row ? progress.row->name : "", level, progress.load.done,
                        progress.load.failed, progress.load.in_flight, progress.load.p50_e2e_s,
