@@ -6,10 +6,10 @@
 #include "doctor_gate.hpp"
 #include "live_line.hpp"
 #include "log_file.hpp"
-#include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench_sweep.hpp"
 #include "pdctl/report/sweep_chart.hpp"
 #include "pdctl/report/sweep_view.hpp"
+#include "print_result.hpp"
 
 namespace pdctl::cli {
 
@@ -33,7 +33,6 @@ ExitCode sweep_command(const GlobalOptions& global, const SweepFlags& flags, con
             return refused;
     }
 
-    engine::install_interrupt_handlers();
     ops::EngineRequest start;
     start.verb = ops::EngineVerb::kStart;
     const LiveLine live(global);
@@ -50,10 +49,9 @@ ExitCode sweep_command(const GlobalOptions& global, const SweepFlags& flags, con
     const auto standings = ops::rank_sweep(ops::sweep_candidates(entries), flags.objectives);
     const auto document = report::sweep_to_json(entries, standings, flags.objectives);
     const auto redact = [&](const std::string& text) { return redactor.redact(text); };
-    if (global.json)
-        fmt::print("{}\n", redact(document.dump(2)));
-    else
-        fmt::print("{}", redact(report::render_sweep(entries, standings, flags.objectives)));
+    print_result(
+        global, redactor, [&] { return document; },
+        [&] { return report::render_sweep(entries, standings, flags.objectives); });
     if (!flags.svg.empty()) write_chart_file(flags.svg, redact(report::render_sweep_svg(document)), "svg");
     if (!flags.html.empty())
         write_chart_file(flags.html, redact(report::render_sweep_html(document)), "html");

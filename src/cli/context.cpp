@@ -1,14 +1,7 @@
 #include "context.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
-#include <string_view>
-
 #include "log_file.hpp"
-#include "pdctl/engine/tee_reporter.hpp"
-#include "pdctl/report/live_view.hpp"
-#include "pdctl/report/text_reporter.hpp"
+#include "pdctl/report/progress_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::cli {
@@ -28,32 +21,9 @@ Context load_context(const GlobalOptions& options, Purpose purpose, const std::s
     return context;
 }
 
-namespace {
-
-std::unique_ptr<engine::Reporter> make_screen_reporter(const GlobalOptions& options,
-                                                       const util::Redactor& redactor) {
-    if (options.json) return std::make_unique<report::JsonLinesReporter>(stdout, redactor);
-    const bool ci = std::getenv("CI") != nullptr;
-    // A terminal that can move the cursor gets the live view; CI logs and pipes get one line per change.
-    const char* term = std::getenv("TERM");
-    const bool capable = term && *term && std::string_view(term) != "dumb";
-    if (!ci && capable && ::isatty(STDOUT_FILENO)) {
-        const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
-        return std::make_unique<report::LiveViewReporter>(stdout, redactor,
-                                                          report::LiveStyle{!(no_color && *no_color)});
-    }
-    return std::make_unique<report::TextReporter>(stdout, redactor, ci || !::isatty(STDOUT_FILENO));
-}
-
-}  // namespace
-
 std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options,
                                                 const util::Redactor& redactor) {
-    auto screen = make_screen_reporter(options, redactor);
-    if (!log_file::stream()) return screen;
-    // The log file gets the plain, UTC-stamped lines a CI log would show, whatever the screen shows.
-    return std::make_unique<engine::TeeReporter>(
-        std::move(screen), std::make_unique<report::TextReporter>(log_file::stream(), redactor, true));
+    return report::make_progress_reporter(stdout, options.json, log_file::stream(), redactor);
 }
 
 }  // namespace pdctl::cli

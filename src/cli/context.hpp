@@ -6,8 +6,8 @@
 #include <string>
 
 #include "pdctl/config/model.hpp"
-#include "pdctl/engine/reporter.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/report/progress_reporter.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::cli {
@@ -33,7 +33,7 @@ config::Cluster load_cluster(const GlobalOptions& options,
 Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,
                      const std::string& verb = {},
                      ops::EmbeddedFallback fallback = ops::EmbeddedFallback::kAllowed);
-// A reporter for progress: JSON Lines with --json, else text lines.
+// A reporter for progress (report/progress_reporter.hpp), teed to --log-file.
 std::unique_ptr<engine::Reporter> make_reporter(const GlobalOptions& options, const util::Redactor& redactor);
 
 }  // namespace pdctl::cli

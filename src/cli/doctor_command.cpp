@@ -1,8 +1,6 @@
 // pdctl doctor [--static] (ops/doctor.hpp), with --junit. The same static rules gate start/restart:
 // doctor_gate.cpp.
 
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -13,6 +11,7 @@
 #include "pdctl/ops/node_selection.hpp"
 #include "pdctl/report/doctor_report_view.hpp"
 #include "pdctl/report/transport_view.hpp"
+#include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -38,18 +37,19 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
     // How each node is reached comes first: an unreachable node's finding reads differently over
     // OpenSSH (a jump host, a certificate) than over libssh2.
     const auto transports = ops::transport_choices(context);
-    std::string text;
-    if (global.json) {
-        auto doc = report::doctor_report_json(report);
-        if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
-        text = doc.dump(2) + "\n";
-    } else {
-        report::DoctorReportOptions shown;
-        shown.fold = global.verbosity == 0;  // -v: every finding on its own
-        text = (transports.empty() ? "" : report::render_transports_text(transports) + "\n") +
-               report::render_doctor_report(report, shown);
-    }
-    fmt::print("{}", context.redactor.redact(text));
+    print_result(
+        global, context.redactor,
+        [&] {
+            auto doc = report::doctor_report_json(report);
+            if (!transports.empty()) doc["ssh_transports"] = report::transports_to_json(transports);
+            return doc;
+        },
+        [&] {
+            report::DoctorReportOptions shown;
+            shown.fold = global.verbosity == 0;  // -v: every finding on its own
+            return (transports.empty() ? "" : report::render_transports_text(transports) + "\n") +
+                   report::render_doctor_report(report, shown);
+        });
     std::vector<std::string> checked;
     for (const auto& node : context.cluster.nodes)
         if (!nodes || std::find(nodes->begin(), nodes->end(), node.name) != nodes->end())

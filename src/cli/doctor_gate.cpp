@@ -4,13 +4,13 @@
 
 #include <cstdio>
 
-#include "pdctl/lint/rules.hpp"
+#include "pdctl/ops/doctor.hpp"
 #include "pdctl/report/doctor_view.hpp"
 
 namespace pdctl::cli {
 
 ExitCode doctor_before_start(const GlobalOptions& global, const Context& context, const std::string& verb) {
-    const auto report = lint::run_static_rules(context.cluster, context.plan);
+    const auto report = ops::static_findings(context);
     if (report.errors() == 0 && report.warnings() == 0) return ExitCode::kOk;
     if (global.json) {
         // One JSON Lines event ahead of the run's own events.

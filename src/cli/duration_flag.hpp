@@ -1,6 +1,7 @@
 #pragma once
 // Every flag that takes a time takes a duration (500ms, 90s, 25m, 1h, or a plain number of seconds),
-// shown as DURATION in --help, read and refused the same way.
+// shown as DURATION in --help, read and refused the same way (config::parse_duration_flag, which the
+// use cases that read a flag's value themselves call too).
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -16,10 +17,7 @@ inline constexpr const char* kDurationMetavar = "DURATION";
 CLI::Option* add_duration_option(CLI::App& command, const std::string& name, std::string& text,
                                  const std::string& help);
 
-enum class ZeroDuration { kRefused, kAllowed };  // kAllowed: 0 means "do not wait"
-
-// The value of `flag`; a usage error naming the flag and the forms it takes when `text` is not one.
-config::Duration parse_duration_flag(const std::string& flag, const std::string& text,
-                                     ZeroDuration zero = ZeroDuration::kRefused);
+using config::parse_duration_flag;
+using config::ZeroDuration;
 
 }  // namespace pdctl::cli

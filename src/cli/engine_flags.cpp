@@ -23,11 +23,8 @@ void add_deadline_flags(CLI::App& command, std::string& policy, std::string& flo
         ->type_name(kDurationMetavar);
 }
 
-void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
-                          const std::string& floor) {
-    timeline::apply_deadlines(
-        plan, history, parse_duration_flag("--deadline-floor", floor),
-        policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned);
+timeline::DeadlinePolicy deadline_policy(const std::string& policy) {
+    return policy == "fixed" ? timeline::DeadlinePolicy::kFixed : timeline::DeadlinePolicy::kLearned;
 }
 
 void add_transfer_error_limit_flag(CLI::App& command, int& limit) {

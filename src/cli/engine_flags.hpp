@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "engine_verb_options.hpp"
+#include "pdctl/ops/engine_run.hpp"
 #include "pdctl/plan/plan.hpp"
 #include "pdctl/report/junit.hpp"
-#include "pdctl/timeline/start_history.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace CLI {
@@ -28,10 +28,8 @@ void write_junit_file(const std::string& path, const std::vector<report::JunitSu
 
 // --deadline-policy and --deadline-floor, the same for start, restart and plan.
 void add_deadline_flags(CLI::App& command, std::string& policy, std::string& floor);
-// The gate deadlines of `plan` chosen from the past starts in `history`; a usage error for a bad flag
-// value.
-void apply_deadline_flags(plan::Plan& plan, const timeline::StartHistory& history, const std::string& policy,
-                          const std::string& floor);
+// --deadline-policy's value (CLI11 allows only learned and fixed).
+timeline::DeadlinePolicy deadline_policy(const std::string& policy);
 
 // --transfer-error-limit N, the same for start and restart.
 void add_transfer_error_limit_flag(CLI::App& command, int& limit);

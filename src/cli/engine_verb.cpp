@@ -1,16 +1,14 @@
 #include "engine_verb.hpp"
 
-#include <fmt/format.h>
-
 #include <optional>
 
 #include "doctor_gate.hpp"
 #include "duration_flag.hpp"
-#include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/engine_run.hpp"
 #include "pdctl/ops/take_over.hpp"
 #include "pdctl/report/junit_reporter.hpp"
 #include "pdctl/report/takeover_view.hpp"
+#include "print_result.hpp"
 
 namespace pdctl::cli {
 
@@ -37,10 +35,10 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     if (options.dry_run) {
         if (!options.take_over)
             throw Failure(ExitCode::kUsage, "--dry-run shows what --take-over would stop", "add --take-over");
-        const auto scan =
-            ops::scan_for_take_over(context, plan::scope_plan(context.plan, options.scope, name).plan);
-        fmt::print("{}", context.redactor.redact(global.json ? report::takeover_to_json(scan).dump(2) + "\n"
-                                                             : report::render_takeover_text(scan)));
+        const auto scan = ops::scan_for_take_over(context, options.scope, name);
+        print_result(
+            global, context.redactor, [&] { return report::takeover_to_json(scan); },
+            [&] { return report::render_takeover_text(scan); });
         return scan.code();
     }
     ops::EngineRequest request;
@@ -58,12 +56,10 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     request.drain_grace = parse_duration_flag("--drain-grace", options.drain_grace, ZeroDuration::kAllowed);
     request.rolling = options.rolling;
     request.allow_router_restart = options.allow_router_restart;
-    request.deadline_policy = options.deadline_policy == "fixed" ? timeline::DeadlinePolicy::kFixed
-                                                                 : timeline::DeadlinePolicy::kLearned;
+    request.deadline_policy = deadline_policy(options.deadline_policy);
     auto reporter = make_reporter(global, context.redactor);
     // --junit: a recorder of the engine's events, written whatever the run's end.
-    engine::SilentReporter unseen;
-    report::JunitReporter junit(unseen, name);
+    report::JunitRecorder junit(name);
     if (!options.junit.empty()) request.recorder = &junit;
     ExitCode code = ExitCode::kInternal;
     try {

@@ -9,6 +9,7 @@
 #include "duration_flag.hpp"
 #include "pdctl/ops/exec.hpp"
 #include "pdctl/report/exec_view.hpp"
+#include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -42,9 +43,9 @@ ExitCode exec_command(const GlobalOptions& global, ExecOptions options) {
         fmt::print("{}", report::render_exec_outcomes(answers));
         return ops::exec_exit_code(answers);
     }
-    const auto text = global.json ? report::exec_to_json(answers).dump(2) : report::render_exec_text(answers);
-    fmt::print("{}", context.redactor.redact(text));
-    if (global.json) fmt::print("\n");
+    print_result(
+        global, context.redactor, [&] { return report::exec_to_json(answers); },
+        [&] { return report::render_exec_text(answers); });
     return ops::exec_exit_code(answers);
 }
 

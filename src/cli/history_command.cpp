@@ -1,30 +1,28 @@
-// pdctl history: past start/stop/restart runs, read from the coordinator's journal.
-#include <fmt/format.h>
-
+// pdctl history: past runs of the verbs that changed or measured the cluster, as the coordinator
+// recorded them (ops/past_runs.hpp).
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "pdctl/ops/journal_queries.hpp"
+#include "pdctl/ops/past_runs.hpp"
 #include "pdctl/report/history_view.hpp"
+#include "print_result.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 struct HistoryOptions {
-    int limit = 20;  // 0: every run the journal holds
+    int limit = 20;  // 0: every run recorded
 };
 
 ExitCode history_command(const GlobalOptions& global, const HistoryOptions& options) {
     if (options.limit < 0) throw Failure(ExitCode::kUsage, "--limit takes 0 (every run) or more");
     auto context = load_context(global);
     const auto past = ops::read_past_runs(context, static_cast<std::size_t>(options.limit));
-    const auto& runs = past.runs;
-    const std::string& source = past.source;
-    const std::string output =
-        global.json ? report::history_to_json(runs, context.cluster.name, source).dump(2) + "\n"
-                    : report::render_history_text(runs, source);
-    fmt::print("{}", context.redactor.redact(output));
+    print_result(
+        global, context.redactor,
+        [&] { return report::history_to_json(past.runs, context.cluster.name, past.source); },
+        [&] { return report::render_history_text(past.runs, past.source); });
     return past.code;
 }
 

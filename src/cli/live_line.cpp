@@ -1,19 +1,14 @@
 #include "live_line.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <string_view>
 
 #include "pdctl/report/bench_view.hpp"
+#include "pdctl/report/terminal.hpp"
 
 namespace pdctl::cli {
 
 LiveLine::LiveLine(const GlobalOptions& global) {
-    const char* term = std::getenv("TERM");
-    wanted_ = !global.json && std::getenv("CI") == nullptr && ::isatty(STDERR_FILENO) && term && *term &&
-              std::string_view(term) != "dumb";
+    wanted_ = !global.json && report::terminal_of(stderr).redraw;
 }
 
 LiveLine::~LiveLine() {

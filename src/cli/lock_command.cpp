@@ -1,13 +1,10 @@
 // pdctl lock status | release [--force]: the deploy lock on the coordinator node.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <memory>
 
 #include "pdctl/ops/lock.hpp"
 #include "pdctl/report/lock_view.hpp"
-#include "pdctl/state/deploy_lock.hpp"
+#include "print_result.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -20,11 +17,9 @@ struct LockReleaseOptions {
 ExitCode lock_status_command(const GlobalOptions& global) {
     auto context = load_context(global);
     const auto lock = ops::look_at_lock(context);
-    if (global.json)
-        fmt::print("{}\n",
-                   context.redactor.redact(report::lock_status_to_json(lock, state::epoch_now()).dump(2)));
-    else
-        fmt::print("{}", context.redactor.redact(report::render_lock_status_text(lock, state::epoch_now())));
+    print_result(
+        global, context.redactor, [&] { return report::lock_status_to_json(lock, lock.read_at); },
+        [&] { return report::render_lock_status_text(lock, lock.read_at); });
     return ExitCode::kOk;
 }
 
@@ -35,14 +30,13 @@ ExitCode lock_release_command(const GlobalOptions& global, const LockReleaseOpti
     std::string message = release.broken;
     if (release.what == ops::LockReleased::kAlreadyFree) message = report::lock_already_free_message(lock);
     if (release.what == ops::LockReleased::kOwn)
-        message = report::lock_released_own_message(lock, state::epoch_now());
+        message = report::lock_released_own_message(lock, release.at);
     const bool released = release.what != ops::LockReleased::kAlreadyFree;
     const bool broken = release.what == ops::LockReleased::kBroken;
-    const std::string text =
-        global.json
-            ? report::lock_release_to_json(lock, message, released, broken, state::epoch_now()).dump(2)
-            : message;
-    fmt::print("{}\n", context.redactor.redact(text));
+    print_result(
+        global, context.redactor,
+        [&] { return report::lock_release_to_json(lock, message, released, broken, release.at); },
+        [&] { return message + "\n"; });
     return ExitCode::kOk;
 }
 

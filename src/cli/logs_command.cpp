@@ -1,19 +1,13 @@
 // pdctl logs ROLE: a role's log lines, the last ones, --since a moment, --follow, --previous; or
-// --bundle FILE: every unit's logs, the plan, status and the journal in one archive.
+// --bundle FILE: every unit's logs, the plan, status and the newest runs in one archive (ops/log_bundle.hpp).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include "duration_flag.hpp"
 #include "pdctl/ops/log_bundle.hpp"
 #include "pdctl/ops/logs.hpp"
-#include "pdctl/ops/status.hpp"
 #include "pdctl/report/junit.hpp"
 #include "pdctl/report/logs_json.hpp"
 #include "pdctl/report/logs_view.hpp"
@@ -30,44 +24,16 @@ struct LogsOptions {
     std::string bundle;  // --bundle FILE
 };
 
-std::string bundle_manifest(const ops::Bundle& bundle, const Context& context, const std::string& when) {
-    std::string text = "pdctl " + std::string(PDCTL_VERSION) + " bundle of cluster " + context.cluster.name +
-                       ", " + when + " UTC, from " + context.cluster.config_path + "\n\n";
-    for (const auto& file : bundle.files) text += fmt::format("{:>10}  {}\n", file.content.size(), file.path);
-    if (!bundle.not_running.empty())
-        text += "\nnot running (no current log; their kept logs are under previous/): " +
-                fmt::format("{}", fmt::join(bundle.not_running, ", ")) + "\n";
-    if (!bundle.missing.empty()) text += "\nnot collected:\n";
-    for (const auto& why : bundle.missing) text += "  " + why + "\n";
-    return text;
-}
-
 ExitCode write_bundle(const GlobalOptions& global, const ops::LogsRequest& request, const std::string& path) {
-    // Refused before any node is asked: collecting every log takes a while.
-    if (!std::ofstream(path, std::ios::binary | std::ios::app))
-        throw Failure(ExitCode::kUsage, "cannot write the bundle " + path + ": " + std::strerror(errno),
-                      "a writable path, e.g. ./incident.tar.gz");
+    ops::check_bundle_path(path);
     auto context = load_context(global);
-    auto bundle = ops::collect_bundle(context, request);
-    const auto redact = [&](const std::string& text) { return context.redactor.redact(text); };
-    bundle.files.push_back({"plan.txt", redact(report::render_plan_text(context.plan, "start"))});
-    const auto status = ops::read_status(context, request.scope);
-    bundle.files.push_back({"status.json", redact(report::status_to_json(status).dump(2) + "\n")});
-    const auto when = report::junit_timestamp_now();
-    bundle.files.insert(bundle.files.begin(), {"MANIFEST.txt", bundle_manifest(bundle, context, when)});
-    std::string top = "pdctl-" + context.cluster.name + "-" + when;
-    std::replace(top.begin(), top.end(), ':', '-');
-    ops::write_bundle(path, top, bundle.files);
-    std::size_t bytes = 0;
-    for (const auto& file : bundle.files) bytes += file.content.size();
-    fmt::print("bundle {}: {} files, {} KiB before compression (MANIFEST.txt lists them){}\n", path,
-               bundle.files.size(), (bytes + 1023) / 1024,
-               bundle.missing.empty() ? "" : fmt::format("; {} not collected", bundle.missing.size()));
-    if (!bundle.not_running.empty())
-        fmt::print("  {} of the units do not run: only the logs they left are in it\n",
-                   bundle.not_running.size());
-    for (const auto& why : bundle.missing) fmt::print("  not collected: {}\n", redact(why));
-    return bundle.code;
+    ops::BundleRenderings renderings;
+    renderings.plan_text = [](const plan::Plan& plan) { return report::render_plan_text(plan, "start"); };
+    renderings.status_json = [](const auto& status) { return report::status_to_json(status).dump(2) + "\n"; };
+    renderings.now_utc = [] { return report::junit_timestamp_now(); };
+    const auto written = ops::write_incident_bundle(context, {request, path}, renderings);
+    fmt::print("{}", context.redactor.redact(report::render_bundle_written(path, written)));
+    return written.code;
 }
 
 ExitCode logs_command(const GlobalOptions& global, const LogsOptions& options) {

@@ -22,27 +22,15 @@ struct PullOptions {
 
 ExitCode pull_command(const GlobalOptions& global, const PullOptions& options) {
     auto context = load_context(global, Purpose::kOnNodes, "pull");
-    // A role means every group of it, as on every verb: the filter takes the groups' names.
-    std::vector<std::string> groups;
-    if (!options.scope.empty())
-        for (const auto& stage : plan::scope_plan(context.plan, options.scope, "pull").plan.stages)
-            groups.push_back(stage.role);
-    const pull::PullFilter filter{groups, options.nodes};
-    const auto unknown = pull::unknown_names(context.cluster, filter);
-    if (!unknown.empty()) {
-        std::string names;
-        for (const auto& name : unknown) names += (names.empty() ? "" : ", ") + name;
-        throw Failure(ExitCode::kUsage, "pull: no " + names + " in " + context.cluster.config_path,
-                      "`pdctl plan` lists the roles and nodes");
-    }
+    const auto selected = ops::select_pulls(context, options.scope, options.nodes);
     pull::PullOptions pull_options;
     pull_options.timeout = parse_duration_flag("--timeout", options.timeout);
-    const auto plan = pull::plan_pull(context.cluster, filter);
+    const auto& plan = selected.plan;
     if (plan.empty()) {
         fmt::print(stderr,
                    "pdctl: nothing to pull: no role{} runs with `runtime: docker` and an image (process "
                    "roles need no image)\n",
-                   filter.roles.empty() && filter.nodes.empty() ? "" : " selected by --role/--group/--node");
+                   selected.narrowed ? " selected by --role/--group/--node" : "");
         return ExitCode::kOk;
     }
 

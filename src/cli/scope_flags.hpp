@@ -1,6 +1,6 @@
 #pragma once
 // --role R (repeatable) and --group G (repeatable): the part of the cluster a verb acts on
-// (plan::scope_plan).
+// (plan/scope.hpp).
 
 #include "pdctl/plan/scope.hpp"
 

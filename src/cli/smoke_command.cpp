@@ -1,6 +1,4 @@
 // pdctl smoke: the runbook's last step (ops/smoke.hpp), with --junit.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <memory>
@@ -9,6 +7,7 @@
 #include "engine_verb.hpp"
 #include "pdctl/ops/smoke.hpp"
 #include "pdctl/report/smoke_view.hpp"
+#include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -29,12 +28,13 @@ ExitCode smoke_command(const GlobalOptions& global, SmokeOptions options) {
     auto context = load_context(global);
     const auto checks = ops::run_smoke(context, options.request);
 
-    if (global.json) {
-        fmt::print("{}\n", context.redactor.redact(report::smoke_to_json(checks).dump(2)));
-    } else {
-        for (const auto& check : checks)
-            fmt::print("{}\n", context.redactor.redact(report::render_smoke_check_line(check)));
-    }
+    print_result(
+        global, context.redactor, [&] { return report::smoke_to_json(checks); },
+        [&] {
+            std::string text;
+            for (const auto& check : checks) text += report::render_smoke_check_line(check) + "\n";
+            return text;
+        });
     write_junit_file(options.junit,
                      {report::smoke_to_junit(
                          checks, timestamp,

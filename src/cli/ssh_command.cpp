@@ -1,26 +1,22 @@
 // pdctl ssh close: ends the OpenSSH masters that stay between runs (docs/ssh.md). Needs no cluster
 // file: it is for the operator's machine, whichever clusters its masters reach.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 
-#include "pdctl/exec/openssh_masters.hpp"
+#include "pdctl/ops/ssh_close.hpp"
 #include "pdctl/report/ssh_masters_view.hpp"
+#include "print_result.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
 namespace {
 
 ExitCode ssh_close_command(const GlobalOptions& global) {
-    const std::string dir = exec::control_dir_from_environment();
-    std::vector<exec::ClosedMaster> closed;
-    try {
-        closed = exec::close_masters_in(dir);
-    } catch (const std::runtime_error& error) {
-        throw Failure(ExitCode::kUsage, error.what());
-    }
-    fmt::print("{}", global.json ? report::closed_masters_to_json(dir, closed).dump(2) + "\n"
-                                 : report::render_closed_masters_text(dir, closed));
+    const auto answer = ops::close_ssh_masters();
+    // No cluster is read, so there are no secrets to redact.
+    print_result(
+        global, util::Redactor{},
+        [&] { return report::closed_masters_to_json(answer.control_dir, answer.closed); },
+        [&] { return report::render_closed_masters_text(answer.control_dir, answer.closed); });
     return ExitCode::kOk;
 }
 

@@ -1,14 +1,13 @@
 // pdctl stack [--role R] [--group G]: a Python stack dump (py-spy dump) of every rank of the selected
 // sglang groups, in parallel, folded by where the ranks are, the odd ones out named: which rank of a
 // hung group the others wait for (sglang #12121, #6864).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <memory>
 
 #include "pdctl/ops/stack.hpp"
 #include "pdctl/plan/scope.hpp"
 #include "pdctl/report/stack_view.hpp"
+#include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -18,9 +17,9 @@ namespace {
 ExitCode stack_command(const GlobalOptions& global, const plan::Scope& scope) {
     auto context = load_context(global, Purpose::kOnNodes, "stack");
     const auto dumps = ops::dump_stacks(context, scope);
-    const auto text =
-        global.json ? report::stack_to_json(dumps).dump(2) + "\n" : report::render_stack_text(dumps);
-    fmt::print("{}", context.redactor.redact(text));
+    print_result(
+        global, context.redactor, [&] { return report::stack_to_json(dumps); },
+        [&] { return report::render_stack_text(dumps); });
     return ops::stack_exit_code(dumps);
 }
 

@@ -1,12 +1,11 @@
 // pdctl status: every role and node: state, rank, health, uptime, config drift.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <utility>
 
 #include "pdctl/ops/status.hpp"
 #include "pdctl/report/status_view.hpp"
+#include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
 
@@ -17,9 +16,12 @@ ExitCode status_command(const GlobalOptions& global, const plan::Scope& scope,
                         engine::StatusRequest request) {
     auto context = load_context(global);
     const auto status = ops::read_status(context, scope, std::move(request));
-    const std::string text =
-        global.json ? report::status_to_json(status).dump(2) : report::render_status_text(status);
-    fmt::print("{}{}", context.redactor.redact(text), text.ends_with('\n') ? "" : "\n");
+    print_result(
+        global, context.redactor, [&] { return report::status_to_json(status); },
+        [&] {
+            const auto text = report::render_status_text(status);
+            return text.ends_with('\n') ? text : text + "\n";
+        });
     return engine::status_exit_code(status);
 }
 

@@ -1,18 +1,17 @@
 // pdctl timeline [RUN|last] [--vs RUN] [--svg FILE] [--html FILE]: a past start as a per-unit Gantt
-// chart, from the coordinator's journal (report/timeline_view.hpp, report/timeline_svg.hpp).
+// chart, from the coordinator's record of past runs (ops/past_runs.hpp, report/timeline_view.hpp,
+// report/timeline_svg.hpp).
 #include <fmt/format.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <memory>
 
 #include "chart_file.hpp"
-#include "pdctl/ops/journal_queries.hpp"
+#include "pdctl/ops/past_runs.hpp"
+#include "pdctl/report/terminal.hpp"
 #include "pdctl/report/timeline_svg.hpp"
 #include "pdctl/report/timeline_view.hpp"
-#include "pdctl/timeline/run_timeline.hpp"
+#include "print_result.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -26,60 +25,33 @@ struct TimelineOptions {
     int width = 0;  // 0: the terminal's, else 100
 };
 
-int terminal_width() {
-    winsize size{};
-    if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
-        return size.ws_col;
-    if (const char* columns = std::getenv("COLUMNS")) {
-        const int value = std::atoi(columns);
-        if (value > 0) return value;
-    }
-    return 100;
-}
-
-bool colour_wanted() {
-    const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
-    return ::isatty(STDOUT_FILENO) && !(no_color && *no_color) && !std::getenv("CI");
-}
-
-const timeline::RunTimeline& pick(const std::vector<timeline::RunTimeline>& runs, const std::string& selector,
-                                  const std::string& source) {
-    std::string error;
-    const auto* run = timeline::find_run(runs, selector, error);
-    if (!run)
-        throw Failure(ExitCode::kUsage, fmt::format("timeline: {} ({})", error, source),
-                      "`pdctl history` lists the runs; a start records its timeline from this version on");
-    return *run;
-}
-
 ExitCode timeline_command(const GlobalOptions& global, const TimelineOptions& options) {
     if (options.width < 0 || (options.width > 0 && options.width < 40))
         throw Failure(ExitCode::kUsage, "--width takes 40 columns or more");
     auto context = load_context(global);
-    const auto journal = ops::read_past_timelines(context);
-    const auto& runs = journal.runs;
-    std::vector<timeline::RunTimeline> shown{pick(runs, options.run, journal.source)};
-    if (!options.vs.empty()) shown.push_back(pick(runs, options.vs, journal.source));
+    const auto past = ops::read_timelines_to_show(context, options.run, options.vs);
+    const auto& shown = past.runs;
 
     if (!options.svg.empty())
         write_chart_file(options.svg, context.redactor.redact(report::render_timeline_svg(shown)), "svg");
     if (!options.html.empty())
         write_chart_file(options.html, context.redactor.redact(report::render_timeline_html(shown)), "html");
-    std::string output;
-    if (global.json) {
-        auto document = report::timeline_to_json(shown.front());
-        if (shown.size() > 1) document["vs"] = report::timeline_to_json(shown.back());
-        document["source"] = journal.source;
-        output = document.dump(2) + "\n";
-    } else {
-        report::TimelineTextOptions text;
-        text.width = options.width > 0 ? options.width : terminal_width();
-        text.colour = colour_wanted();
-        output = shown.size() > 1 ? report::render_timeline_comparison(shown[0], shown[1], text)
-                                  : report::render_timeline_text(shown[0], text);
-    }
-    fmt::print("{}", context.redactor.redact(output));
-    return journal.code;
+    print_result(
+        global, context.redactor,
+        [&] {
+            auto document = report::timeline_to_json(shown.front());
+            if (shown.size() > 1) document["vs"] = report::timeline_to_json(shown.back());
+            document["source"] = past.source;
+            return document;
+        },
+        [&] {
+            report::TimelineTextOptions text;
+            text.width = options.width > 0 ? options.width : report::terminal_width(stdout, 100);
+            text.colour = report::terminal_of(stdout).colour;
+            return shown.size() > 1 ? report::render_timeline_comparison(shown[0], shown[1], text)
+                                    : report::render_timeline_text(shown[0], text);
+        });
+    return past.code;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "pdctl/util/exit_code.hpp"
+
 namespace pdctl::config {
 
 namespace {
@@ -43,6 +45,17 @@ std::string format_duration(Duration duration) {
     if (ms != 0 && ms % (60 * 1000) == 0) return std::to_string(ms / (60 * 1000)) + "m";
     if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
     return std::to_string(ms) + "ms";
+}
+
+Duration parse_duration_flag(const std::string& flag, const std::string& text, ZeroDuration zero) {
+    const auto value = parse_duration(text);
+    const bool allowed = value && (zero == ZeroDuration::kAllowed ? value->count() >= 0 : value->count() > 0);
+    if (!allowed)
+        throw Failure(ExitCode::kUsage, flag + ": cannot read '" + text + "'",
+                      std::string(zero == ZeroDuration::kAllowed ? "a duration (0 = do not wait): "
+                                                                 : "a duration greater than 0: ") +
+                          kDurationForms);
+    return *value;
 }
 
 }  // namespace pdctl::config

@@ -49,6 +49,8 @@ std::vector<SweepConfig> load_sweep_configs(const std::vector<std::string>& path
 std::vector<SweepEntry> run_sweep(const std::vector<SweepConfig>& configs, const OpenOptions& open,
                                   const EngineRequest& start, const BenchSpec& spec,
                                   const SweepHooks& hooks) {
+    // Ctrl-C ends the config under way; the sweep stops there and ranks what it measured.
+    engine::install_interrupt_handlers();
     std::vector<SweepEntry> entries;
     for (std::size_t i = 0; i < configs.size() && !engine::interrupted(); ++i) {
         const auto deployment = open_deployment(configs[i].cluster, open);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/bench_evidence.hpp"
 #include "pdctl/ops/bench_record.hpp"
 
@@ -40,6 +41,8 @@ ExitCode bench_verdict(const BenchReport& report, const BenchComparison* compari
 BenchOutcome run_bench_verb(const Deployment& deployment, const BenchSpec& spec,
                             const BenchEvidenceRequest& evidence,
                             const std::function<void(const BenchProgress&)>& progress) {
+    // Ctrl-C ends the level under way and reports what was measured.
+    engine::install_interrupt_handlers();
     if (!evidence.vs.empty() && !evidence.baseline_file.empty())
         throw Failure(ExitCode::kUsage,
                       "--vs and --baseline both name what to compare with: give one of them");

@@ -9,9 +9,13 @@
 
 namespace pdctl::ops {
 
+lint::Report static_findings(const Deployment& deployment) {
+    return lint::run_static_rules(deployment.cluster, deployment.plan);
+}
+
 DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
                         const std::optional<std::vector<std::string>>& nodes) {
-    DoctorAnswer answer{lint::run_static_rules(deployment.cluster, deployment.plan), 0};
+    DoctorAnswer answer{static_findings(deployment), 0};
     auto& report = answer.report;
     answer.static_errors = report.errors();
     if (static_only) return answer;

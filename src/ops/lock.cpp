@@ -29,6 +29,7 @@ LockView look_at_lock(const Deployment& deployment, const state::OperatorIdentit
                                   coordinator.address, answer.transport_error));
     lock.observed = state::lock::parse_status(answer);
     lock.liveness = state::holder_liveness(lock.observed.holder, me);
+    lock.read_at = state::epoch_now();
     return lock;
 }
 
@@ -64,7 +65,9 @@ LockView look_at_lock(const Deployment& deployment) {
     return look_at_lock(deployment, state::current_operator());
 }
 
-LockRelease release_lock(const Deployment& deployment, bool force) {
+namespace {
+
+LockRelease release_lock_if_allowed(const Deployment& deployment, bool force) {
     const auto me = state::current_operator();
     LockRelease release{look_at_lock(deployment, me), LockReleased::kAlreadyFree, {}};
     const auto& observed = release.lock.observed;
@@ -93,6 +96,14 @@ LockRelease release_lock(const Deployment& deployment, bool force) {
     release.what = LockReleased::kBroken;
     release.broken = lock_broken_message(release.lock, state::epoch_now());
     journal_audit(deployment, "lock release --force", release.broken);
+    return release;
+}
+
+}  // namespace
+
+LockRelease release_lock(const Deployment& deployment, bool force) {
+    auto release = release_lock_if_allowed(deployment, force);
+    release.at = state::epoch_now();
     return release;
 }
 

@@ -1,7 +1,11 @@
 #include "pdctl/ops/log_bundle.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -130,6 +134,50 @@ void write_bundle(const std::string& path, const std::string& top_dir, const std
         throw Failure(ExitCode::kUsage,
                       "cannot write the bundle " + path + ": " + result.err.substr(0, result.err.find('\n')),
                       "a writable path, e.g. ./incident.tar.gz");
+}
+
+namespace {
+
+std::string bundle_manifest(const Bundle& bundle, const config::Cluster& cluster, const std::string& when) {
+    std::string text = "pdctl " + std::string(PDCTL_VERSION) + " bundle of cluster " + cluster.name + ", " +
+                       when + " UTC, from " + cluster.config_path + "\n\n";
+    for (const auto& file : bundle.files) text += fmt::format("{:>10}  {}\n", file.content.size(), file.path);
+    if (!bundle.not_running.empty())
+        text += "\nnot running (no current log; their kept logs are under previous/): " +
+                util::join(bundle.not_running, ", ") + "\n";
+    if (!bundle.missing.empty()) text += "\nnot collected:\n";
+    for (const auto& why : bundle.missing) text += "  " + why + "\n";
+    return text;
+}
+
+}  // namespace
+
+void check_bundle_path(const std::string& path) {
+    if (!std::ofstream(path, std::ios::binary | std::ios::app))
+        throw Failure(ExitCode::kUsage, "cannot write the bundle " + path + ": " + std::strerror(errno),
+                      "a writable path, e.g. ./incident.tar.gz");
+}
+
+WrittenBundle write_incident_bundle(const Deployment& deployment, const BundleRequest& request,
+                                    const BundleRenderings& renderings) {
+    auto bundle = collect_bundle(deployment, request.logs);
+    const auto redact = [&](const std::string& text) { return deployment.redactor.redact(text); };
+    bundle.files.push_back({"plan.txt", redact(renderings.plan_text(deployment.plan))});
+    const auto status = read_status(deployment, request.logs.scope);
+    bundle.files.push_back({"status.json", redact(renderings.status_json(status))});
+    const auto when = renderings.now_utc();
+    bundle.files.insert(bundle.files.begin(),
+                        {"MANIFEST.txt", bundle_manifest(bundle, deployment.cluster, when)});
+    std::string top = "pdctl-" + deployment.cluster.name + "-" + when;
+    std::replace(top.begin(), top.end(), ':', '-');
+    write_bundle(request.path, top, bundle.files);
+    WrittenBundle written;
+    written.files = bundle.files.size();
+    for (const auto& file : bundle.files) written.bytes += file.content.size();
+    written.missing = std::move(bundle.missing);
+    written.not_running = std::move(bundle.not_running);
+    written.code = bundle.code;
+    return written;
 }
 
 }  // namespace pdctl::ops

@@ -5,6 +5,7 @@
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/mutating_run.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -37,6 +38,22 @@ class JournaledPullView : public pull::PullObserver {
 };
 
 }  // namespace
+
+PullSelection select_pulls(const Deployment& deployment, const plan::Scope& scope,
+                           const std::vector<std::string>& nodes) {
+    // A role means every group of it, as on every verb: the filter takes the groups' names.
+    std::vector<std::string> groups;
+    if (!scope.empty())
+        for (const auto& stage : plan::scope_plan(deployment.plan, scope, "pull").plan.stages)
+            groups.push_back(stage.role);
+    const pull::PullFilter filter{groups, nodes};
+    const auto unknown = pull::unknown_names(deployment.cluster, filter);
+    if (!unknown.empty())
+        throw Failure(ExitCode::kUsage,
+                      "pull: no " + util::join(unknown, ", ") + " in " + deployment.cluster.config_path,
+                      "`pdctl plan` lists the roles and nodes");
+    return {pull::plan_pull(deployment.cluster, filter), !filter.roles.empty() || !filter.nodes.empty()};
+}
 
 ExitCode run_pull(const Deployment& deployment, const std::vector<pull::NodeImages>& plan,
                   pull::PullOptions options, PullView& view) {

@@ -52,6 +52,11 @@ std::string describe(const doctor::ForeignHolder& holder) {
     return what + " on " + holder.node + ": " + util::join(holder.reasons, ", ");
 }
 
+TakeoverScan scan_for_take_over(const Deployment& deployment, const plan::Scope& scope,
+                                const std::string& verb) {
+    return scan_for_take_over(deployment, plan::scope_plan(deployment.plan, scope, verb).plan);
+}
+
 TakeoverScan scan_for_take_over(const Deployment& deployment, const plan::Plan& plan) {
     TakeoverScan scan;
     for (const auto& node : deployment.cluster.nodes) {

@@ -337,4 +337,17 @@ std::string render_bench_progress(const ops::BenchProgress& progress) {
                        progress.load.elapsed_s);
 }
 
+std::string render_bench_outcome(const ops::BenchOutcome& outcome) {
+    std::string text = render_bench(outcome.report);
+    if (outcome.comparison) text += render_bench_comparison(*outcome.comparison);
+    return text + fmt::format("journaled as run {} (compare a later run with `pdctl bench --vs {}`)\n",
+                              outcome.run_id, outcome.run_id);
+}
+
+nlohmann::json bench_outcome_to_json(const ops::BenchOutcome& outcome) {
+    auto document = bench_to_json(outcome.report, outcome.comparison ? &*outcome.comparison : nullptr);
+    document["run"] = outcome.run_id;
+    return document;
+}
+
 }  // namespace pdctl::report

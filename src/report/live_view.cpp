@@ -1,10 +1,9 @@
 #include "pdctl/report/live_view.hpp"
 
 #include <fmt/format.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "pdctl/report/output.hpp"
+#include "pdctl/report/terminal.hpp"
 
 namespace pdctl::report {
 using engine::Duration;
@@ -27,9 +26,7 @@ LiveViewReporter::~LiveViewReporter() {
 }
 
 std::size_t LiveViewReporter::terminal_width() const {
-    winsize size{};
-    if (::ioctl(::fileno(out_), TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
-    return kDefaultWidth;
+    return static_cast<std::size_t>(report::terminal_columns(out_).value_or(kDefaultWidth));
 }
 
 void LiveViewReporter::draw_locked(bool final) {

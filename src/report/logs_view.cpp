@@ -45,4 +45,16 @@ void LogPrinter::restarted(std::size_t target) {
     fmt::print("{}\n", log_restarted_line(prefixes_[target]));
 }
 
+std::string render_bundle_written(const std::string& path, const ops::WrittenBundle& written) {
+    std::string text =
+        fmt::format("bundle {}: {} files, {} KiB before compression (MANIFEST.txt lists them){}\n", path,
+                    written.files, (written.bytes + 1023) / 1024,
+                    written.missing.empty() ? "" : fmt::format("; {} not collected", written.missing.size()));
+    if (!written.not_running.empty())
+        text += fmt::format("  {} of the units do not run: only the logs they left are in it\n",
+                            written.not_running.size());
+    for (const auto& why : written.missing) text += fmt::format("  not collected: {}\n", why);
+    return text;
+}
+
 }  // namespace pdctl::report

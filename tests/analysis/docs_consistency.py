@@ -109,7 +109,8 @@ def readme_verbs():
                         f"the code has {sorted(set(verbs) - without_scope)}")
 
     # "`--json` makes stdout one JSON document (`plan`, ...) or JSON Lines events (`start`, ...)"
-    json_verbs = {verb for verb, text in verbs.items() if "global.json" in text or "run_engine_verb(" in text}
+    json_verbs = {verb for verb, text in verbs.items()
+                  if any(mark in text for mark in ("global.json", "print_result(", "run_engine_verb("))}
     match = re.search(r"`--json` makes stdout(.*?)\.(?:\s|$)", using, re.S)
     if not match:
         problems.append("README.md Using it: the `--json` sentence is gone")
@@ -118,7 +119,8 @@ def readme_verbs():
         if listed != json_verbs:
             missing, extra = sorted(json_verbs - listed), sorted(listed - json_verbs)
             problems.append(f"README.md Using it: the `--json` sentence lacks {missing} / names {extra} "
-                            "(verbs that print JSON: those whose source reads global.json, and start/stop/restart)")
+                            "(verbs that print JSON: those whose source reads global.json or prints through "
+                            "print_result, and start/stop/restart)")
 
 
 def locking_verbs():

@@ -11,7 +11,13 @@ include roots of what it links). Two holes stay open, and this closes them:
 
 So: no `#include "../` anywhere in src/, include/, tests/ or bench/; and a layer's sources and public
 headers include `pdctl/X/...` only for X itself, a layer it names in its own pdctl_layer(...) line, or
-exec/command.hpp where it names pdctl_command.
+exec/command.hpp where it names pdctl_command. For cli/, which links ops/, report/ and the vocabulary
+layers only, that is the rule that ops/ is its one way into the rest: ops links the engine, the
+executors, state and the others PUBLIC, so their headers compile in cli/, and only this check refuses
+them.
+
+PENDING names the few includes that still break the rule, each with the file it is in, until the code
+that needs it moves; an entry that no longer matches anything is reported, to be removed.
 
     tests/analysis/layer_includes.py [ROOT]
 
@@ -25,6 +31,13 @@ from pathlib import Path
 ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 LAYER_LINE = re.compile(r"^pdctl_layer\((\w+)(.*?)\)\s*$", re.S)
+
+# (file, include): heal's --watch loop and drill still install the interrupt handlers and build the
+# engine's clock in cli/; that moves into their ops/ use cases.
+PENDING = {
+    ("src/cli/heal_command.cpp", "pdctl/engine/clock.hpp"),
+    ("src/cli/drill_command.cpp", "pdctl/engine/clock.hpp"),
+}
 
 
 def declared_layers():
@@ -66,6 +79,7 @@ def main():
                                     "(pdctl/LAYER/...) or move what both need into one")
 
     layers = declared_layers()
+    pending_seen = set()
     for layer, deps in sorted(layers.items()):
         for path in layer_files(layer):
             for number, target in includes(path):
@@ -77,10 +91,15 @@ def main():
                     continue
                 if target == "pdctl/exec/command.hpp" and "command" in deps:
                     continue
+                if (str(path.relative_to(ROOT)), target) in PENDING:
+                    pending_seen.add((str(path.relative_to(ROOT)), target))
+                    continue
                 problems.append(f"{path.relative_to(ROOT)}:{number}: #include \"{target}\": layer {layer} "
                                 f"does not link pdctl_{other} (src/CMakeLists.txt); it only sees it "
                                 "through another layer. Declare the arrow or drop the include")
 
+    for file, target in sorted(PENDING - pending_seen):
+        print(f"layer_includes: note: {file} no longer includes \"{target}\": remove it from PENDING")
     for problem in problems:
         print(problem)
     checked = sum(len(layer_files(layer)) for layer in layers)

@@ -22,6 +22,10 @@ struct DoctorAnswer {
 DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
                         const std::optional<std::vector<std::string>>& nodes = std::nullopt);
 
+// The static rules alone, over the whole config and plan: what start and restart (and each config of a
+// bench sweep) must pass before a node is touched. Touches no node.
+lint::Report static_findings(const Deployment& deployment);
+
 // docs/exit-codes.md: a config error first (the nodes are checked against a config that must change
 // anyway), then an unreachable node, then an error found on a node.
 ExitCode doctor_exit_code(const DoctorAnswer& answer);

@@ -16,6 +16,7 @@ struct LockView {
     std::string where;        // "n1:/var/lib/pdctl/demo/lock", as the messages name it
     state::lock::Observed observed;
     state::lock::Liveness liveness = state::lock::Liveness::kUnknown;
+    long long read_at = 0;  // epoch seconds when it was read: what the holder's age is measured to
 };
 
 // The lock as the coordinator has it now, and whether its holder's pdctl still runs as far as this
@@ -27,6 +28,7 @@ struct LockRelease {
     LockView lock;  // as it was before the release
     LockReleased what = LockReleased::kAlreadyFree;
     std::string broken;  // kBroken: who broke whose lock, as the journal records it
+    long long at = 0;    // epoch seconds when the release ended
 };
 // Removes the lock when the policy allows, else throws Failure (locked) saying why and how to go on.
 // Only the token read first is released: a lock that changed hands since stays.

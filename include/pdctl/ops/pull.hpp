@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/plan/scope.hpp"
 #include "pdctl/pull/pull_plan.hpp"
 #include "pdctl/pull/puller.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -23,7 +24,17 @@ class PullView : public pull::PullObserver {
     virtual std::string summary(const pull::PullResult& result) const = 0;
 };
 
-// The pulls of `plan` (pull::plan_pull, not empty) under the deploy lock, journaled.
+// What --role/--group and --node select: the images of every group of a role named (as on every verb),
+// on the nodes named; nothing named: every docker-runtime role's images on its nodes.
+struct PullSelection {
+    std::vector<pull::NodeImages> plan;  // empty: nothing runs with `runtime: docker` and an image
+    bool narrowed = false;               // a role, group or node was named
+};
+// Throws Failure (usage) for a role, group or node the config does not hold.
+PullSelection select_pulls(const Deployment& deployment, const plan::Scope& scope,
+                           const std::vector<std::string>& nodes);
+
+// The pulls of `plan` (select_pulls, not empty) under the deploy lock, journaled.
 ExitCode run_pull(const Deployment& deployment, const std::vector<pull::NodeImages>& plan,
                   pull::PullOptions options, PullView& view);
 

@@ -11,6 +11,7 @@
 #include "pdctl/doctor/takeover.hpp"
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/plan/scope.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::ops {
@@ -29,6 +30,9 @@ struct TakeoverScan {
 
 // Probes every node of `plan` at once. Touches nothing.
 TakeoverScan scan_for_take_over(const Deployment& deployment, const plan::Plan& plan);
+// The same for the stages `verb` runs in `scope` (`start --take-over --dry-run`).
+TakeoverScan scan_for_take_over(const Deployment& deployment, const plan::Scope& scope,
+                                const std::string& verb);
 
 // Stops every holder of `scan` (every node at once, a node's holders one by one), each as a note on
 // `reporter` (so in the run's output and journal). kStopFailed when one is still there, kUnreachable

@@ -33,7 +33,7 @@ struct PullFilter {
 };
 
 // Every node (in `nodes:` order) that has at least one image to pull under the filter. Roles with the
-// process runtime pull nothing. Names in the filter must exist (the CLI checks: unknown_names).
+// process runtime pull nothing. Names in the filter must exist (ops::select_pulls checks: unknown_names).
 std::vector<NodeImages> plan_pull(const config::Cluster& cluster, const PullFilter& filter = {});
 // The filter's role and node names that the cluster does not have, as "role 'x'" / "node 'y'".
 std::vector<std::string> unknown_names(const config::Cluster& cluster, const PullFilter& filter);

@@ -7,6 +7,7 @@
 
 #include "pdctl/ops/bench.hpp"
 #include "pdctl/ops/bench_compare.hpp"
+#include "pdctl/ops/bench_verb.hpp"
 #include "pdctl/report/junit.hpp"
 
 namespace pdctl::report {
@@ -21,5 +22,10 @@ JunitSuite bench_to_junit(const ops::BenchReport& report, const ops::BenchCompar
                           const std::string& timestamp, double seconds);
 // The live line on a terminal: "medium  c=4  37/40 done  0 failed  p50 e2e 3.21 s".
 std::string render_bench_progress(const ops::BenchProgress& progress);
+
+// What `pdctl bench` prints at the end of a run: the report, its comparison when there was a baseline,
+// and the run's id to compare a later run with; --json: bench_to_json with the id as "run".
+std::string render_bench_outcome(const ops::BenchOutcome& outcome);
+nlohmann::json bench_outcome_to_json(const ops::BenchOutcome& outcome);
 
 }  // namespace pdctl::report

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "pdctl/engine/reporter.hpp"
+#include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/report/junit.hpp"
 
 namespace pdctl::report {
@@ -60,6 +61,19 @@ class JunitReporter : public engine::Reporter {
     std::string notes_;
     std::optional<std::string> run_failure_;
     double seconds_ = 0;
+};
+
+namespace detail {
+struct SilentInner {
+    engine::SilentReporter silent;
+};
+}  // namespace detail
+
+// A JunitReporter that passes the events on to nothing: a recorder beside the run's own reporters
+// (ops::EngineRequest::recorder), for `start --junit`.
+class JunitRecorder : private detail::SilentInner, public JunitReporter {
+  public:
+    explicit JunitRecorder(std::string verb) : JunitReporter(silent, std::move(verb)) {}
 };
 
 }  // namespace pdctl::report

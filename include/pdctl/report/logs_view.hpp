@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/ops/log_bundle.hpp"
 #include "pdctl/ops/logs.hpp"
 #include "pdctl/util/redactor.hpp"
 
@@ -39,5 +40,8 @@ class LogPrinter : public ops::LogSink {
     std::vector<ops::LogTarget> targets_;
     std::vector<std::string> prefixes_;
 };
+
+// What `logs --bundle` prints once the archive is written: its size, and what it lacks and why.
+std::string render_bundle_written(const std::string& path, const ops::WrittenBundle& written);
 
 }  // namespace pdctl::report

@@ -29,6 +29,11 @@ struct PastTimelines {
 };
 PastTimelines read_past_timelines(const Deployment& deployment);
 
+// What `timeline` shows: the run `run` names (last, a run id or a unique prefix of one), then the one `vs`
+// names when it is not empty. Throws Failure (usage) for a name that finds no run, or more than one.
+PastTimelines read_timelines_to_show(const Deployment& deployment, const std::string& run,
+                                     const std::string& vs);
+
 struct LearnedHistory {
     timeline::StartHistory history;
     std::string source;
