@@ -6,7 +6,9 @@
 #include <string_view>
 
 #include "log_file.hpp"
+#include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/tee_reporter.hpp"
+#include "pdctl/health/http_prober.hpp"
 #include "pdctl/report/live_view.hpp"
 #include "pdctl/report/text_reporter.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -20,10 +22,18 @@ config::Cluster load_cluster(const GlobalOptions& options, ops::EmbeddedFallback
     return ops::load_cluster(options.config_path, fallback);
 }
 
+ops::OpenOptions open_options(const GlobalOptions& options, Purpose purpose, const std::string& verb) {
+    // The edge of the house: real time and real HTTP, one of each for the whole process (both keep no
+    // state, so the threads of a fan-out share them), handed to every use case through its deployment.
+    static engine::RealClock clock;
+    static health::RealHttpProber prober;
+    return {options.accept_new_host_keys, purpose, verb, &clock, &prober};
+}
+
 Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb,
                      ops::EmbeddedFallback fallback) {
     auto context =
-        ops::open_deployment(load_cluster(options, fallback), {options.accept_new_host_keys, purpose, verb});
+        ops::open_deployment(load_cluster(options, fallback), open_options(options, purpose, verb));
     log_file::redact_with(context.redactor);
     return context;
 }

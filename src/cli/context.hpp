@@ -28,6 +28,9 @@ using ops::Purpose;
 // `-c ""` (a unit's ${PDCTL_CONFIG} with nothing set) names no file: refused, never the fallback.
 config::Cluster load_cluster(const GlobalOptions& options,
                              ops::EmbeddedFallback fallback = ops::EmbeddedFallback::kAllowed);
+// How a verb opens a deployment: its purpose, and the process's one real clock and HTTP prober, built
+// here and nowhere else, which every use case receives through the deployment.
+ops::OpenOptions open_options(const GlobalOptions& options, Purpose purpose, const std::string& verb);
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor, and
 // has the log file redact the config's secrets. kOnNodes: the backend may refuse `verb` (exit 2).
 Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,
