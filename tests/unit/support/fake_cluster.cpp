@@ -179,13 +179,15 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
     } else if (command.argv.at(0) == "tail") {
         events.push_back("logs " + command.argv.back());
         result.out = log_of(command.argv.back());
-    } else if (on_command) {
-        events.push_back("command " + command.argv.at(0) + " on " + node.name);
+    } else {
         // Unlocked: the hook may crash units or bring them back (crash_at, recover_at take the lock).
         lock.unlock();
-        result = on_command(node, command);
+        auto answered = on_command ? on_command(node, command) : std::nullopt;
         lock.lock();
-    } else {
+        if (answered) {
+            events.push_back("command " + command.argv.at(0) + " on " + node.name);
+            return *answered;
+        }
         result.exit_code = 127;
         result.err = "fake cluster: unknown command";
     }

@@ -58,8 +58,9 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     // `executor: ssh`; no preflight or GPU query unless a test sets them (set_checks).
     backend::NodeBackend backend{*this};
 
-    // Any other command (a drill's `kill`): answered by this when set, else exit 127.
-    std::function<exec::CommandResult(const config::Node&, const exec::Command&)> on_command;
+    // Any other command (a drill's `kill`) is offered to this; unanswered (nullopt, or no hook), it
+    // exits 127 as an unknown command. An answered one is recorded as "command ARGV0 on NODE".
+    std::function<std::optional<exec::CommandResult>(const config::Node&, const exec::Command&)> on_command;
 
     // The coordinator's state, as the state scripts keep it in the cluster's directory: the lock's
     // holder text (empty: free), the journal's JSON Lines, intent.json.
