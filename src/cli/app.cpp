@@ -111,7 +111,7 @@ int run_chosen_verb(const Verbs& verbs, const GlobalOptions& global) {
 
 }  // namespace
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const Outside& outside) {
     // A closed stdout (`pdctl start | head`) must not kill pdctl half-way through a start with the lock
     // held: writes fail quietly instead (report/output.hpp), and sockets report EPIPE as errors.
     std::signal(SIGPIPE, SIG_IGN);
@@ -122,6 +122,8 @@ int run(int argc, char** argv) {
     app.footer(kExitCodes);
     app.require_subcommand(1);
     GlobalOptions global;
+    global.clock = &outside.clock;
+    global.prober = &outside.prober;
     std::string log_path;
     add_global_options(app, global, log_path);
     Verbs verbs;

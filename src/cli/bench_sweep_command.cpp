@@ -17,7 +17,7 @@ ExitCode sweep_command(const GlobalOptions& global, const SweepFlags& flags, con
     if (!global.config_path.empty())
         throw Failure(ExitCode::kUsage, "--sweep names the configs itself: leave out -c/--config");
     const auto configs = ops::load_sweep_configs(flags.configs);
-    const ops::OpenOptions open{global.accept_new_host_keys, ops::Purpose::kDrive, "bench"};
+    const auto open = open_options(global, Purpose::kDrive, "bench");
     // Every config passes the static doctor rules before the first start; with --json their findings go
     // to stderr, stdout being the sweep's one document.
     GlobalOptions findings = global;

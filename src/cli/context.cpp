@@ -13,10 +13,13 @@ config::Cluster load_cluster(const GlobalOptions& options, ops::EmbeddedFallback
     return ops::load_cluster(options.config_path, fallback);
 }
 
+ops::OpenOptions open_options(const GlobalOptions& options, Purpose purpose, const std::string& verb) {
+    return {options.accept_new_host_keys, purpose, verb, options.clock, options.prober};
+}
+
 Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb,
                      ops::EmbeddedFallback fallback) {
-    auto context =
-        ops::open_deployment(load_cluster(options, fallback), {options.accept_new_host_keys, purpose, verb});
+    auto context = ops::open_deployment(load_cluster(options, fallback), open_options(options, purpose, verb));
     log_file::redact_with(context.redactor);
     return context;
 }

@@ -18,6 +18,9 @@ struct GlobalOptions {
     bool json = false;
     int verbosity = 0;
     bool accept_new_host_keys = false;  // SSH: trust and record unknown host keys (OpenSSH accept-new)
+    // Time and HTTP for every use case, through its deployment: the real ones, which main builds.
+    engine::Clock* clock = nullptr;
+    health::HttpProber* prober = nullptr;
 };
 
 // The deployment every verb works on (ops/deployment.hpp).
@@ -28,6 +31,9 @@ using ops::Purpose;
 // `-c ""` (a unit's ${PDCTL_CONFIG} with nothing set) names no file: refused, never the fallback.
 config::Cluster load_cluster(const GlobalOptions& options,
                              ops::EmbeddedFallback fallback = ops::EmbeddedFallback::kAllowed);
+// How a verb opens a deployment: its purpose, and the process's one clock and HTTP prober (main's),
+// which every use case receives through the deployment.
+ops::OpenOptions open_options(const GlobalOptions& options, Purpose purpose, const std::string& verb);
 // Loads and validates the config (throws config::ConfigError), builds the plan, picks the executor, and
 // has the log file redact the config's secrets. kOnNodes: the backend may refuse `verb` (exit 2).
 Context load_context(const GlobalOptions& options, Purpose purpose = Purpose::kDrive,

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,7 +9,6 @@
 #include "deprecated_flag.hpp"
 #include "duration_flag.hpp"
 #include "engine_flags.hpp"
-#include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/drill.hpp"
 #include "pdctl/report/drill_view.hpp"
 #include "verbs.hpp"
@@ -56,18 +54,15 @@ ExitCode drill_command(const GlobalOptions& global, const DrillFlags& flags) {
     if (!flags.junit.empty()) check_junit_path(flags.junit);
     const auto context = load_context(global);
     auto reporter = make_reporter(global, context.redactor);
-    engine::install_interrupt_handlers();
-    const auto began = std::chrono::steady_clock::now();
     const auto result = ops::run_drill(context, request, *reporter);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     const auto text =
         global.json ? report::drill_to_json(result).dump() + "\n" : report::render_drill_text(result);
     fmt::print("{}", context.redactor.redact(text));
     if (!flags.junit.empty()) {
         std::string error;
-        if (!report::write_junit(flags.junit,
-                                 report::redacted({report::drill_suite(result, seconds)}, context.redactor),
-                                 error))
+        if (!report::write_junit(
+                flags.junit,
+                report::redacted({report::drill_suite(result, result.elapsed_s)}, context.redactor), error))
             throw Failure(ExitCode::kUsage, "--junit " + flags.junit + ": " + error);
     }
     return result.code;

@@ -6,10 +6,8 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "duration_flag.hpp"
-#include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/heal.hpp"
 #include "pdctl/ops/intent_store.hpp"
 #include "pdctl/report/heal_view.hpp"
@@ -38,29 +36,16 @@ ExitCode heal_command(const GlobalOptions& global, const HealFlags& flags) {
     if (flags.max_tries < 1) throw Failure(ExitCode::kUsage, "--max-tries must be at least 1");
     request.policy.max_tries = flags.max_tries;
     request.policy.window = parse_duration_flag("--window", flags.window);
-    std::optional<config::Duration> interval;
-    if (!flags.watch.empty()) interval = parse_duration_flag("--watch", flags.watch);
+    if (!flags.watch.empty()) request.watch = parse_duration_flag("--watch", flags.watch);
     // A timer runs it: a missing cluster file must stop it, not start the embedded simulator.
     const auto context = load_context(global, Purpose::kDrive, "heal", ops::EmbeddedFallback::kRefused);
     auto reporter = make_reporter(global, context.redactor);
-    engine::install_interrupt_handlers();
-    engine::RealClock clock;
-    for (;;) {
-        ExitCode code = ExitCode::kOk;
-        try {
-            const auto report = ops::run_heal_pass(context, request, *reporter);
-            print(global, context, report);
-            code = report.code;
-        } catch (const Failure& failure) {
-            // Watching, a pass that met a held lock or an unreadable status waits for the next one.
-            if (!interval) throw;
-            fmt::print(stderr, "pdctl: heal: {}\n", context.redactor.redact(failure.what()));
-            code = failure.code();
-        }
-        if (!interval) return code;
-        clock.sleep_for(*interval);  // returns early on Ctrl-C
-        if (engine::interrupted()) return ExitCode::kInterrupted;
-    }
+    ops::HealWatchHooks hooks;
+    hooks.pass = [&](const ops::HealReport& report) { print(global, context, report); };
+    hooks.failed = [&](const Failure& failure) {
+        fmt::print(stderr, "pdctl: heal: {}\n", context.redactor.redact(failure.what()));
+    };
+    return ops::run_heal(context, request, *reporter, hooks);
 }
 
 struct PauseFlags {

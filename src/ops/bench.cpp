@@ -332,7 +332,7 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
         }
         report.kv = kv_groups(deployment);
     }
-    health::RealHttpProber prober;
+    auto& prober = *deployment.prober;
     read_kv_counters(prober, report.kv, KvRead::kFirst);
 
     const int gpus = report.prefill_gpus + report.decode_gpus;

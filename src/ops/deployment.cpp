@@ -60,7 +60,11 @@ config::Cluster load_cluster(const std::string& config_path, EmbeddedFallback fa
 }
 
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) {
+    if (!options.clock || !options.prober)
+        throw Failure(ExitCode::kInternal, "a deployment opened without a clock or an HTTP prober");
     Deployment deployment;
+    deployment.clock = options.clock;
+    deployment.prober = options.prober;
     deployment.cluster = std::move(cluster);
     for (const auto& role : deployment.cluster.roles)
         for (const auto& var : role.env)

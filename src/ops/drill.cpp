@@ -23,8 +23,6 @@
 namespace pdctl::ops {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 struct FaultTarget {
     const plan::Stage* stage = nullptr;
     const plan::Unit* unit = nullptr;
@@ -198,7 +196,14 @@ std::string to_string(DrillFault fault) {
     return "?";
 }
 
-DrillResult run_drill(const Deployment& deployment, const DrillRequest& request, engine::Reporter& screen) {
+DrillResult run_drill(const Deployment& deployment, const DrillRequest& request, engine::Reporter& screen,
+                      const DrillLoad& send_load) {
+    engine::install_interrupt_handlers();
+    auto& clock = *deployment.clock;
+    const auto began = clock.now();
+    const auto since = [&clock](engine::TimePoint from) {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - from).count();
+    };
     const auto& cluster = deployment.cluster;
     if (!cluster.drills_allowed)
         throw Failure(
@@ -228,8 +233,10 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     spec.timeout = std::chrono::seconds(30);
     std::atomic<bool> done{false};
     spec.cancelled = [&done] { return done.load() || engine::interrupted(); };
-    const auto load_began = Clock::now();
-    auto running = std::async(std::launch::async, [spec] { return load::run_load(spec, {}); });
+    const auto load_began = clock.now();
+    auto running = std::async(std::launch::async, [spec, &send_load] {
+        return send_load ? send_load(spec) : load::run_load(spec, {});
+    });
     // Whatever ends the drill (an error included), the load stops before its future is waited for.
     struct StopLoad {
         std::atomic<bool>& done;
@@ -238,10 +245,9 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     screen.note(fmt::format("drill {}: load through {} ({} streams), fault in {}", result.fault,
                             result.router, request.concurrency, util::format_elapsed(request.warmup)));
 
-    engine::RealClock clock;
     clock.sleep_for(request.warmup);
     const auto answer = deployment.executor->run(*target.node, fault_command(request, target));
-    const auto fault_at = Clock::now();
+    const auto fault_at = clock.now();
     if (!answer.ok()) {
         done = true;
         running.wait();
@@ -254,15 +260,15 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     // Detect: the gates until one fails. Then recover: heal passes (unless only watching) and status
     // until every role runs and is ready again, within the deadline.
     const auto deadline = fault_at + request.deadline;
-    health::RealHttpProber prober;
-    while (Clock::now() < deadline && !engine::interrupted()) {
+    auto& prober = *deployment.prober;
+    while (clock.now() < deadline && !engine::interrupted()) {
         if (result.detect_ms < 0) {
             const auto failing = failing_gate(deployment.plan, prober);
             if (failing.empty()) {
                 clock.sleep_for(request.poll_interval);
                 continue;
             }
-            result.detect_ms = util::milliseconds_since(fault_at);
+            result.detect_ms = since(fault_at);
             screen.note(fmt::format("drill {}: detected after {}: {}", result.fault,
                                     util::format_elapsed(std::chrono::milliseconds(result.detect_ms)),
                                     failing));
@@ -270,7 +276,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
         const bool ready =
             engine::status_exit_code(read_status(deployment, {}, {.probe = true})) == ExitCode::kOk;
         if (ready) {
-            result.recover_ms = util::milliseconds_since(fault_at);
+            result.recover_ms = since(fault_at);
             result.recovered_by = result.heal_actions.empty() ? "itself" : "heal";
             break;
         }
@@ -302,6 +308,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     } catch (const Failure& failure) {
         result.notes.push_back(std::string("not journaled: ") + failure.what());
     }
+    result.elapsed_s = std::chrono::duration<double>(clock.now() - began).count();
     return result;
 }
 

@@ -182,8 +182,8 @@ void record_intent(const Deployment& deployment, const EngineRequest& request, c
 ExitCode run_target(const Deployment& deployment, const EngineRequest& request, Target target,
                     engine::Reporter& journaled) {
     auto& backend = *deployment.backend;
-    health::RealHttpProber prober;
-    engine::RealClock clock;
+    auto& prober = *deployment.prober;
+    auto& clock = *deployment.clock;
     const auto options = engine_options(request);
     auto& scoped = target.scoped;
     for (const auto& why : scoped.closure) journaled.note(why);

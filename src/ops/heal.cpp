@@ -24,8 +24,6 @@
 namespace pdctl::ops {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr int kLogTailLines = 20;
 constexpr std::chrono::milliseconds kRouterTimeout{std::chrono::seconds(5)};
 
@@ -242,7 +240,11 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     const auto history = past_attempts(deployment, report);
     const auto decided =
         plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now(), intent.intent);
-    health::RealHttpProber prober;
+    auto& prober = *deployment.prober;
+    auto& clock = *deployment.clock;
+    const auto since = [&clock](engine::TimePoint began) {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - began);
+    };
 
     // The groups this pass restarts, leaves alone, waits for or cannot see: the router's list is not
     // put right for them (a restart takes its group out and back; the others would be added broken).
@@ -256,7 +258,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     engine::install_interrupt_handlers();
     for (auto action : decided.actions) {
         HealStep step;
-        const auto began = Clock::now();
+        const auto began = clock.now();
         // Left alone on purpose: the report's one line says so; nothing happens to show progress of.
         if (action.kind != HealKind::kStoppedOnPurpose) screen.note("heal: " + describe(action));
         if (action.kind == HealKind::kStoppedOnPurpose) {
@@ -282,13 +284,11 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
                 step.outcome = failure.what();
             }
             if (step.outcome.empty())
-                step.outcome =
-                    step.code == ExitCode::kOk
-                        ? "healed in " +
-                              util::format_elapsed(std::chrono::milliseconds(util::milliseconds_since(began)))
-                        : fmt::format("heal failed ({})", describe(step.code));
+                step.outcome = step.code == ExitCode::kOk
+                                   ? "healed in " + util::format_elapsed(since(began))
+                                   : fmt::format("heal failed ({})", describe(step.code));
         }
-        step.elapsed_ms = util::milliseconds_since(began);
+        step.elapsed_ms = since(began).count();
         step.action = std::move(action);
         settle(report, step.code);
         report.steps.push_back(std::move(step));
@@ -298,7 +298,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
     // After the restarts (which take their groups out and back themselves), the routers' lists.
     for (auto& action : router_actions(deployment, status, restarting, intent.intent, prober, report)) {
         HealStep step;
-        const auto began = Clock::now();
+        const auto began = clock.now();
         screen.note("heal: " + describe(action));
         if (request.dry_run) {
             step.outcome = "would " + describe(action);
@@ -312,7 +312,7 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
             if (step.outcome.empty())
                 step.outcome = step.code == ExitCode::kOk ? "done" : "refused by the router";
         }
-        step.elapsed_ms = util::milliseconds_since(began);
+        step.elapsed_ms = since(began).count();
         step.action = std::move(action);
         settle(report, step.code);
         report.steps.push_back(std::move(step));
@@ -324,6 +324,27 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
                 report.code = ExitCode::kDegraded;
     }
     return report;
+}
+
+ExitCode run_heal(const Deployment& deployment, const HealRequest& request, engine::Reporter& screen,
+                  const HealWatchHooks& hooks) {
+    engine::install_interrupt_handlers();
+    for (;;) {
+        ExitCode code = ExitCode::kOk;
+        try {
+            const auto report = run_heal_pass(deployment, request, screen);
+            if (hooks.pass) hooks.pass(report);
+            code = report.code;
+        } catch (const Failure& failure) {
+            // Watching, a pass that met a held lock or an unreadable status waits for the next one.
+            if (!request.watch) throw;
+            if (hooks.failed) hooks.failed(failure);
+            code = failure.code();
+        }
+        if (!request.watch) return code;
+        deployment.clock->sleep_for(*request.watch);  // returns early on Ctrl-C
+        if (engine::interrupted()) return ExitCode::kInterrupted;
+    }
 }
 
 }  // namespace pdctl::ops

@@ -63,7 +63,7 @@ void poll(Followed& followed, exec::Executor& executor, const runtime::LogReques
 
 }  // namespace
 
-ExitCode follow_logs(exec::Executor& executor, const std::vector<LogTarget>& targets,
+ExitCode follow_logs(exec::Executor& executor, engine::Clock& clock, const std::vector<LogTarget>& targets,
                      runtime::LogRequest first_read, std::chrono::milliseconds poll_interval, LogSink& sink) {
     first_read.with_cursor = true;
     engine::install_interrupt_handlers();
@@ -79,7 +79,6 @@ ExitCode follow_logs(exec::Executor& executor, const std::vector<LogTarget>& tar
         if (unit.trouble.rfind("unreachable", 0) == 0) code = ExitCode::kUnreachable;
     }
     sink.flush();
-    engine::RealClock clock;
     while (!engine::interrupted()) {
         clock.sleep_for(poll_interval);
         for (auto& unit : followed) {

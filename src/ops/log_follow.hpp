@@ -5,6 +5,7 @@
 #include <chrono>
 #include <vector>
 
+#include "pdctl/engine/clock.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/ops/logs.hpp"
 #include "pdctl/runtime/log_query.hpp"
@@ -13,7 +14,7 @@
 namespace pdctl::ops {
 
 // Exit code 0 when stopped by Ctrl-C, 3 if a node could not be read at the start.
-ExitCode follow_logs(exec::Executor& executor, const std::vector<LogTarget>& targets,
+ExitCode follow_logs(exec::Executor& executor, engine::Clock& clock, const std::vector<LogTarget>& targets,
                      runtime::LogRequest first_read, std::chrono::milliseconds poll_interval, LogSink& sink);
 
 }  // namespace pdctl::ops

@@ -31,7 +31,9 @@ ExitCode show_logs(const Deployment& deployment, const LogsRequest& request, Log
                       "pick one: --previous shows what a stopped or replaced unit left");
     const auto targets = log_targets(deployment, scoped.plan, request);
     sink.begin(targets);
-    if (request.follow) return follow_logs(*deployment.executor, targets, read, request.poll_interval, sink);
+    if (request.follow)
+        return follow_logs(*deployment.executor, *deployment.clock, targets, read, request.poll_interval,
+                           sink);
 
     ExitCode code = ExitCode::kOk;
     for (std::size_t i = 0; i < targets.size(); ++i) {

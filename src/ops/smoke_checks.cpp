@@ -98,7 +98,7 @@ std::vector<SmokeCheck> run_smoke(const Deployment& deployment, const SmokeReque
                                             : "no router sends requests to the selected groups");
 
     // Rank 0 of every group at once: a real /health_generate takes a generation's time.
-    health::RealHttpProber prober;
+    auto& prober = *deployment.prober;
     std::vector<SmokeCheck> checks(groups.size());
     util::for_each_parallel(groups.size(), util::kEngineFanout, [&](std::size_t i) {
         checks[i] = health_generate(prober, *groups[i], request.timeout);

@@ -132,7 +132,7 @@ void mark_stopped_on_purpose(const Deployment& deployment, engine::ClusterStatus
 
 engine::ClusterStatus read_status(const Deployment& deployment, const plan::Scope& scope,
                                   engine::StatusRequest request, const state::intent::Intent* intent) {
-    health::RealHttpProber prober;
+    auto& prober = *deployment.prober;
     const auto scoped = plan::scope_plan(deployment.plan, scope, "status");
     request.scoped = !scope.empty();
     JournalTail journal(deployment);

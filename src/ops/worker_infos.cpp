@@ -63,7 +63,7 @@ std::vector<doctor::WorkerInfo> read_worker_infos(const Deployment& deployment) 
         worker.mooncake_local_hostname = mooncake_local_hostname(deployment.cluster.find_role(stage.role));
         urls.push_back(stage.gate.url);
     }
-    health::RealHttpProber prober;
+    auto& prober = *deployment.prober;
     util::for_each_parallel(workers.size(), util::kEngineFanout,
                             [&](std::size_t i) { read_one(prober, urls[i], workers[i]); });
     return workers;

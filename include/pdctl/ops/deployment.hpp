@@ -1,6 +1,7 @@
 #pragma once
 // What every use case works on: the validated config, its plan, the redactor that knows its secrets,
-// and the executor that reaches its nodes, chosen once from the config.
+// the executor that reaches its nodes, chosen once from the config, and the clock and HTTP prober it
+// waits and probes with, as the engine receives them: real ones from the command line, fakes in tests.
 
 #include <memory>
 #include <string>
@@ -8,9 +9,11 @@
 
 #include "pdctl/backend/make_backend.hpp"
 #include "pdctl/config/model.hpp"
+#include "pdctl/engine/clock.hpp"
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/exec/ssh_transports.hpp"
 #include "pdctl/exec/transport_choice.hpp"
+#include "pdctl/health/http_prober.hpp"
 #include "pdctl/plan/plan.hpp"
 #include "pdctl/util/redactor.hpp"
 
@@ -27,6 +30,12 @@ struct Deployment {
     exec::Executor* on_nodes = nullptr;
     exec::SshTransports* ssh_transports =
         nullptr;  // the executor, with `executor: ssh`: which transport each node gets
+    // Every wait and every timing of a use case: the engine's gates, heal's passes, a drill's detect and
+    // recover times. Always set (open_deployment refuses without one).
+    engine::Clock* clock = nullptr;
+    // Every HTTP request of a use case but the load generator's: gates, status probes, the router's
+    // worker API, smoke, the servers' counters. Always set, like the clock.
+    health::HttpProber* prober = nullptr;
 };
 
 // Whether a verb may fall back to the embedded simulated cluster when no cluster file is named. A verb
@@ -49,9 +58,14 @@ struct OpenOptions {
     bool accept_new_host_keys = false;  // SSH: trust and record unknown host keys (OpenSSH accept-new)
     Purpose purpose = Purpose::kDrive;
     std::string verb;  // named when the purpose is refused
+    // Time and HTTP for the deployment's use cases: the caller's, built once (the command line's real
+    // ones live as long as the process). Both required.
+    engine::Clock* clock = nullptr;
+    health::HttpProber* prober = nullptr;
 };
 
-// Builds the plan, learns the secrets, picks the executor. kOnNodes asks the backend whether it serves the
+// Builds the plan, learns the secrets, picks the executor, takes the clock and the prober (a missing one
+// is an internal error). kOnNodes asks the backend whether it serves the
 // verb: a refusal is a usage error (exit 2) naming it.
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options);
 

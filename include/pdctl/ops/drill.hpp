@@ -6,12 +6,14 @@
 // what recovers by itself. Only a cluster file that says `drills: allowed` can be drilled.
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "pdctl/engine/reporter.hpp"
+#include "pdctl/load/load_runner.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/util/exit_code.hpp"
 
@@ -61,6 +63,7 @@ struct DrillResult {
     int heal_passes = 0;
     std::vector<std::string> notes;
     ExitCode code = ExitCode::kOk;  // kGateTimeout: not recovered within the deadline
+    double elapsed_s = 0;           // the whole drill, on the deployment's clock (JUnit's time)
 
     bool needed_person() const { return recover_ms < 0; }
 };
@@ -68,6 +71,11 @@ struct DrillResult {
 // Throws Failure: kUsage for a cluster without `drills: allowed`, an unknown group/rank/node, a
 // deployment without a router; kDegraded when it is not all ready before the fault; kCommandFailed
 // when the fault could not be injected.
-DrillResult run_drill(const Deployment& deployment, const DrillRequest& request, engine::Reporter& screen);
+// What sends the drill's load through the router and returns each request's record: load::run_load
+// unless a test stands in for it. Runs on a thread of its own until spec.cancelled() says stop.
+using DrillLoad = std::function<load::LoadResult(const load::LoadSpec&)>;
+
+DrillResult run_drill(const Deployment& deployment, const DrillRequest& request, engine::Reporter& screen,
+                      const DrillLoad& send_load = {});
 
 }  // namespace pdctl::ops

@@ -5,6 +5,8 @@
 // under the verb `heal`: a group's restart (rolling through the router's worker API where it can), the
 // router's worker list put right, or a crash-looping group left alone with its last log lines.
 
+#include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,8 @@ namespace pdctl::ops {
 struct HealRequest {
     HealPolicy policy;
     bool dry_run = false;  // decide and say, touch nothing
+    // `--watch`: a pass every this long, on the deployment's clock, until Ctrl-C; none: one pass.
+    std::optional<std::chrono::milliseconds> watch;
 };
 
 struct HealStep {
@@ -50,5 +54,18 @@ bool resume_heal(const Deployment& deployment, engine::Reporter& screen);
 // holder named), a coordinator that does not answer (kUnreachable), a status that cannot be read. A
 // lock taken by another run after that ends the pass at the action that meets it, touching nothing more.
 HealReport run_heal_pass(const Deployment& deployment, const HealRequest& request, engine::Reporter& screen);
+
+// What a caller hears of each pass: its report, or (watching) the Failure that ended it.
+struct HealWatchHooks {
+    std::function<void(const HealReport&)> pass;
+    std::function<void(const Failure&)> failed;
+};
+
+// `pdctl heal [--watch]`: one pass, whose code it returns (a Failure is thrown on); or, with
+// `request.watch`, a pass every interval on the deployment's clock until Ctrl-C (exit kInterrupted). A
+// watched pass that fails (a held lock, an unreadable status) is handed to `hooks.failed` and the next
+// one comes at its time.
+ExitCode run_heal(const Deployment& deployment, const HealRequest& request, engine::Reporter& screen,
+                  const HealWatchHooks& hooks);
 
 }  // namespace pdctl::ops

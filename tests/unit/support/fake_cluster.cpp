@@ -27,14 +27,84 @@ const plan::Unit* FakeCluster::find_unit(const std::string& name) const {
     return nullptr;
 }
 
+bool FakeCluster::killed_at(const Deployed& deployed, engine::TimePoint when) const {
+    return deployed.killed && when >= *deployed.killed && !(deployed.back && when >= *deployed.back);
+}
+
 bool FakeCluster::crashed_at(const Deployed& deployed, engine::TimePoint when) const {
+    if (killed_at(deployed, when)) return true;
     auto it = behaviour.find(deployed.unit->name);
     if (it == behaviour.end() || it->second.crash_after.count() < 0) return false;
     return when >= deployed.started + it->second.crash_after;
 }
 
 void FakeCluster::preload_running(const plan::Unit& unit, const std::string& fingerprint) {
-    deployed_[unit.name] = {&unit, fingerprint, clock_.now() - std::chrono::hours(1)};
+    deployed_[unit.name] = {&unit, fingerprint, clock_.now() - std::chrono::hours(1), {}, {}, {}};
+}
+
+void FakeCluster::crash_at(const std::string& unit, engine::TimePoint when, const std::string& exit_code) {
+    std::lock_guard lock(mutex_);
+    auto& deployed = deployed_.at(unit);
+    deployed.killed = when;
+    deployed.back.reset();
+    deployed.killed_code = exit_code;
+}
+
+void FakeCluster::recover_at(const std::string& unit, engine::TimePoint when) {
+    std::lock_guard lock(mutex_);
+    deployed_.at(unit).back = when;
+}
+
+void FakeCluster::forget(const std::string& unit) {
+    std::lock_guard lock(mutex_);
+    deployed_.erase(unit);
+}
+
+bool FakeCluster::answer_state(const exec::Command& command, exec::CommandResult& result) {
+    // The state scripts' argv: sh -c SCRIPT NAME ARGS...
+    if (command.argv.size() < 4 || command.argv[0] != "sh") return false;
+    const auto& name = command.argv[3];
+    const auto holder_field = [](const std::string& holder, const std::string& key) {
+        const auto at = holder.find(key + "=");
+        if (at == std::string::npos) return std::string();
+        const auto from = at + key.size() + 1;
+        return holder.substr(from, holder.find('\n', from) - from);
+    };
+    if (name == "pdctl-lock-acquire") {
+        if (!lock_holder.empty()) {
+            result.out = "held\n" + lock_holder;
+        } else {
+            lock_holder = command.stdin_data;
+            events.push_back("lock " + holder_field(lock_holder, "verb"));
+            result.out = "acquired\n";
+        }
+    } else if (name == "pdctl-lock-release") {
+        const auto token = command.argv.size() > 5 ? command.argv[5] : std::string();
+        if (lock_holder.empty()) {
+            result.out = "free\n";
+        } else if (!token.empty() && holder_field(lock_holder, "token") != token) {
+            result.out = "changed\n" + lock_holder;
+        } else {
+            lock_holder.clear();
+            events.push_back("unlock");
+            result.out = "released\n";
+        }
+    } else if (name == "pdctl-lock-status") {
+        result.out = lock_holder.empty() ? "free\n" : "held\n" + lock_holder;
+    } else if (name == "pdctl-journal-append") {
+        journal += command.stdin_data;
+        events.push_back("journal");
+    } else if (name == "pdctl-journal-read") {
+        result.out = journal;
+    } else if (name == "pdctl-intent-read") {
+        result.out = intent;
+    } else if (name == "pdctl-intent-write") {
+        intent = command.stdin_data;
+        events.push_back("intent");
+    } else {
+        return false;
+    }
+    return true;
 }
 
 bool FakeCluster::is_running(const std::string& unit) const {
@@ -53,18 +123,20 @@ int FakeCluster::index_of(const std::string& event) const {
 }
 
 exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Command& command) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     exec::CommandResult result;
     if (unreachable_nodes.count(node.name)) {
         result.transport_error = "connect to " + node.address + ":22: timed out";
         return result;
     }
     result.exit_code = 0;
-    if (has(command, "pdctl-start")) {
+    if (answer_state(command, result)) {
+        // the coordinator's lock, journal or intent
+    } else if (has(command, "pdctl-start")) {
         const auto name = unit_argument(command);
         events.push_back("start " + name);
         const auto* unit = find_unit(name);
-        deployed_[name] = {unit, unit->fingerprint, clock_.now()};
+        deployed_[name] = {unit, unit->fingerprint, clock_.now(), {}, {}, {}};
         result.out = "started " + name;
     } else if (has(command, "pdctl-stop")) {
         const auto name = unit_argument(command);
@@ -90,16 +162,17 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         const auto lag = inspect_lag.count(node.name) ? inspect_lag.at(node.name) : engine::Duration{0};
         for (const auto& [name, deployed] : deployed_) {
             if (deployed.unit->node != node.name) continue;
-            const bool dead = crashed_at(deployed, clock_.now() - lag);
+            const bool killed = killed_at(deployed, clock_.now() - lag);
+            const bool dead = killed || crashed_at(deployed, clock_.now() - lag);
             // Units start at 1000 on the nodes' clock; one that crashed ended crash_after later.
-            const auto ended =
-                dead ? 1000 + std::chrono::duration_cast<std::chrono::seconds>(behaviour.at(name).crash_after)
-                                  .count()
-                     : 0;
+            const auto lived = killed ? *deployed.killed - deployed.started
+                               : dead ? behaviour.at(name).crash_after
+                                      : engine::Duration{0};
+            const auto ended = 1000 + std::chrono::duration_cast<std::chrono::seconds>(lived).count();
+            const auto exit_code = killed ? deployed.killed_code : dead ? behaviour.at(name).exit_code : "";
             result.out +=
                 fmt::format("unit={}\nstate={}\npid=100\nexit_code={}\nnow=2000\nstarted=1000\nfinished={}\n",
-                            name, dead ? "exited" : "running", dead ? behaviour.at(name).exit_code : "",
-                            dead ? std::to_string(ended) : "");
+                            name, dead ? "exited" : "running", exit_code, dead ? std::to_string(ended) : "");
             result.out += fmt::format("pdctl.role={}\npdctl.node={}\npdctl.config={}\n\n",
                                       deployed.unit->role, deployed.unit->node, deployed.fingerprint);
         }
@@ -107,6 +180,14 @@ exec::CommandResult FakeCluster::run(const config::Node& node, const exec::Comma
         events.push_back("logs " + command.argv.back());
         result.out = log_of(command.argv.back());
     } else {
+        // Unlocked: the hook may crash units or bring them back (crash_at, recover_at take the lock).
+        lock.unlock();
+        auto answered = on_command ? on_command(node, command) : std::nullopt;
+        lock.lock();
+        if (answered) {
+            events.push_back("command " + command.argv.at(0) + " on " + node.name);
+            return *answered;
+        }
         result.exit_code = 127;
         result.err = "fake cluster: unknown command";
     }

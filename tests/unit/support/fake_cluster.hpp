@@ -1,11 +1,14 @@
 #pragma once
 // An in-memory stand-in for the nodes, driven by a FakeClock: it answers the runtime's start, inspect,
-// stop and logs commands like the process runtime's scripts would, and the gate probes like the
-// servers would. Every call is recorded in order, so tests can assert what ran when.
+// stop and logs commands like the process runtime's scripts would, the gate probes like the servers
+// would, and the coordinator's deploy lock, journal and intent commands like the state scripts would
+// (one coordinator, in memory), so a whole use case runs against it. Every call is recorded in order,
+// so tests can assert what ran when.
 
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,8 +58,19 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     // `executor: ssh`; no preflight or GPU query unless a test sets them (set_checks).
     backend::NodeBackend backend{*this};
 
+    // Any other command (a drill's `kill`) is offered to this; unanswered (nullopt, or no hook), it
+    // exits 127 as an unknown command. An answered one is recorded as "command ARGV0 on NODE".
+    std::function<std::optional<exec::CommandResult>(const config::Node&, const exec::Command&)> on_command;
+
+    // The coordinator's state, as the state scripts keep it in the cluster's directory: the lock's
+    // holder text (empty: free), the journal's JSON Lines, intent.json.
+    std::string lock_holder;
+    std::string journal;
+    std::string intent;
+
     // Every executor call and successful probe, in order: "start pd-demo-prefill-0", "stop ...",
-    // "inspect n1", "logs ...", "ready prefill", "bootstrap prefill" (its bootstrap server answered).
+    // "inspect n1", "logs ...", "ready prefill", "bootstrap prefill" (its bootstrap server answered),
+    // "lock heal" (the deploy lock taken for a verb), "unlock", "journal" (lines appended).
     std::vector<std::string> events;
 
     exec::CommandResult run(const config::Node& node, const exec::Command& command) override;
@@ -68,17 +82,34 @@ class FakeCluster : public exec::Executor, public health::HttpProber {
     // Puts a unit in the running state as if an earlier pdctl had started it.
     void preload_running(const plan::Unit& unit, const std::string& fingerprint);
     bool is_running(const std::string& unit) const;
+    // The running unit's processes end at `when` (as a SIGKILL ends them), now or later: from then it
+    // reads as exited with `exit_code`, until `recover_at` or a new start of it.
+    void crash_at(const std::string& unit, engine::TimePoint when, const std::string& exit_code = "137");
+    void crash_now(const std::string& unit, const std::string& exit_code = "137") {
+        crash_at(unit, clock_.now(), exit_code);
+    }
+    // A unit crash_at ended comes back at `when`, running and ready (its supervisor restarted it).
+    void recover_at(const std::string& unit, engine::TimePoint when);
+    // The unit's record is gone from its node (as after `pdctl stop`): it reads as absent.
+    void forget(const std::string& unit);
     std::size_t count(const std::string& prefix) const;
     // Index of the first event equal to `event`, or -1.
     int index_of(const std::string& event) const;
 
   private:
+    // The state scripts (lock, journal, intent); false when `command` is none of them.
+    bool answer_state(const exec::Command& command, exec::CommandResult& result);
     health::ProbeResult answer_check(const std::string& url, bool post);
     struct Deployed {
         const plan::Unit* unit = nullptr;
         std::string fingerprint;
         engine::TimePoint started;
+        // crash_at / recover_at: down from `killed` until `back` (for good without one).
+        std::optional<engine::TimePoint> killed;
+        std::optional<engine::TimePoint> back;
+        std::string killed_code;
     };
+    bool killed_at(const Deployed& deployed, engine::TimePoint when) const;
     bool crashed(const Deployed& deployed) const { return crashed_at(deployed, clock_.now()); }
     bool crashed_at(const Deployed& deployed, engine::TimePoint when) const;
     const plan::Unit* find_unit(const std::string& name) const;
