@@ -111,27 +111,29 @@ struct OpenSshExecutor::Impl {
 
     std::shared_ptr<Node> node_for(const config::Node& node) {
         std::lock_guard lock(mutex);
-        auto& entry = nodes[connection_key(node)];
-        if (!entry) {
-            if (ssh.empty())
-                throw Unreachable("no `" + options.ssh_program +
-                                  "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
-                                  "install openssh-client)");
-            if (control_dir.empty()) open_control_dir();
-            entry = std::make_shared<Node>(options.sessions_per_node);
-            entry->name = node.name;
-            entry->destination = openssh_destination_args(node, options.home);
-            // A master that stays is named by its connection, so that the next run finds it.
-            const std::string name =
-                persistent() ? master_name(policy_text + '\0' + util::join_command(entry->destination))
-                             : std::to_string(nodes.size());
-            entry->socket = control_dir + "/" + name + ".sock";
-            entry->error_log = control_dir + "/" + name + ".log";
-            entry->lock_path = control_dir + "/" + name + ".lock";
-            entry->dest_path = control_dir + "/" + name + ".dest";
-            entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
-            entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
-        }
+        const std::string key = connection_key(node);
+        if (auto found = nodes.find(key); found != nodes.end()) return found->second;
+        // Checked before the node enters the map: a refused control directory must leave no empty
+        // entry behind for the destructor to trip over.
+        if (ssh.empty())
+            throw Unreachable("no `" + options.ssh_program +
+                              "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
+                              "install openssh-client)");
+        if (control_dir.empty()) open_control_dir();
+        auto entry = std::make_shared<Node>(options.sessions_per_node);
+        entry->name = node.name;
+        entry->destination = openssh_destination_args(node, options.home);
+        // A master that stays is named by its connection, so that the next run finds it.
+        const std::string name =
+            persistent() ? master_name(policy_text + '\0' + util::join_command(entry->destination))
+                         : std::to_string(nodes.size() + 1);  // before it enters the map
+        entry->socket = control_dir + "/" + name + ".sock";
+        entry->error_log = control_dir + "/" + name + ".log";
+        entry->lock_path = control_dir + "/" + name + ".lock";
+        entry->dest_path = control_dir + "/" + name + ".dest";
+        entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
+        entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
+        nodes.emplace(key, entry);
         return entry;
     }
 
