@@ -290,7 +290,7 @@ def render_sources(sources):
             if runs.get(tool) and runs.get("pdsh") and n in (8, 64):
                 ratio = pair_ratio(runs, tool, "pdsh")
                 if limit is None:
-                    targets.append((f"1. fan-out N={n}, {what}", "report", f"{fmt_r(ratio)} × pdsh", None))
+                    targets.append((f"1. fan-out N={n}, {what}", "report", f"{fmt_r(ratio)} pdsh", None))
                 else:
                     targets.append((f"1. fan-out N={n}, {what}", f"{tool} ≤ {limit} × pdsh", fmt_r(ratio),
                                     None if ratio is None else ratio <= limit))
