@@ -189,6 +189,9 @@ struct OpenSshExecutor::Impl {
     // into the background by ssh at that point, and the process started here exits 0.
     pid_t start_master(Node& node, Clock::time_point deadline) {
         const detail::Held permit(handshakes);
+        // The time spent waiting for a permit (the nodes before it logging in, on a busy machine
+        // seconds at 64 nodes) is not this node's: its login gets the whole connect timeout from here.
+        deadline = std::max(deadline, Clock::now() + options.connect_timeout + kMasterExitWait);
         std::error_code ignored;
         std::filesystem::remove(node.socket, ignored);  // a master that died left it; it answers nobody
         std::ofstream(node.error_log, std::ios::trunc).close();
