@@ -111,27 +111,29 @@ struct OpenSshExecutor::Impl {
 
     std::shared_ptr<Node> node_for(const config::Node& node) {
         std::lock_guard lock(mutex);
-        auto& entry = nodes[connection_key(node)];
-        if (!entry) {
-            if (ssh.empty())
-                throw Unreachable("no `" + options.ssh_program +
-                                  "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
-                                  "install openssh-client)");
-            if (control_dir.empty()) open_control_dir();
-            entry = std::make_shared<Node>(options.sessions_per_node);
-            entry->name = node.name;
-            entry->destination = openssh_destination_args(node, options.home);
-            // A master that stays is named by its connection, so that the next run finds it.
-            const std::string name =
-                persistent() ? master_name(policy_text + '\0' + util::join_command(entry->destination))
-                             : std::to_string(nodes.size());
-            entry->socket = control_dir + "/" + name + ".sock";
-            entry->error_log = control_dir + "/" + name + ".log";
-            entry->lock_path = control_dir + "/" + name + ".lock";
-            entry->dest_path = control_dir + "/" + name + ".dest";
-            entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
-            entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
-        }
+        const std::string key = connection_key(node);
+        if (auto found = nodes.find(key); found != nodes.end()) return found->second;
+        // Checked before the node enters the map: a refused control directory must leave no empty
+        // entry behind for the destructor to trip over.
+        if (ssh.empty())
+            throw Unreachable("no `" + options.ssh_program +
+                              "` on PATH (ssh.transport openssh needs the OpenSSH client: apt-get "
+                              "install openssh-client)");
+        if (control_dir.empty()) open_control_dir();
+        auto entry = std::make_shared<Node>(options.sessions_per_node);
+        entry->name = node.name;
+        entry->destination = openssh_destination_args(node, options.home);
+        // A master that stays is named by its connection, so that the next run finds it.
+        const std::string name =
+            persistent() ? master_name(policy_text + '\0' + util::join_command(entry->destination))
+                         : std::to_string(nodes.size() + 1);  // before it enters the map
+        entry->socket = control_dir + "/" + name + ".sock";
+        entry->error_log = control_dir + "/" + name + ".log";
+        entry->lock_path = control_dir + "/" + name + ".lock";
+        entry->dest_path = control_dir + "/" + name + ".dest";
+        entry->where = {node.ssh.user, node.address, node.ssh.port, options.known_hosts};
+        entry->described = node.name + " (" + address_of(node.address, node.ssh.port) + ")";
+        nodes.emplace(key, entry);
         return entry;
     }
 
@@ -187,6 +189,9 @@ struct OpenSshExecutor::Impl {
     // into the background by ssh at that point, and the process started here exits 0.
     pid_t start_master(Node& node, Clock::time_point deadline) {
         const detail::Held permit(handshakes);
+        // The time spent waiting for a permit (the nodes before it logging in, on a busy machine
+        // seconds at 64 nodes) is not this node's: its login gets the whole connect timeout from here.
+        deadline = std::max(deadline, Clock::now() + options.connect_timeout + kMasterExitWait);
         std::error_code ignored;
         std::filesystem::remove(node.socket, ignored);  // a master that died left it; it answers nobody
         std::ofstream(node.error_log, std::ios::trunc).close();

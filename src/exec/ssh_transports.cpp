@@ -55,7 +55,7 @@ OpenSshOptions openssh_options_like(const SshOptions& libssh2) {
 }
 
 TransportFacts gather_transport_facts(const config::Node& node, const SshOptions& libssh2,
-                                      const OpenSshOptions& openssh) {
+                                      const OpenSshOptions& openssh, const OpenSshConfigReading* reading) {
     TransportFacts facts;
     facts.setting = node.ssh.transport;
     if (facts.setting != config::SshTransport::Auto) return facts;
@@ -67,21 +67,35 @@ TransportFacts gather_transport_facts(const config::Node& node, const SshOptions
     facts.ssh_client = detail::find_program(openssh.ssh_program);
     if (facts.ssh_client.empty()) return facts;
 
-    detail::ChildSpec spec;
-    spec.argv = {facts.ssh_client};
-    if (!openssh.ssh_config.empty()) spec.argv.insert(spec.argv.end(), {"-F", openssh.ssh_config});
-    spec.argv.push_back("-G");
     const auto destination = openssh_destination_args(node, home);
-    spec.argv.insert(spec.argv.end(), destination.begin(), destination.end());
-    const auto environment = detail::environment_copy();
-    spec.environment = &environment;
-    spec.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    const auto answer = detail::run_child(spec);
-    if (!answer.ok()) {
-        facts.ssh_g_error = answer.timed_out ? "no answer in 10 s" : failure_reason(answer);
-        return facts;
+    // The files read in-process where they say nothing that needs OpenSSH's own evaluation: no
+    // `ssh -G` process for this node. Otherwise (or without a reading) OpenSSH is asked.
+    std::string why_ssh_g;
+    const auto parsed = parse_destination_args(destination);
+    const auto view =
+        reading && parsed ? reading->view_for(*parsed, local_user_name(), is_file, &why_ssh_g) : std::nullopt;
+    if (view) {
+        facts.openssh = *view;
+        facts.read_in_process = true;
+    } else {
+        if (reading)
+            spdlog::debug("{}: asking ssh -G: {}", node.name,
+                          why_ssh_g.empty() ? "its command line" : why_ssh_g);
+        detail::ChildSpec spec;
+        spec.argv = {facts.ssh_client};
+        if (!openssh.ssh_config.empty()) spec.argv.insert(spec.argv.end(), {"-F", openssh.ssh_config});
+        spec.argv.push_back("-G");
+        spec.argv.insert(spec.argv.end(), destination.begin(), destination.end());
+        const auto environment = detail::environment_copy();
+        spec.environment = &environment;
+        spec.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        const auto answer = detail::run_child(spec);
+        if (!answer.ok()) {
+            facts.ssh_g_error = answer.timed_out ? "no answer in 10 s" : failure_reason(answer);
+            return facts;
+        }
+        facts.openssh = parse_ssh_g(answer.out);
     }
-    facts.openssh = parse_ssh_g(answer.out);
 
     for (const auto& listed : facts.openssh.identity_files) {
         const std::string path = expand_home(listed, home);
@@ -106,13 +120,22 @@ SshTransports::SshTransports(SshOptions libssh2, OpenSshOptions openssh)
 
 SshTransports::~SshTransports() = default;
 
+const OpenSshConfigReading& SshTransports::config_reading() {
+    // Once per run, for every node: the files do not change while pdctl reads them.
+    std::call_once(reading_once_,
+                   [this] { reading_ = load_openssh_config_reading(openssh_options_.ssh_config); });
+    return reading_;
+}
+
 TransportChoice SshTransports::choice_for(const config::Node& node) {
     {
         std::lock_guard lock(mutex_);
         if (auto found = choices_.find(node.name); found != choices_.end()) return found->second;
     }
-    // Gathered outside the lock: `ssh -G` for many nodes runs in parallel.
-    const auto choice = choose_transport(gather_transport_facts(node, libssh2_options_, openssh_options_));
+    // Gathered outside the lock: the `ssh -G` still needed for some nodes run in parallel.
+    const auto* reading = node.ssh.transport == config::SshTransport::Auto ? &config_reading() : nullptr;
+    const auto choice =
+        choose_transport(gather_transport_facts(node, libssh2_options_, openssh_options_, reading));
     std::lock_guard lock(mutex_);
     const auto [entry, added] = choices_.emplace(node.name, choice);
     if (added)

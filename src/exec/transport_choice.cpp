@@ -30,12 +30,13 @@ std::string needs_openssh(const TransportFacts& facts) {
     // pdctl reads the ssh config itself for libssh2; where OpenSSH's evaluation (a Match block, a
     // system-wide setting) gives another destination, OpenSSH's is the one the operator tested.
     const auto& own = facts.libssh2;
+    const std::string source = facts.read_in_process ? "the ssh config, read as OpenSSH does," : "ssh -G";
     if (!view.hostname.empty() && view.hostname != own.host)
-        return "ssh -G gives HostName " + view.hostname + " where pdctl's own reading gives " + own.host;
+        return source + " gives HostName " + view.hostname + " where pdctl's own reading gives " + own.host;
     if (!view.user.empty() && view.user != own.user)
-        return "ssh -G gives User " + view.user + " where pdctl's own reading gives " + own.user;
+        return source + " gives User " + view.user + " where pdctl's own reading gives " + own.user;
     if (view.port != own.port)
-        return "ssh -G gives Port " + std::to_string(view.port) + " where pdctl's own reading gives " +
+        return source + " gives Port " + std::to_string(view.port) + " where pdctl's own reading gives " +
                std::to_string(own.port);
     return "";
 }
@@ -59,7 +60,10 @@ TransportChoice choose_transport(const TransportFacts& facts) {
     if (!facts.ssh_g_error.empty()) return {Transport::Libssh2, "ssh -G failed: " + facts.ssh_g_error, true};
     if (auto reason = needs_openssh(facts); !reason.empty()) return openssh(std::move(reason));
     if (!facts.libssh2.unsupported.empty()) return openssh(facts.libssh2.unsupported);
-    return {Transport::Libssh2, "nothing in ssh -G needs OpenSSH", true};
+    return {
+        Transport::Libssh2,
+        facts.read_in_process ? "nothing in the ssh config needs OpenSSH" : "nothing in ssh -G needs OpenSSH",
+        true};
 }
 
 }  // namespace pdctl::exec

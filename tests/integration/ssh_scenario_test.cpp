@@ -452,7 +452,9 @@ TEST_F(SshScenarioTest, TheDecodeNodesOnlyThroughABastion) {
 
     const auto jump = transport_line("n5–n8");
     EXPECT_NE(jump.find("openssh  ProxyJump root@"), std::string::npos) << jump;
-    EXPECT_NE(transport_line("n1–n4").find("libssh2  nothing in ssh -G needs OpenSSH"), std::string::npos)
+    // Its file holds nothing OpenSSH alone evaluates: pdctl reads it itself, no `ssh -G` per node.
+    EXPECT_NE(transport_line("n1–n4").find("libssh2  nothing in the ssh config needs OpenSSH"),
+              std::string::npos)
         << transport_line("n1–n4");
     start_status_smoke_stop();
 }

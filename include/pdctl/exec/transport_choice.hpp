@@ -1,7 +1,7 @@
 #pragma once
 // Which SSH transport a node gets (`ssh.transport`, docs/ssh.md "How auto decides"). Pure: the facts
-// are gathered by the SSH transports executor (`ssh -G`, the key files, known_hosts); this only decides
-// and says why, in words the plan, doctor and -v print.
+// are gathered by the SSH transports executor (pdctl's reading of the ssh config files, else `ssh -G`;
+// the key files, known_hosts); this only decides and says why, in words the plan, doctor and -v print.
 
 #include <string>
 #include <vector>
@@ -37,7 +37,8 @@ struct TransportFacts {
     config::SshTransport setting = config::SshTransport::Auto;
     std::string ssh_client;                 // the `ssh` found on PATH; empty: none installed
     std::string ssh_g_error;                // `ssh -G` failed: why
-    OpenSshView openssh;                    // what `ssh -G` says applies
+    OpenSshView openssh;                    // what `ssh -G` says applies (or would: see below)
+    bool read_in_process = false;           // `openssh` is pdctl's reading of the files, no `ssh -G` ran
     SshTarget libssh2;                      // pdctl's own reading of the same config for its libssh2 client
     std::vector<PresentKey> identities;     // the identity files of `ssh -G` that exist, in order
     std::vector<std::string> certificates;  // certificates that exist: CertificateFile, or <key>-cert.pub
