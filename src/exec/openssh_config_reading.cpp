@@ -79,31 +79,6 @@ const std::set<std::string>& neutral_keywords() {
     return keywords;
 }
 
-bool is_blank(char c) {
-    return c == ' ' || c == '\t';
-}
-
-// The arguments of a config line: blank-separated words, "double quotes" grouping (as OpenSSH).
-std::vector<std::string> split_words(std::string_view text) {
-    std::vector<std::string> words;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && is_blank(text[i])) ++i;
-        if (i >= text.size()) break;
-        std::string word;
-        if (text[i] == '"') {
-            const auto end = text.find('"', i + 1);
-            word = std::string(
-                text.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1));
-            i = end == std::string_view::npos ? text.size() : end + 1;
-        } else {
-            while (i < text.size() && !is_blank(text[i])) word += text[i++];
-        }
-        words.push_back(std::move(word));
-    }
-    return words;
-}
-
 bool has_upper(std::string_view text) {
     return std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isupper(c); });
 }
@@ -193,19 +168,12 @@ void OpenSshConfigReading::parse_into(const OpenSshConfigSource& source,
         start = end + 1;
         ++line_number;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        std::size_t i = 0;
-        while (i < line.size() && is_blank(line[i])) ++i;
-        if (i == line.size() || line[i] == '#') continue;
-        std::size_t key_end = i;
-        while (key_end < line.size() && !is_blank(line[key_end]) && line[key_end] != '=') ++key_end;
+        auto split = split_ssh_config_line(line);
+        if (split.key.empty()) continue;
         Line parsed;
-        parsed.key = util::lower(line.substr(i, key_end - i));
-        std::size_t rest = key_end;
-        while (rest < line.size() && is_blank(line[rest])) ++rest;
-        if (rest < line.size() && line[rest] == '=') ++rest;
-        while (rest < line.size() && is_blank(line[rest])) ++rest;
-        parsed.rest = std::string(line.substr(rest));
-        parsed.args = split_words(parsed.rest);
+        parsed.key = std::move(split.key);
+        parsed.rest = std::move(split.rest);
+        parsed.args = std::move(split.args);
         parsed.where = source.name + ":" + std::to_string(line_number);
         if (parsed.args.empty()) {
             unsupported_ = parsed.where + ": " + parsed.key + " without a value";

@@ -20,27 +20,6 @@ bool is_space(char c) {
     return c == ' ' || c == '\t';
 }
 
-// Splits the arguments of a config line on blanks; "double quotes" group words (as in OpenSSH).
-std::vector<std::string> split_arguments(std::string_view text) {
-    std::vector<std::string> words;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && is_space(text[i])) ++i;
-        if (i >= text.size()) break;
-        std::string word;
-        if (text[i] == '"') {
-            const auto end = text.find('"', i + 1);
-            word = std::string(
-                text.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1));
-            i = end == std::string_view::npos ? text.size() : end + 1;
-        } else {
-            while (i < text.size() && !is_space(text[i])) word += text[i++];
-        }
-        words.push_back(std::move(word));
-    }
-    return words;
-}
-
 std::string read_file(const std::string& path, bool& ok) {
     std::ifstream in(path, std::ios::binary);
     ok = static_cast<bool>(in);
@@ -55,6 +34,38 @@ std::string home_dir() {
 }
 
 }  // namespace
+
+SshConfigLine split_ssh_config_line(std::string_view line) {
+    SshConfigLine split;
+    std::size_t i = 0;
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i == line.size() || line[i] == '#') return split;
+    std::size_t key_end = i;
+    while (key_end < line.size() && !is_space(line[key_end]) && line[key_end] != '=') ++key_end;
+    split.key = lower(line.substr(i, key_end - i));
+    std::size_t rest = key_end;
+    while (rest < line.size() && is_space(line[rest])) ++rest;
+    if (rest < line.size() && line[rest] == '=') ++rest;
+    while (rest < line.size() && is_space(line[rest])) ++rest;
+    split.rest = std::string(line.substr(rest));
+    // The words: blank-separated, "double quotes" grouping.
+    std::size_t at = rest;
+    while (at < line.size()) {
+        while (at < line.size() && is_space(line[at])) ++at;
+        if (at >= line.size()) break;
+        std::string word;
+        if (line[at] == '"') {
+            const auto end = line.find('"', at + 1);
+            word = std::string(
+                line.substr(at + 1, end == std::string_view::npos ? std::string_view::npos : end - at - 1));
+            at = end == std::string_view::npos ? line.size() : end + 1;
+        } else {
+            while (at < line.size() && !is_space(line[at])) word += line[at++];
+        }
+        split.args.push_back(std::move(word));
+    }
+    return split;
+}
 
 bool ssh_pattern_match(std::string_view pattern, std::string_view text) {
     // Iterative wildcard match with backtracking to the last `*`.
@@ -120,17 +131,10 @@ void SshConfig::parse_into(std::string_view text, const std::string& source_name
         start = end + 1;
         ++line_number;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        std::size_t i = 0;
-        while (i < line.size() && is_space(line[i])) ++i;
-        if (i == line.size() || line[i] == '#') continue;
-
-        std::size_t key_end = i;
-        while (key_end < line.size() && !is_space(line[key_end]) && line[key_end] != '=') ++key_end;
-        const std::string key = lower(line.substr(i, key_end - i));
-        std::size_t rest = key_end;
-        while (rest < line.size() && is_space(line[rest])) ++rest;
-        if (rest < line.size() && line[rest] == '=') ++rest;
-        const auto args = split_arguments(line.substr(rest));
+        const auto split = split_ssh_config_line(line);
+        if (split.key.empty()) continue;
+        const std::string& key = split.key;
+        const auto& args = split.args;
         const std::string where = source_name + ":" + std::to_string(line_number) + ": ";
         if (args.empty()) {
             warnings_.push_back(where + key + " has no value; ignored");
@@ -193,7 +197,7 @@ void SshConfig::parse_into(std::string_view text, const std::string& source_name
         } else if (key == "hostname" || key == "user" || key == "identityfile" || key == "proxyjump" ||
                    key == "proxycommand") {
             // ProxyCommand takes the rest of the line verbatim.
-            std::string value = key == "proxycommand" ? std::string(line.substr(rest)) : args[0];
+            std::string value = key == "proxycommand" ? split.rest : args[0];
             blocks_.back().settings.push_back({key, std::move(value)});
         }
         // Every other keyword is an OpenSSH setting pdctl has no use for.

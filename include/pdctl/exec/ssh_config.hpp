@@ -55,6 +55,16 @@ class SshConfig {
     bool has_match_exec_ = false;
 };
 
+// One line of an ssh_config file, split as OpenSSH splits it: the keyword in lower case, the text after
+// it (and an optional `=`), and that text's words, "double quotes" grouping. An empty key: a blank or
+// comment line. Both readers of the files (SshConfig, OpenSshConfigReading) split lines with it.
+struct SshConfigLine {
+    std::string key;
+    std::string rest;
+    std::vector<std::string> args;
+};
+SshConfigLine split_ssh_config_line(std::string_view line);
+
 // OpenSSH pattern: `*` any run, `?` one character; case-insensitive like host names.
 bool ssh_pattern_match(std::string_view pattern, std::string_view text);
 // A Host line's pattern list: matches if some pattern matches and no `!pattern` does.

@@ -134,5 +134,17 @@ TEST(SshConfig, MissingFileIsEmpty) {
     EXPECT_TRUE(config.warnings().empty());
 }
 
+// Both readers of the files split a line the same way, as OpenSSH does.
+TEST(SshConfigLine, KeywordEqualsAndQuotedWords) {
+    const auto split = split_ssh_config_line("  IdentityFile = \"/keys/a b\" /keys/c\t");
+    EXPECT_EQ(split.key, "identityfile");
+    EXPECT_EQ(split.rest, "\"/keys/a b\" /keys/c\t");
+    EXPECT_EQ(split.args, (std::vector<std::string>{"/keys/a b", "/keys/c"}));
+    EXPECT_EQ(split_ssh_config_line("Port=2222").args, std::vector<std::string>{"2222"});
+    EXPECT_TRUE(split_ssh_config_line("   # a comment").key.empty());
+    EXPECT_TRUE(split_ssh_config_line(" \t ").key.empty());
+    EXPECT_TRUE(split_ssh_config_line("ProxyJump").args.empty());
+}
+
 }  // namespace
 }  // namespace pdctl::exec
