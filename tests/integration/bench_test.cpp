@@ -65,8 +65,10 @@ TEST(BenchTiming, TheValidationScenarioMeasuresWhatTheCapacityModelPredicts) {
         EXPECT_EQ(level["ok"], 3) << row;
         EXPECT_EQ(level["failed"], 0) << row;
         EXPECT_EQ(level["output_tokens"], 3 * output) << row;
-        // Decode: one token every PDSIM_TOKEN_MS, whatever the row.
-        expect_within_10_percent(level["itl_s"]["p50"], kTokenMs / 1e3, std::string(row) + " ITL p50");
+        // Decode: one token every PDSIM_TOKEN_MS, whatever the row. By the mean gap: two tokens a loaded
+        // machine delivers in one read count a long gap and a short one, which moves the median (3.99 ms
+        // once, against 5) but not the mean, the decode time over the tokens.
+        expect_within_10_percent(level["itl_s"]["mean"], kTokenMs / 1e3, std::string(row) + " ITL mean");
         expect_within_10_percent(level["output_tok_s_per_request"]["p50"], 1e3 / kTokenMs,
                                  std::string(row) + " decode tok/s");
         if (std::string(row) == "warm-up") continue;  // its model TTFT is 2 ms: HTTP on loopback adds as much
