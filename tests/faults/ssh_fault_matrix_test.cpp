@@ -12,6 +12,7 @@
 
 #include "fault_matrix.hpp"
 #include "integration/ssh_cluster.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing::faults {
 namespace {
@@ -46,7 +47,7 @@ class SshFault : public SshClusterTest {
                     replace_all(text, "executor: local", "executor: ssh");
                     replace_all(text, "defaults:\n",
                                 "defaults:\n  ssh: {user: root, identity: " + cluster.key + "}\n");
-                    replace_all(text, "[pdsim, ", std::string("[") + PDSIM_BINARY + ", ");
+                    replace_all(text, "[pdsim, ", std::string("[") + pdctl::testing::pdsim_binary() + ", ");
                 }
                 write_text(entry.path(), text);
             }

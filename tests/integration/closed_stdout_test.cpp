@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -29,7 +30,7 @@ PdctlRun with_closed_stdout(const SimCluster& cluster, const std::vector<std::st
                      "done = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)\n"
                      "sys.stderr.buffer.write(done.stderr)\n"
                      "sys.exit(done.returncode)\n",
-                     PDCTL_BINARY, "-c", cluster.config().string()},
+                     pdctl::testing::pdctl_binary(), "-c", cluster.config().string()},
                     args);
 }
 
@@ -38,7 +39,7 @@ PdctlRun through_head(const SimCluster& cluster, const std::vector<std::string>&
     const auto err_file = cluster.config().parent_path() / "head.err";
     auto head = run_here(
         {"bash", "-c", "err=$1; shift; \"$@\" 2>\"$err\" | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
-         "closed-stdout", err_file.string(), PDCTL_BINARY, "-c", cluster.config().string()},
+         "closed-stdout", err_file.string(), pdctl::testing::pdctl_binary(), "-c", cluster.config().string()},
         args);
     head.err = read_text(err_file);
     return head;

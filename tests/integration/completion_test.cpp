@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -54,7 +55,7 @@ class Completion : public ::testing::TestWithParam<bool> {
         write_text(dir() / "tab.sh", program);
         std::string expanded = line;
         const auto at = expanded.find("pdctl");
-        expanded.replace(at, 5, PDCTL_BINARY);
+        expanded.replace(at, 5, pdctl::testing::pdctl_binary());
         exec::LocalExecutor executor;
         exec::Command command;
         command.argv = {"env", "-u", "PDCTL_CONFIG"};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -15,8 +16,9 @@ PdctlRun run_without_config(const std::vector<std::string>& args) {
         std::filesystem::temp_directory_path() / ("pdctl-noconfig-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     exec::Command command;
-    command.argv = {"env", "-u",         "PDCTL_CONFIG", "sh", "-c", "cd \"$1\" && shift && exec \"$@\"",
-                    "sh",  dir.string(), PDCTL_BINARY};
+    command.argv = {"env", "-u",         "PDCTL_CONFIG",
+                    "sh",  "-c",         "cd \"$1\" && shift && exec \"$@\"",
+                    "sh",  dir.string(), pdctl::testing::pdctl_binary()};
     command.argv.insert(command.argv.end(), args.begin(), args.end());
     command.timeout = std::chrono::seconds(30);
     const auto result = exec::LocalExecutor{}.run({"local", "127.0.0.1", {}, {}, {}}, command);

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "unit/support/build_paths.hpp"
+
 namespace pdctl::testing {
 
 // Writes /root/fake-bin/nvidia-smi answering --query-gpu with $1 and --query-compute-apps with $2.
@@ -36,7 +38,8 @@ inline constexpr const char* kStubPath =
     "PATH=/root/fake-bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 inline std::string gpu_fixture(const std::string& name) {
-    std::ifstream in(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "fixtures" / name, std::ios::binary);
+    std::ifstream in(std::filesystem::path(pdctl::testing::source_dir()) / "tests" / "fixtures" / name,
+                     std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();

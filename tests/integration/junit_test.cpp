@@ -6,11 +6,12 @@
 #include <cstdlib>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
 
-const std::string kSchema = std::string(PDCTL_SOURCE_DIR) + "/tests/junit/junit.xsd";
+const std::string kSchema = std::string(pdctl::testing::source_dir()) + "/tests/junit/junit.xsd";
 
 // xmllint's verdict on `file` against the schema: "" when it validates.
 std::string schema_errors(const std::filesystem::path& file) {

@@ -6,6 +6,7 @@
 #include <future>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -90,7 +91,8 @@ int pdctl_pid(const std::string& config) {
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::string cmdline = read_text(entry.path() / "cmdline");
-        if (cmdline.rfind(PDCTL_BINARY, 0) == 0 && cmdline.find(config) != std::string::npos)
+        if (cmdline.rfind(pdctl::testing::pdctl_binary(), 0) == 0 &&
+            cmdline.find(config) != std::string::npos)
             return std::stoi(name);
     }
     return 0;

@@ -11,6 +11,7 @@
 
 #include "pdctl/util/shell_quote.hpp"
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -94,7 +95,7 @@ int count_lines_with(const std::string& screen, const std::string& needle) {
 // `pdctl -c CONFIG start` in a fresh terminal; the pane stays open after pdctl exits.
 std::string start_command(const SimCluster& cluster) {
     // CI unset: the live view is for terminals that are not CI jobs.
-    return "env -u CI -u NO_COLOR " + util::shell_quote(PDCTL_BINARY) + " -c " +
+    return "env -u CI -u NO_COLOR " + util::shell_quote(pdctl::testing::pdctl_binary()) + " -c " +
            util::shell_quote(cluster.config().string()) + " start; echo \"pdctl exited $?\"; exec sleep 600";
 }
 

@@ -17,6 +17,7 @@
 
 #include "pdctl/exec/local_executor.hpp"
 #include "text_edit.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 
@@ -53,7 +54,8 @@ class SimCluster {
             std::filesystem::temp_directory_path() / ("pdctl-it-" + name + "-" + std::to_string(::getpid()));
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_);
-        const std::filesystem::path source = std::filesystem::path(PDCTL_SOURCE_DIR) / "profiles" / "local";
+        const std::filesystem::path source =
+            std::filesystem::path(pdctl::testing::source_dir()) / "profiles" / "local";
         for (const auto& entry : std::filesystem::directory_iterator(source)) {
             std::string text = read_text(entry.path());
             replace_all(text, "127.0.0.", "127.0." + std::to_string(block) + ".");
@@ -91,7 +93,7 @@ class SimCluster {
                                 std::chrono::seconds timeout = std::chrono::seconds(120)) const {
         exec::LocalExecutor executor;
         exec::Command command;
-        command.argv = {PDCTL_BINARY};
+        command.argv = {pdctl::testing::pdctl_binary()};
         command.argv.insert(command.argv.end(), args.begin(), args.end());
         command.timeout = timeout;
         const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 
@@ -41,7 +42,9 @@ inline int find_pdctl_pid(const std::string& config, const std::string& verb = "
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::string cmdline = read_text(entry.path() / "cmdline");
-        if (cmdline.rfind(PDCTL_BINARY, 0) != 0 || cmdline.find(config) == std::string::npos) continue;
+        if (cmdline.rfind(pdctl::testing::pdctl_binary(), 0) != 0 ||
+            cmdline.find(config) == std::string::npos)
+            continue;
         std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
         if (!verb.empty() && cmdline.find(" " + verb) == std::string::npos) continue;
         const int parent = parent_pid(name);
@@ -77,7 +80,7 @@ inline std::future<exec::CommandResult> run_pdctl_to_file(const SimCluster& clus
                     "out=$1; shift; exec \"$@\" >> \"$out\" 2>&1",
                     "pdctl-to-file",
                     output.string(),
-                    PDCTL_BINARY,
+                    pdctl::testing::pdctl_binary(),
                     "-c",
                     cluster.config().string()};
     command.argv.insert(command.argv.end(), args.begin(), args.end());

@@ -14,6 +14,7 @@
 
 #include "pdctl/util/shell_quote.hpp"
 #include "pdctl_harness.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -109,12 +110,13 @@ TEST_F(SecretsTest, NoOutputModeEverShowsASecretValue) {
     if (std::filesystem::exists("/usr/bin/script")) {
         exec::LocalExecutor executor;
         exec::Command command;
-        command.argv = {"env",
-                        "TERM=xterm-256color",
-                        "/usr/bin/script",
-                        "-qec",
-                        util::join_command({PDCTL_BINARY, "-c", cluster.config().string(), "restart"}),
-                        "/dev/null"};
+        command.argv = {
+            "env",
+            "TERM=xterm-256color",
+            "/usr/bin/script",
+            "-qec",
+            util::join_command({pdctl::testing::pdctl_binary(), "-c", cluster.config().string(), "restart"}),
+            "/dev/null"};
         command.timeout = std::chrono::seconds(120);
         const auto result = executor.run({"local", "127.0.0.1", {}, {}, {}}, command);
         EXPECT_EQ(result.exit_code, 0) << result.out << result.err;

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "unit/support/build_paths.hpp"
+
 extern char** environ;
 
 namespace pdsim_test {
@@ -56,7 +58,7 @@ class SimProcess {
                     name_ + "-" + std::to_string(::getpid()) + ".log";
 
         // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
-        std::vector<std::string> argv_strings = {PDSIM_BINARY};
+        std::vector<std::string> argv_strings = {pdctl::testing::pdsim_binary()};
         argv_strings.insert(argv_strings.end(), args.begin(), args.end());
         std::vector<std::string> env_strings;
         for (char** e = environ; *e != nullptr; ++e) {

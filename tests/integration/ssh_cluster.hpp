@@ -29,6 +29,7 @@
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/exec/openssh_masters.hpp"
 #include "pdctl/exec/ssh_executor.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 
@@ -319,7 +320,7 @@ class SshPdctlTest : public SshClusterTest {
                         "PDCTL_SSH_CONTROL_DIR=" + ssh_control_dir};
         // Later assignments win: a test's PDCTL_KNOWN_HOSTS or PDCTL_SSH_CONFIG of its own.
         command.argv.insert(command.argv.end(), pdctl_env.begin(), pdctl_env.end());
-        command.argv.insert(command.argv.end(), {PDCTL_BINARY, "-c", config.string()});
+        command.argv.insert(command.argv.end(), {pdctl::testing::pdctl_binary(), "-c", config.string()});
         command.argv.insert(command.argv.end(), args.begin(), args.end());
         command.timeout = timeout;
         const auto started = Clock::now();

@@ -15,6 +15,7 @@
 #include "fake_gpu.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -77,7 +78,8 @@ class SshDoctorTest : public SshPdctlTest {
     // the memlock ulimit a real RDMA container gets, unless it is to start: the test hosts' podman
     // may not raise that limit.
     std::filesystem::path write_profile(bool to_start = false) {
-        const auto source = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
+        const auto source =
+            std::filesystem::path(pdctl::testing::source_dir()) / "tests" / "profiles" / "ssh-podman";
         const auto dir = temp / "profile";
         std::filesystem::create_directories(dir);
         for (const auto& entry : std::filesystem::directory_iterator(source)) {
@@ -205,7 +207,7 @@ TEST_F(SshDoctorTest, PreflightNamesAForeignGpuProcessAndATakenPortAndStartsNoth
         cluster.node(3), exec::Command{{"sh", "-c",
                                         "setsid \"$0\" mooncake_master --port 30000 --metrics_port 30001 "
                                         "</dev/null >/dev/null 2>&1 & echo $!",
-                                        PDSIM_BINARY},
+                                        pdctl::testing::pdsim_binary()},
                                        {},
                                        kHostCommandBound});
     ASSERT_TRUE(squat.ok()) << squat.err;

@@ -17,6 +17,7 @@
 #include "pdctl/exec/openssh_executor.hpp"
 #include "pdctl/exec/ssh_transports.hpp"
 #include "ssh_cluster.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -517,15 +518,15 @@ TEST_F(SshOpenSshTest, TheMuxSessionsCarryBigStreamsSignalsAndALostMaster) {
 // exactly one master per node; `stop` ends them all, and `pdctl ssh close` then finds none.
 TEST_F(SshOpenSshTest, APdctlKilledMidStatusLeavesOneMasterPerNodeForTheNextRun) {
     std::string yaml =
-        slurp(std::filesystem::path(PDCTL_SOURCE_DIR) / "tests/profiles/ssh-podman/pdctl.yaml");
+        slurp(std::filesystem::path(pdctl::testing::source_dir()) / "tests/profiles/ssh-podman/pdctl.yaml");
     const std::string from = "identity: /tmp/pdctl-test-cluster/client/id_ed25519}";
     ASSERT_NE(yaml.find(from), std::string::npos);
     yaml.replace(yaml.find(from), from.size(), "identity: " + cluster.key + ", transport: openssh}");
     use_cluster_addresses(yaml);
     const auto profile = temp / "profile";
     std::filesystem::create_directories(profile);
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(PDCTL_SOURCE_DIR) /
-                                                                 "tests/profiles/ssh-podman"))
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::filesystem::path(pdctl::testing::source_dir()) / "tests/profiles/ssh-podman"))
         std::filesystem::copy_file(entry.path(), profile / entry.path().filename());
     spit(profile / "pdctl.yaml", yaml);
 
@@ -536,7 +537,8 @@ TEST_F(SshOpenSshTest, APdctlKilledMidStatusLeavesOneMasterPerNodeForTheNextRun)
         Command run;
         run.argv = {"env"};
         run.argv.insert(run.argv.end(), env.begin(), env.end());
-        run.argv.insert(run.argv.end(), {PDCTL_BINARY, "-c", (profile / "pdctl.yaml").string()});
+        run.argv.insert(run.argv.end(),
+                        {pdctl::testing::pdctl_binary(), "-c", (profile / "pdctl.yaml").string()});
         run.argv.insert(run.argv.end(), args.begin(), args.end());
         run.timeout = 60s;
         return exec::LocalExecutor().run(config::Node{}, run);
@@ -553,7 +555,8 @@ TEST_F(SshOpenSshTest, APdctlKilledMidStatusLeavesOneMasterPerNodeForTheNextRun)
     const auto frozen = sshd_pids(host(8).netns, Sshd::kListeners);
     ASSERT_FALSE(frozen.empty()) << "no sshd listener in " << host(8).netns;
     for (const pid_t pid : frozen) ::kill(pid, SIGSTOP);
-    const std::vector<std::string> argv = {PDCTL_BINARY, "-c", (profile / "pdctl.yaml").string(), "status"};
+    const std::vector<std::string> argv = {pdctl::testing::pdctl_binary(), "-c",
+                                           (profile / "pdctl.yaml").string(), "status"};
     const pid_t pid = ::fork();
     if (pid == 0) {
         std::vector<char*> args, envp;

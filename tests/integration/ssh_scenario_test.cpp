@@ -18,6 +18,7 @@
 #include "pdctl_process.hpp"
 #include "ssh_cluster.hpp"
 #include "text_edit.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -74,7 +75,7 @@ class SshScenarioTest : public SshPdctlTest {
                                         const std::string& extra_prefill_env = {},
                                         const std::string& identity = {}) {
         const std::filesystem::path source =
-            std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "profiles" / "ssh-podman";
+            std::filesystem::path(pdctl::testing::source_dir()) / "tests" / "profiles" / "ssh-podman";
         std::filesystem::create_directories(dir);
         for (const auto& entry : std::filesystem::directory_iterator(source)) {
             std::string text = slurp(entry.path());
@@ -734,7 +735,7 @@ TEST_F(SshScenarioTest, ExecStreamPrintsEachNodesLinesWhileItsCommandRuns) {
             "SSH_AUTH_SOCK",
             "HOME=" + (temp / "home").string(),
             "PDCTL_KNOWN_HOSTS=" + cluster.known_hosts,
-            PDCTL_BINARY,
+            pdctl::testing::pdctl_binary(),
             "-c",
             profile.string(),
             "exec",

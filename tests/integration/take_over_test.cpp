@@ -8,6 +8,7 @@
 
 #include "pdctl_harness.hpp"
 #include "pdctl_process.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -20,7 +21,7 @@ std::vector<std::string> program_of(const json& plan, const std::string& role) {
     for (const auto& stage : plan["stages"])
         if (stage["role"] == role) {
             auto argv = stage["units"][0]["program"].get<std::vector<std::string>>();
-            argv[0] = PDSIM_BINARY;
+            argv[0] = pdctl::testing::pdsim_binary();
             return argv;
         }
     return {};

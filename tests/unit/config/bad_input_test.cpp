@@ -11,6 +11,7 @@
 #include <string>
 
 #include "config_test_util.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/sanitized_build.hpp"
 
 namespace pdctl::config {
@@ -106,7 +107,8 @@ TEST(BadConfigInput, ProfileWithBinaryGarbageIsAConfigErrorWithItsLocation) {
 // The shipped local profile, in memory under its real names.
 std::map<std::string, std::string> local_profile() {
     std::map<std::string, std::string> files;
-    const std::filesystem::path dir = std::filesystem::path(PDCTL_SOURCE_DIR) / "profiles" / "local";
+    const std::filesystem::path dir =
+        std::filesystem::path(pdctl::testing::source_dir()) / "profiles" / "local";
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         std::ifstream in(entry.path(), std::ios::binary);
         files["/p/" + entry.path().filename().string()] = {std::istreambuf_iterator<char>(in), {}};

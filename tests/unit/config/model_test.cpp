@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pdctl/config/file_source.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::config {
 namespace {
@@ -52,12 +53,12 @@ TEST(ConfigFileSource, MemoryReadsOnlyWhatItHolds) {
 
 TEST(ConfigFileSource, DiskReadsWholeFilesAndNotDirectories) {
     const DiskFileSource files;
-    const auto content = files.read(PDCTL_SOURCE_DIR "/include/pdctl/config/model.hpp");
+    const auto content = files.read(pdctl::testing::source_dir() + "/include/pdctl/config/model.hpp");
     ASSERT_TRUE(content.has_value());
     EXPECT_NE(content->find("struct Cluster"), std::string::npos);
     EXPECT_NE(content->find("}  // namespace pdctl::config"), std::string::npos);
-    EXPECT_EQ(files.read(PDCTL_SOURCE_DIR "/include"), std::nullopt);
-    EXPECT_EQ(files.read(PDCTL_SOURCE_DIR "/no/such/file"), std::nullopt);
+    EXPECT_EQ(files.read(pdctl::testing::source_dir() + "/include"), std::nullopt);
+    EXPECT_EQ(files.read(pdctl::testing::source_dir() + "/no/such/file"), std::nullopt);
 }
 
 }  // namespace

@@ -9,12 +9,13 @@
 #include "pdctl/config/embedded_profile.hpp"
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::config {
 namespace {
 
 Cluster load_repo_profile(const std::string& relative) {
-    return load_cluster(std::string(PDCTL_SOURCE_DIR) + "/" + relative, DiskFileSource());
+    return load_cluster(std::string(pdctl::testing::source_dir()) + "/" + relative, DiskFileSource());
 }
 
 void expect_sane(const Cluster& cluster) {
@@ -29,7 +30,7 @@ void expect_sane(const Cluster& cluster) {
 
 // Skips while the profile is not in the repository (it is written alongside this code).
 void expect_loads(const std::string& relative) {
-    if (!std::filesystem::exists(std::string(PDCTL_SOURCE_DIR) + "/" + relative)) {
+    if (!std::filesystem::exists(std::string(pdctl::testing::source_dir()) + "/" + relative)) {
         GTEST_SKIP() << relative << " is not in the repository yet";
     }
     try {
@@ -48,7 +49,8 @@ TEST(ConfigRepoProfiles, Kimi3Pro6000PdLoads) {
 }
 
 TEST(ConfigRepoProfiles, PdProfileKeepsTheRunbookOrder) {
-    const std::string path = std::string(PDCTL_SOURCE_DIR) + "/profiles/kimi3-pro6000-pd/pdctl.yaml";
+    const std::string path =
+        std::string(pdctl::testing::source_dir()) + "/profiles/kimi3-pro6000-pd/pdctl.yaml";
     if (!std::filesystem::exists(path))
         GTEST_SKIP() << "profiles/kimi3-pro6000-pd is not in the repository yet";
     Cluster cluster;

@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "pdctl/doctor/live_checks.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::doctor::testing {
 
 inline std::string fixture(const std::string& name) {
-    const auto path = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "fixtures" / name;
+    const auto path = std::filesystem::path(pdctl::testing::source_dir()) / "tests" / "fixtures" / name;
     std::ifstream in(path, std::ios::binary);
     EXPECT_TRUE(in.good()) << "missing fixture " << path;
     std::stringstream text;

@@ -6,13 +6,14 @@
 #include "pdctl/config/loader.hpp"
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::doctor::testing {
 namespace {
 
 std::vector<NodeNeeds> needs_of(const std::string& relative) {
-    const auto cluster =
-        config::load_cluster(std::string(PDCTL_SOURCE_DIR) + "/" + relative, config::DiskFileSource());
+    const auto cluster = config::load_cluster(std::string(pdctl::testing::source_dir()) + "/" + relative,
+                                              config::DiskFileSource());
     return node_needs(cluster, plan::build_plan(cluster));
 }
 

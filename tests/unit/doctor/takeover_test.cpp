@@ -8,6 +8,7 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::doctor {
 namespace {
@@ -47,7 +48,8 @@ const std::string kProbe = "container\t" + kA + "\tmc-master\tlmsysorg/sglang:ki
 
 struct Kimi3 {
     config::Cluster cluster = config::load_cluster(
-        std::string(PDCTL_SOURCE_DIR) + "/profiles/kimi3-pro6000-pd/pdctl.yaml", config::DiskFileSource());
+        std::string(pdctl::testing::source_dir()) + "/profiles/kimi3-pro6000-pd/pdctl.yaml",
+        config::DiskFileSource());
     plan::Plan plan = plan::build_plan(cluster);
 };
 

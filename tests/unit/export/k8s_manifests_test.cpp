@@ -18,6 +18,7 @@
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/golden.hpp"
 
 namespace pdctl::exporter {
@@ -30,7 +31,8 @@ void expect_k8s_golden(const fs::path& golden, const std::string& actual) {
 }
 
 config::Cluster kimi3_cluster() {
-    fs::current_path(PDCTL_SOURCE_DIR);  // relative paths keep the golden header checkout-independent
+    fs::current_path(
+        pdctl::testing::source_dir());  // relative paths keep the golden header checkout-independent
     config::DiskFileSource disk;
     return config::load_cluster("profiles/kimi3-pro6000-pd/pdctl.yaml", disk);
 }
@@ -83,7 +85,7 @@ std::string expand(const std::string& text, const std::map<std::string, std::str
 
 TEST(K8sExportGolden, Kimi3ProductionProfileMatchesTheGoldenFiles) {
     const auto cluster = kimi3_cluster();
-    const fs::path golden = fs::path(PDCTL_SOURCE_DIR) / "tests" / "golden";
+    const fs::path golden = fs::path(pdctl::testing::source_dir()) / "tests" / "golden";
     expect_k8s_golden(golden / "k8s.lws.yaml", export_yaml(cluster, K8sFormat::Lws));
     expect_k8s_golden(golden / "k8s.rbg.yaml", export_yaml(cluster, K8sFormat::Rbg));
 }
@@ -240,7 +242,7 @@ TEST(K8sExportSecrets, SecretNameCanBeChosen) {
 
 // profiles/local runs every role as a process: there is no image to put in a pod.
 config::Cluster local_cluster() {
-    fs::current_path(PDCTL_SOURCE_DIR);
+    fs::current_path(pdctl::testing::source_dir());
     config::DiskFileSource disk;
     return config::load_cluster("profiles/local/pdctl.yaml", disk);
 }

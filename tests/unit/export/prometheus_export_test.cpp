@@ -16,6 +16,7 @@
 #include "pdctl/config/loader.hpp"
 #include "pdctl/export/prometheus.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/golden.hpp"
 
 namespace pdctl::exporter {
@@ -27,7 +28,8 @@ struct PrometheusProfiles {
     // profiles/NAME with `edit` applied to its pdctl.yaml (each replacement must match).
     static plan::Plan plan_of(const std::string& name,
                               const std::vector<std::pair<std::string, std::string>>& edits = {}) {
-        fs::current_path(PDCTL_SOURCE_DIR);  // relative paths keep the golden header checkout-independent
+        fs::current_path(
+            pdctl::testing::source_dir());  // relative paths keep the golden header checkout-independent
         std::map<std::string, std::string> files;
         for (const auto& entry : fs::directory_iterator("profiles/" + name))
             files["profiles/" + name + "/" + entry.path().filename().string()] =
@@ -64,7 +66,7 @@ struct PrometheusProfiles {
 };
 
 void expect_files(const std::string& stem, const PrometheusExport& exported) {
-    const fs::path golden = fs::path(PDCTL_SOURCE_DIR) / "tests" / "golden" / "prometheus";
+    const fs::path golden = fs::path(pdctl::testing::source_dir()) / "tests" / "golden" / "prometheus";
     testing::expect_golden(golden / (stem + ".prometheus.yml"), exported.config, "scrape configuration");
     testing::expect_golden(golden / (stem + ".alerts.yml"), exported.rules, "alert rules");
     testing::expect_golden(golden / (stem + ".alerts.test.yml"), exported.tests, "rule tests");

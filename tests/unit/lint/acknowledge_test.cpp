@@ -1,13 +1,15 @@
 // `doctor: ignore:`: an acknowledged rule's findings are held back and counted, once, with the
 // site's reason; the other rules are untouched, and run_rule still shows the rule's own findings.
 #include "lint_test_util.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::lint::testing {
 namespace {
 
 config::Cluster kimi3() {
-    return config::load_cluster(std::string(PDCTL_SOURCE_DIR) + "/profiles/kimi3-pro6000-pd/pdctl.yaml",
-                                config::DiskFileSource());
+    return config::load_cluster(
+        std::string(pdctl::testing::source_dir()) + "/profiles/kimi3-pro6000-pd/pdctl.yaml",
+        config::DiskFileSource());
 }
 
 config::AcknowledgedRule ack(const std::string& rule, const std::string& reason) {

@@ -4,13 +4,14 @@
 
 #include "lint_test_util.hpp"
 #include "pdctl/config/embedded_profile.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::lint::testing {
 namespace {
 
 Report doctor_of(const std::string& relative) {
-    const auto cluster =
-        config::load_cluster(std::string(PDCTL_SOURCE_DIR) + "/" + relative, config::DiskFileSource());
+    const auto cluster = config::load_cluster(std::string(pdctl::testing::source_dir()) + "/" + relative,
+                                              config::DiskFileSource());
     return run_static_rules(cluster, plan::build_plan(cluster));
 }
 

@@ -11,6 +11,7 @@
 #include "pdctl/config/file_source.hpp"
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/golden.hpp"
 
 namespace pdctl::plan {
@@ -22,8 +23,9 @@ constexpr const char* kBegin = "<!-- generated-flags:begin -->\n";
 constexpr const char* kEnd = "<!-- generated-flags:end -->";
 
 Plan kimi3_plan(config::Cluster& cluster) {
-    cluster = config::load_cluster(std::string(PDCTL_SOURCE_DIR) + "/profiles/kimi3-pro6000-pd/pdctl.yaml",
-                                   config::DiskFileSource());
+    cluster = config::load_cluster(
+        std::string(pdctl::testing::source_dir()) + "/profiles/kimi3-pro6000-pd/pdctl.yaml",
+        config::DiskFileSource());
     return build_plan(cluster);
 }
 
@@ -75,7 +77,7 @@ TEST(GeneratedFlags, AnArgvThatDoesNotEndWithTheRolesArgsHasNone) {
 }
 
 TEST(GeneratedFlags, TheMigrationGuideListsThemAll) {
-    const fs::path doc = fs::path(PDCTL_SOURCE_DIR) / "docs" / "migrating.md";
+    const fs::path doc = fs::path(pdctl::testing::source_dir()) / "docs" / "migrating.md";
     std::string text = pdctl::testing::read_text_file(doc);
     const auto begin = text.find(kBegin);
     const auto end = text.find(kEnd);

@@ -8,14 +8,15 @@
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/plan_view.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::plan {
 namespace {
 
 Plan kimi_plan() {
     config::DiskFileSource disk;
-    return build_plan(
-        config::load_cluster(std::string(PDCTL_SOURCE_DIR) + "/profiles/kimi3-pro6000-pd/pdctl.yaml", disk));
+    return build_plan(config::load_cluster(
+        std::string(pdctl::testing::source_dir()) + "/profiles/kimi3-pro6000-pd/pdctl.yaml", disk));
 }
 
 std::string value_after(const std::vector<std::string>& argv, const std::string& flag) {

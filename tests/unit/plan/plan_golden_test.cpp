@@ -14,6 +14,7 @@
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/report/plan_view.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/golden.hpp"
 
 namespace pdctl::plan {
@@ -30,7 +31,7 @@ void expect_golden(const fs::path& golden, const std::string& actual) {
 class PlanGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PlanGolden, MatchesGoldenFiles) {
-    const fs::path source = PDCTL_SOURCE_DIR;
+    const fs::path source = pdctl::testing::source_dir();
     // Relative paths keep the golden files independent of where the repository is checked out.
     fs::current_path(source);
     const std::string profile = GetParam();
@@ -89,7 +90,7 @@ void PrintTo(const Variant& variant, std::ostream* out) {
 class PlanVariant : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(PlanVariant, MatchesGoldenFiles) {
-    const fs::path source = PDCTL_SOURCE_DIR;
+    const fs::path source = pdctl::testing::source_dir();
     fs::current_path(source);
     config::DiskFileSource disk;
     auto cluster = config::load_cluster("profiles/kimi3-pro6000-pd/pdctl.yaml", disk);
@@ -108,7 +109,7 @@ INSTANTIATE_TEST_SUITE_P(Kimi3, PlanVariant, ::testing::ValuesIn(kVariants), [](
 // profiles/local with its prefill as two groups of 2 nodes (TP16 each): one stage per group, each with
 // its own rank 0, --dist-init-addr and bootstrap server; decode gates on both, the router is given both.
 TEST(PlanGroups, TwoPrefillGroupsMatchTheGoldenFiles) {
-    const fs::path source = PDCTL_SOURCE_DIR;
+    const fs::path source = pdctl::testing::source_dir();
     fs::current_path(source);
     std::map<std::string, std::string> files;
     for (const auto& entry : fs::directory_iterator("profiles/local"))
@@ -131,7 +132,7 @@ TEST(PlanGroups, TwoPrefillGroupsMatchTheGoldenFiles) {
 // executor: slurm (tests/profiles/slurm, the SLURM scenario's): each group's sbatch and srun lines, the
 // job's files, and stop as scancel of the job by name.
 TEST(PlanSlurm, TheSlurmProfileMatchesTheGoldenFiles) {
-    const fs::path source = PDCTL_SOURCE_DIR;
+    const fs::path source = pdctl::testing::source_dir();
     fs::current_path(source);
     config::DiskFileSource disk;
     const auto cluster = config::load_cluster("tests/profiles/slurm/pdctl.yaml", disk);
@@ -145,7 +146,7 @@ TEST(PlanSlurm, TheSlurmProfileMatchesTheGoldenFiles) {
 // `nodes: from-allocation` (tests/profiles/slurm-alloc) in a fixed allocation: the same deployment as
 // steps of allocation 4242, the nodes named by position, srun --jobid/--overlap, and stop by step.
 TEST(PlanSlurm, TheAllocationProfileMatchesTheGoldenFiles) {
-    const fs::path source = PDCTL_SOURCE_DIR;
+    const fs::path source = pdctl::testing::source_dir();
     fs::current_path(source);
     config::DiskFileSource disk;
     const auto allocation = [] {

@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "unit/support/build_paths.hpp"
 #include "unit/support/golden.hpp"
 
 namespace pdctl::report {
 namespace {
 
-const std::filesystem::path kGolden = std::filesystem::path(PDCTL_SOURCE_DIR) / "tests" / "golden" / "bench";
+const std::filesystem::path kGolden =
+    std::filesystem::path(pdctl::testing::source_dir()) / "tests" / "golden" / "bench";
 
 nlohmann::json record() {
     return nlohmann::json::parse(pdctl::testing::read_text_file(kGolden / "record.json"));

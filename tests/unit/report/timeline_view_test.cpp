@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDir = fs::path(PDCTL_SOURCE_DIR) / "tests" / "golden" / "timeline";
+const fs::path kDir = fs::path(pdctl::testing::source_dir()) / "tests" / "golden" / "timeline";
 
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -99,6 +99,7 @@ TEST(TimelineView, JsonCarriesPhasesRelativeToTheRunAndTheCriticalPath) {
 
 #include "pdctl/report/timeline_style.hpp"
 #include "pdctl/runtime/startup_phase.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::report {
 namespace {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "unit/support/build_paths.hpp"
+
 namespace pdctl::testing {
 
 // The separator between a reference's parts: " · ".
@@ -47,7 +49,7 @@ inline bool is_check_id(std::string_view text) {
 }
 
 inline DoctorDoc read_doctor_doc() {
-    const auto path = std::filesystem::path(PDCTL_SOURCE_DIR) / "docs" / "doctor.md";
+    const auto path = std::filesystem::path(pdctl::testing::source_dir()) / "docs" / "doctor.md";
     std::ifstream in(path);
     EXPECT_TRUE(in.good()) << "cannot read " << path;
     DoctorDoc doc;

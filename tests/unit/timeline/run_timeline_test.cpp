@@ -9,12 +9,14 @@
 #include <sstream>
 
 #include "pdctl/timeline/critical_path.hpp"
+#include "unit/support/build_paths.hpp"
 
 namespace pdctl::timeline {
 namespace {
 
 std::string fixture_journal() {
-    std::ifstream in(std::string(PDCTL_SOURCE_DIR) + "/tests/golden/timeline/start.journal.jsonl");
+    std::ifstream in(std::string(pdctl::testing::source_dir()) +
+                     "/tests/golden/timeline/start.journal.jsonl");
     std::stringstream text;
     text << in.rdbuf();
     return text.str();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pdctl/plan/builder.hpp"
+#include "unit/support/build_paths.hpp"
 #include "unit/support/sample_cluster.hpp"
 
 namespace pdctl::timeline {
@@ -15,7 +16,8 @@ namespace {
 using namespace std::chrono_literals;
 
 std::string history_journal() {
-    std::ifstream in(std::string(PDCTL_SOURCE_DIR) + "/tests/golden/timeline/start.journal.jsonl");
+    std::ifstream in(std::string(pdctl::testing::source_dir()) +
+                     "/tests/golden/timeline/start.journal.jsonl");
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
