@@ -50,7 +50,7 @@ ExitCode sweep_command(const GlobalOptions& global, const SweepFlags& flags, con
     const auto document = report::sweep_to_json(entries, standings, flags.objectives);
     const auto redact = [&](const std::string& text) { return redactor.redact(text); };
     print_result(
-        global, redactor, [&] { return document; },
+        global, redactor, [&]() -> const nlohmann::json& { return document; },
         [&] { return report::render_sweep(entries, standings, flags.objectives); });
     if (!flags.svg.empty()) write_chart_file(flags.svg, redact(report::render_sweep_svg(document)), "svg");
     if (!flags.html.empty())

@@ -38,6 +38,6 @@ struct BenchFlags {
 
 // Reads --file and --dataset. Throws Failure (usage) naming the flags that cannot go together or a
 // value that cannot be read, and config::ConfigError for a bench file that is not one.
-BenchSpec bench_spec(BenchFlags flags);
+BenchSpec bench_spec(BenchFlags options);
 
 }  // namespace pdctl::ops
