@@ -19,7 +19,8 @@ ops::OpenOptions open_options(const GlobalOptions& options, Purpose purpose, con
 
 Context load_context(const GlobalOptions& options, Purpose purpose, const std::string& verb,
                      ops::EmbeddedFallback fallback) {
-    auto context = ops::open_deployment(load_cluster(options, fallback), open_options(options, purpose, verb));
+    auto context =
+        ops::open_deployment(load_cluster(options, fallback), open_options(options, purpose, verb));
     log_file::redact_with(context.redactor);
     return context;
 }
