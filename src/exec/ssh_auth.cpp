@@ -24,7 +24,7 @@ bool file_exists(const std::string& path) {
 
 class Authenticator {
   public:
-    Authenticator(SshSession& session, const SshOptions& options, Clock::time_point deadline)
+    Authenticator(SshSession& session, const SshOptions& options, util::SteadyClock::time_point deadline)
         : session_(session), options_(options), deadline_(deadline), user_(session.target().user) {}
 
     void run() {
@@ -163,7 +163,7 @@ class Authenticator {
 
     SshSession& session_;
     const SshOptions& options_;
-    Clock::time_point deadline_;
+    util::SteadyClock::time_point deadline_;
     std::string user_;
     std::vector<std::string> notes_;
     std::string rsa_key_;
@@ -171,7 +171,7 @@ class Authenticator {
 
 }  // namespace
 
-void authenticate(SshSession& session, const SshOptions& options, Clock::time_point deadline) {
+void authenticate(SshSession& session, const SshOptions& options, util::SteadyClock::time_point deadline) {
     Authenticator(session, options, deadline).run();
 }
 

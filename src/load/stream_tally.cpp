@@ -68,12 +68,13 @@ void note_prompt(RequestRecord& record, const ChunkMeta& meta) {
 
 }  // namespace
 
-StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream)
+StreamTally::StreamTally(util::SteadyClock::time_point sent, int input_tokens, int expected_tokens,
+                         bool stream)
     : stream_(stream), sent_(sent), expected_tokens_(expected_tokens) {
     record_.input_tokens = input_tokens;
 }
 
-void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
+void StreamTally::on_bytes(std::string_view bytes, util::SteadyClock::time_point now) {
     if (!stream_) {
         answer_.append(bytes);
         return;
@@ -82,7 +83,7 @@ void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
 }
 
 // A non-streamed answer: its tokens all arrive with the body, so TTFT is the whole request.
-void StreamTally::read_whole_answer(Clock::time_point now) {
+void StreamTally::read_whole_answer(util::SteadyClock::time_point now) {
     int tokens = 1;
     const auto meta = first_key_is(answer_, "error") ? std::nullopt : read_chunk_meta(answer_);
     if (meta && meta->completion_tokens >= 0) {
@@ -104,7 +105,7 @@ void StreamTally::read_whole_answer(Clock::time_point now) {
     done_ = true;
 }
 
-void StreamTally::on_event(std::string_view data, Clock::time_point now) {
+void StreamTally::on_event(std::string_view data, util::SteadyClock::time_point now) {
     if (data == "[DONE]") {
         done_ = true;
         return;
@@ -127,7 +128,7 @@ void StreamTally::on_event(std::string_view data, Clock::time_point now) {
     count_tokens(tokens_ + 1, now);  // no count: one chunk, one token
 }
 
-void StreamTally::on_event_parsed(std::string_view data, Clock::time_point now) {
+void StreamTally::on_event_parsed(std::string_view data, util::SteadyClock::time_point now) {
     const json event = json::parse(data, nullptr, false);
     if (!event.is_object()) {
         error_ = "the stream sent an event that is not JSON: " + quote(data);
@@ -146,7 +147,7 @@ void StreamTally::on_event_parsed(std::string_view data, Clock::time_point now) 
     count_tokens(tokens, now);
 }
 
-void StreamTally::count_tokens(int tokens, Clock::time_point now) {
+void StreamTally::count_tokens(int tokens, util::SteadyClock::time_point now) {
     if (tokens <= tokens_) return;  // a chunk without a new token
     if (tokens_ == 0) {
         record_.ttft_s = seconds(now - sent_);
@@ -160,7 +161,7 @@ void StreamTally::count_tokens(int tokens, Clock::time_point now) {
 }
 
 RequestRecord StreamTally::finish(int http_status, const std::string& transport_error,
-                                  Clock::time_point now) {
+                                  util::SteadyClock::time_point now) {
     if (!stream_ && transport_error.empty() && http_status == 200) read_whole_answer(now);
     if (!stream_ && http_status != 200) parser_.feed(answer_);  // the error body, for the message
     record_.e2e_s = seconds(now - sent_);

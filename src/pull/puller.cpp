@@ -8,15 +8,14 @@
 #include <optional>
 #include <thread>
 
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::pull {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-Duration since(Clock::time_point began) {
-    return std::chrono::duration_cast<Duration>(Clock::now() - began);
+Duration since(util::SteadyClock::time_point began) {
+    return std::chrono::duration_cast<Duration>(util::SteadyClock::now() - began);
 }
 
 std::string describe_failure(const exec::CommandResult& result, Duration timeout) {
@@ -33,7 +32,7 @@ class InFlight {
   public:
     void begin(const std::string& node, const ImageRef& image) {
         std::lock_guard lock(mutex_);
-        pulls_[node] = {image, Clock::now()};
+        pulls_[node] = {image, util::SteadyClock::now()};
     }
     void end(const std::string& node) {
         std::lock_guard lock(mutex_);
@@ -47,7 +46,7 @@ class InFlight {
 
   private:
     std::mutex mutex_;
-    std::map<std::string, std::pair<ImageRef, Clock::time_point>> pulls_;
+    std::map<std::string, std::pair<ImageRef, util::SteadyClock::time_point>> pulls_;
 };
 
 class NodeWorker {
@@ -57,7 +56,7 @@ class NodeWorker {
         : executor_(executor), plan_(plan), options_(options), in_flight_(in_flight), settled_(settled) {}
 
     NodeOutcome run() {
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         outcome_.node = plan_.node.name;
         for (std::size_t i = 0; i < plan_.images.size(); ++i) {
             if (outcome_.unreachable) {
@@ -97,7 +96,7 @@ class NodeWorker {
         const auto& ref = plan_.images[index];
         ImageOutcome image;
         image.image = ref;
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         exec::CommandResult probe;
         const auto before = current_id(ref, &probe);
         if (!before) {
@@ -190,7 +189,7 @@ bool PullResult::any_failed() const {
 
 PullResult run_pull(exec::Executor& executor, const std::vector<NodeImages>& plan, PullObserver& observer,
                     const PullOptions& options) {
-    const auto began = Clock::now();
+    const auto began = util::SteadyClock::now();
     PullResult result;
     result.nodes.resize(plan.size());
     std::mutex observer_mutex;

@@ -7,15 +7,14 @@
 #include <random>
 
 #include "pdctl/exec/command.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::push {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-Duration since(Clock::time_point began) {
-    return std::chrono::duration_cast<Duration>(Clock::now() - began);
+Duration since(util::SteadyClock::time_point began) {
+    return std::chrono::duration_cast<Duration>(util::SteadyClock::now() - began);
 }
 
 std::string random_suffix() {
@@ -39,7 +38,7 @@ class NodeWorker {
         : executor_(executor), plan_(plan), local_(local), options_(options), settled_(settled) {}
 
     NodeOutcome run() {
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         outcome_.node = plan_.node.name;
         for (const auto& file : plan_.files) {
             FileOutcome entry;
@@ -158,7 +157,7 @@ class NodeWorker {
         const auto& spec = plan_.files[index];
         const auto& want = local_.at(spec.source);
         auto& file = outcome_.files[index];
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         const auto temp = temporary_name(spec.dest, random_suffix());
         const auto rate_bound =
             std::chrono::seconds(want.size / std::max<std::uint64_t>(1, options_.slowest_bytes_per_second));
@@ -235,7 +234,7 @@ bool PushResult::any_unreachable() const {
 PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan,
                     const std::map<std::string, LocalFile>& local, PushObserver& observer,
                     const PushOptions& options) {
-    const auto began = Clock::now();
+    const auto began = util::SteadyClock::now();
     PushResult result;
     result.nodes.resize(plan.size());
     std::mutex observer_mutex;

@@ -31,7 +31,7 @@ void JunitReporter::stage_begin(const std::string& verb, const plan::Stage& stag
     inner_.stage_begin(verb, stage);
     if (verb != "start") return;  // stop, replace and clean-up stages have no gate to report
     std::lock_guard lock(mutex_);
-    open_[stage.role] = {&stage, Clock::now(), std::nullopt, 0};
+    open_[stage.role] = {&stage, util::SteadyClock::now(), std::nullopt, 0};
 }
 
 void JunitReporter::stage_skipped(const plan::Stage& stage, const std::string& why) {
@@ -48,7 +48,7 @@ void JunitReporter::unit_done(const std::string& verb, const plan::Unit& unit, c
     const auto found = open_.find(unit.role);
     if (found == open_.end()) return;
     ++found->second.units_done;
-    found->second.launched = Clock::now();
+    found->second.launched = util::SteadyClock::now();
 }
 
 void JunitReporter::stage_ready(const plan::Stage& stage, engine::Duration elapsed) {
@@ -57,7 +57,7 @@ void JunitReporter::stage_ready(const plan::Stage& stage, engine::Duration elaps
     const auto found = open_.find(stage.role);
     if (found == open_.end()) return;
     const auto& open = found->second;
-    const auto now = Clock::now();
+    const auto now = util::SteadyClock::now();
     const auto launched = open.launched.value_or(open.began);
     cases_.push_back({classname(stage.role), launch_name(stage), seconds_between(open.began, launched),
                       std::nullopt, "", std::nullopt, ""});
@@ -70,7 +70,7 @@ void JunitReporter::stage_failed(const engine::StageFailure& failure, engine::Du
     inner_.stage_failed(failure, elapsed);
     std::lock_guard lock(mutex_);
     const auto found = open_.find(failure.role);
-    const auto now = Clock::now();
+    const auto now = util::SteadyClock::now();
     const std::string message = fmt::format("{} rank {} on {} ({}): {}", failure.role, failure.rank,
                                             failure.node, failure.address, failure.reason);
     std::string text = message + "\n";
@@ -124,12 +124,12 @@ void JunitReporter::fail_run(const std::string& message) {
 JunitSuite JunitReporter::suite() const {
     std::lock_guard lock(mutex_);
     JunitSuite suite{"pdctl " + verb_, timestamp_, hostname(), seconds_, cases_, notes_};
-    if (suite.seconds == 0) suite.seconds = seconds_between(began_, Clock::now());
+    if (suite.seconds == 0) suite.seconds = seconds_between(began_, util::SteadyClock::now());
     // Stages still waiting when the run ended (interrupted): their gate never passed.
     for (const auto& [role, open] : open_)
         suite.cases.push_back({classname(role), "gate " + open.stage->gate.why,
-                               seconds_between(open.began, Clock::now()), "did not pass: the run ended first",
-                               "", std::nullopt, ""});
+                               seconds_between(open.began, util::SteadyClock::now()),
+                               "did not pass: the run ended first", "", std::nullopt, ""});
     const bool any_failed = std::any_of(suite.cases.begin(), suite.cases.end(),
                                         [](const JunitCase& test) { return test.failure.has_value(); });
     if (run_failure_ && !any_failed)

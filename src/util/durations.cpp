@@ -6,9 +6,8 @@
 
 namespace pdctl::util {
 
-long long milliseconds_since(std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
-        .count();
+long long milliseconds_since(SteadyClock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began).count();
 }
 
 std::string format_elapsed(std::chrono::milliseconds elapsed) {
