@@ -3,10 +3,11 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <chrono>
+#include <ctime>
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/util/durations.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
 using engine::Duration;
@@ -30,13 +31,8 @@ std::string node_range(const plan::Stage& stage) {
 
 void TextReporter::line(const std::string& text) {
     std::lock_guard lock(mutex_);
-    const auto now = std::chrono::system_clock::now();
-    const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(now);
-    std::string stamp =
-        utc_timestamps_
-            ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ",
-                          fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)))
-            : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::chrono::system_clock::to_time_t(now)));
+    std::string stamp = utc_timestamps_ ? util::utc_text(util::epoch_ms_now()) + " "
+                                        : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::time(nullptr)));
     write_text(out_, stamp + redactor_.redact(text) + "\n");
 }
 

@@ -8,14 +8,9 @@
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::state {
-long long epoch_now() {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 std::string lock_directory(const config::Cluster& cluster) {
     return state::lock::lock_path(config::cluster_state_dir(cluster.state_dir, cluster.name));
 }
@@ -46,10 +41,10 @@ DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster,
     const auto result = state::lock::parse_acquire(answer);
     if (!result.acquired) {
         const auto liveness = holder_liveness(result.current.holder, me);
-        throw Failure(
-            ExitCode::kLocked,
-            state::lock::locked_message(result.current, liveness, lock_location(cluster), epoch_now()),
-            state::lock::locked_hint(result.current, liveness));
+        throw Failure(ExitCode::kLocked,
+                      state::lock::locked_message(result.current, liveness, lock_location(cluster),
+                                                  util::epoch_seconds_now()),
+                      state::lock::locked_hint(result.current, liveness));
     }
     held_ = true;
     spdlog::info(
@@ -76,7 +71,7 @@ void DeployLock::release() {
         const auto result = state::lock::parse_release(answer);
         if (result.outcome == state::lock::ReleaseOutcome::kChangedHands) {
             spdlog::warn("the deploy lock was broken during this run and is now held by {}; left it alone",
-                         state::lock::describe_holder(result.current, epoch_now()));
+                         state::lock::describe_holder(result.current, util::epoch_seconds_now()));
         } else if (result.outcome == state::lock::ReleaseOutcome::kAlreadyFree) {
             spdlog::warn(
                 "the deploy lock was broken during this run (someone ran `pdctl lock release --force`)");
