@@ -10,6 +10,7 @@
 
 #include <cerrno>
 
+#include "pdctl/util/durations.hpp"
 #include "ssh_socket.hpp"
 
 namespace pdctl::exec::detail {
@@ -62,9 +63,8 @@ SshSession::SshSession(const SshTarget& target, const SshOptions& options,
         fd_ = -1;
         throw;
     }
-    spdlog::debug(
-        "{}: connected as {} in {} ms", target_.describe(), target_.user,
-        std::chrono::duration_cast<std::chrono::milliseconds>(util::SteadyClock::now() - started).count());
+    spdlog::debug("{}: connected as {} in {} ms", target_.describe(), target_.user,
+                  util::milliseconds_since(started).count());
 }
 
 void SshSession::handshake(util::SteadyClock::time_point deadline) {

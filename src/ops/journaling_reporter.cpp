@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "pdctl/runtime/startup_phase.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
@@ -65,7 +66,7 @@ void JournalingReporter::record(const char* event, json fields) {
 void JournalingReporter::open_stage(const std::string& action, const std::string& role) {
     close_stage("done");
     std::lock_guard lock(mutex_);
-    open_stage_ = OpenStage{action, role, std::chrono::steady_clock::now()};
+    open_stage_ = OpenStage{action, role, util::SteadyClock::now()};
 }
 
 void JournalingReporter::close_stage(const char* result) {
@@ -75,8 +76,7 @@ void JournalingReporter::close_stage(const char* result) {
         stage.swap(open_stage_);
     }
     if (!stage) return;
-    const auto elapsed =
-        std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - stage->began).count();
+    const auto elapsed = util::milliseconds_since(stage->began).count();
     record("stage_end",
            {{"action", stage->action}, {"role", stage->role}, {"result", result}, {"elapsed_ms", elapsed}});
 }
@@ -182,8 +182,7 @@ void JournalingReporter::run_end(const RunSummary& summary) {
 }
 
 std::string JournalingReporter::finish(ExitCode code, const std::string& message) {
-    const auto elapsed =
-        std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - began_).count();
+    const auto elapsed = util::milliseconds_since(began_).count();
     json fields = {{"exit_code", to_int(code)}, {"result", describe(code)}, {"elapsed_ms", elapsed}};
     {
         std::lock_guard lock(mutex_);

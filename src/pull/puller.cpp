@@ -14,10 +14,6 @@
 namespace pdctl::pull {
 namespace {
 
-Duration since(util::SteadyClock::time_point began) {
-    return std::chrono::duration_cast<Duration>(util::SteadyClock::now() - began);
-}
-
 std::string describe_failure(const exec::CommandResult& result, Duration timeout) {
     if (!result.transport_error.empty()) return result.transport_error;
     const auto tail = stderr_tail(result.err);
@@ -41,7 +37,7 @@ class InFlight {
     template <typename Fn>
     void each(Fn&& fn) {
         std::lock_guard lock(mutex_);
-        for (const auto& [node, pull] : pulls_) fn(node, pull.first, since(pull.second));
+        for (const auto& [node, pull] : pulls_) fn(node, pull.first, util::milliseconds_since(pull.second));
     }
 
   private:
@@ -67,7 +63,7 @@ class NodeWorker {
                 pull(i);
             }
         }
-        outcome_.elapsed = since(began);
+        outcome_.elapsed = util::milliseconds_since(began);
         return outcome_;
     }
 
@@ -113,13 +109,13 @@ class NodeWorker {
             outcome_.unreachable = !pulled.transport_error.empty();
             image.status = ImageOutcome::Status::Failed;
             image.error = describe_failure(pulled, options_.timeout);
-            image.elapsed = since(began);
+            image.elapsed = util::milliseconds_since(began);
             settle(std::move(image));
             return;
         }
         exec::CommandResult inspected;
         const auto after = current_id(ref, &inspected);
-        image.elapsed = since(began);
+        image.elapsed = util::milliseconds_since(began);
         if (!after || after->empty()) {
             outcome_.unreachable = !after.has_value();
             image.status = ImageOutcome::Status::Failed;
@@ -229,7 +225,7 @@ PullResult run_pull(exec::Executor& executor, const std::vector<NodeImages>& pla
     ticker.join();
 
     result.mismatches = compare_ids(result.nodes);
-    result.elapsed = since(began);
+    result.elapsed = util::milliseconds_since(began);
     return result;
 }
 

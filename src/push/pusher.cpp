@@ -13,10 +13,6 @@
 namespace pdctl::push {
 namespace {
 
-Duration since(util::SteadyClock::time_point began) {
-    return std::chrono::duration_cast<Duration>(util::SteadyClock::now() - began);
-}
-
 std::string random_suffix() {
     thread_local std::mt19937_64 generator{std::random_device{}()};
     std::uniform_int_distribution<unsigned> digit(0, 15);
@@ -47,7 +43,7 @@ class NodeWorker {
             outcome_.files.push_back(std::move(entry));
         }
         push_all();
-        outcome_.elapsed = since(began);
+        outcome_.elapsed = util::milliseconds_since(began);
         return outcome_;
     }
 
@@ -166,7 +162,7 @@ class NodeWorker {
         file.bytes = uploaded.bytes;
         if (!uploaded.ok()) {
             outcome_.unreachable = uploaded.transport_failed;
-            file.elapsed = since(began);
+            file.elapsed = util::milliseconds_since(began);
             settle(index, FileOutcome::Status::Failed, uploaded.error);
             return false;
         }
@@ -176,7 +172,7 @@ class NodeWorker {
             return false;
         }
         const auto verified = executor_.run(plan_.node, verify_and_rename_command(temp, *digest, spec.dest));
-        file.elapsed = since(began);
+        file.elapsed = util::milliseconds_since(began);
         if (verified.ok()) {
             settle(index, FileOutcome::Status::Sent);
             return true;
@@ -249,7 +245,7 @@ PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan
         std::lock_guard lock(observer_mutex);
         observer.node_done(result.nodes[i]);
     });
-    result.elapsed = since(began);
+    result.elapsed = util::milliseconds_since(began);
     return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/state/coordinator.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/wall_clock.hpp"
 
@@ -24,7 +25,7 @@ DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster,
                        WhenCoordinatorUnreachable unreachable)
     : executor_(executor), cluster_(cluster), token_(token) {
     const auto& coordinator = state::coordinator_node(cluster);
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto answer = executor.run(
         coordinator, state::lock::acquire_command(lock_directory(cluster), holder_for(me, verb, token)));
     if (!answer.transport_error.empty() && unreachable == WhenCoordinatorUnreachable::kGoOnUnlocked) {
@@ -47,10 +48,8 @@ DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster,
                       state::lock::locked_hint(result.current, liveness));
     }
     held_ = true;
-    spdlog::info(
-        "deploy lock taken at {} in {} ms", lock_location(cluster),
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
-            .count());
+    spdlog::info("deploy lock taken at {} in {} ms", lock_location(cluster),
+                 util::milliseconds_since(began).count());
 }
 
 DeployLock::~DeployLock() {

@@ -6,8 +6,8 @@
 
 namespace pdctl::util {
 
-long long milliseconds_since(SteadyClock::time_point began) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began).count();
+std::chrono::milliseconds milliseconds_since(SteadyClock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began);
 }
 
 std::string format_elapsed(std::chrono::milliseconds elapsed) {

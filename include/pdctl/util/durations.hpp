@@ -15,7 +15,7 @@ using SteadyClock = std::chrono::steady_clock;
 std::string format_elapsed(std::chrono::milliseconds elapsed);
 
 // Whole milliseconds from `began` until now, by the steady clock: how long a step took.
-long long milliseconds_since(SteadyClock::time_point began);
+std::chrono::milliseconds milliseconds_since(SteadyClock::time_point began);
 
 // As a clock reads: "0:41", "6:38", "1:02:03". Progress lines and the live view use it.
 std::string format_clock(std::chrono::milliseconds duration);
