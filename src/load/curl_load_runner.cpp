@@ -25,6 +25,7 @@
 #include "pdctl/load/request_queue.hpp"
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/load/stream_tally.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -62,10 +63,6 @@ std::string with_fd_limit(std::string error, int os_errno) {
         return fmt::format("{} (could not open a socket: the system's open-file table is full, fs.file-max)",
                            error);
     return error;
-}
-
-double seconds_between(util::SteadyClock::time_point from, util::SteadyClock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
 }
 
 // One request in flight.
@@ -138,7 +135,7 @@ class MultiLoad {
         transfer->measured = measured;
         transfer->slot = slot;
         transfer->observed_at = &observed_at_;
-        transfer->sent_s = seconds_between(began, sent);
+        transfer->sent_s = util::to_seconds(sent - began);
         CURL* easy = curl_easy_init();
         if (easy == nullptr) throw std::runtime_error("libcurl: curl_easy_init failed");
         transfer->easy = easy;
@@ -388,7 +385,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
         now = util::SteadyClock::now();
         if (progress && now >= next_progress) {
             state.in_flight = load.in_flight();
-            state.elapsed_s = seconds_between(began, now);
+            state.elapsed_s = util::to_seconds(now - began);
             state.p50_e2e_s = percentile(ok_e2e, 50);
             progress(state);
             next_progress = now + kProgressEvery;
@@ -402,7 +399,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
             if (filled[i]) finished.push_back(std::move(result.records[i]));
         result.records = std::move(finished);
     }
-    result.duration_s = seconds_between(began, last_finished);
+    result.duration_s = util::to_seconds(last_finished - began);
     return result;
 }
 

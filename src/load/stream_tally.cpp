@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "pdctl/load/chunk_meta.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -100,7 +101,7 @@ void StreamTally::read_whole_answer(util::SteadyClock::time_point now) {
             note_prompt(record_, meta_of(*it));
         }
     }
-    record_.ttft_s = seconds(now - sent_);
+    record_.ttft_s = util::to_seconds(now - sent_);
     tokens_ = tokens;
     done_ = true;
 }
@@ -150,10 +151,10 @@ void StreamTally::on_event_parsed(std::string_view data, util::SteadyClock::time
 void StreamTally::count_tokens(int tokens, util::SteadyClock::time_point now) {
     if (tokens <= tokens_) return;  // a chunk without a new token
     if (tokens_ == 0) {
-        record_.ttft_s = seconds(now - sent_);
+        record_.ttft_s = util::to_seconds(now - sent_);
     } else {
         const int arrived = tokens - tokens_;
-        const double gap = seconds(now - last_token_at_) / arrived;
+        const double gap = util::to_seconds(now - last_token_at_) / arrived;
         record_.itl_s.insert(record_.itl_s.end(), static_cast<std::size_t>(arrived), gap);
     }
     last_token_at_ = now;
@@ -164,7 +165,7 @@ RequestRecord StreamTally::finish(int http_status, const std::string& transport_
                                   util::SteadyClock::time_point now) {
     if (!stream_ && transport_error.empty() && http_status == 200) read_whole_answer(now);
     if (!stream_ && http_status != 200) parser_.feed(answer_);  // the error body, for the message
-    record_.e2e_s = seconds(now - sent_);
+    record_.e2e_s = util::to_seconds(now - sent_);
     record_.output_tokens = tokens_;
     if (!error_.empty()) {
         record_.error = error_;

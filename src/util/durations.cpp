@@ -10,6 +10,14 @@ std::chrono::milliseconds milliseconds_since(SteadyClock::time_point began) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began);
 }
 
+double to_seconds(std::chrono::duration<double> elapsed) {
+    return elapsed.count();
+}
+
+double seconds_since(SteadyClock::time_point began) {
+    return to_seconds(SteadyClock::now() - began);
+}
+
 std::string format_elapsed(std::chrono::milliseconds elapsed) {
     const auto ms = elapsed.count();
     if (ms < 60000) return fmt::format("{:.1f}s", static_cast<double>(ms) / 1000.0);

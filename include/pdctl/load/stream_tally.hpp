@@ -38,9 +38,6 @@ class StreamTally {
     // The old, whole reading of an event: for one whose meta_info could not be read quickly.
     void on_event_parsed(std::string_view data, util::SteadyClock::time_point now);
     void count_tokens(int tokens, util::SteadyClock::time_point now);
-    static double seconds(util::SteadyClock::duration duration) {
-        return std::chrono::duration<double>(duration).count();
-    }
 
     void read_whole_answer(util::SteadyClock::time_point now);
 

@@ -17,6 +17,12 @@ std::string format_elapsed(std::chrono::milliseconds elapsed);
 // Whole milliseconds from `began` until now, by the steady clock: how long a step took.
 std::chrono::milliseconds milliseconds_since(SteadyClock::time_point began);
 
+// Seconds with their fraction, at the duration's own resolution: JUnit's time attributes, the load
+// generator's latencies, every `_s` field.
+double to_seconds(std::chrono::duration<double> elapsed);
+// Seconds from `began` until now, by the steady clock, to the clock's resolution.
+double seconds_since(SteadyClock::time_point began);
+
 // As a clock reads: "0:41", "6:38", "1:02:03". Progress lines and the live view use it.
 std::string format_clock(std::chrono::milliseconds duration);
 
