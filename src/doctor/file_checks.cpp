@@ -29,11 +29,6 @@ bool check_files(const NodeNeeds& needs, const NodeProbe& probe, lint::FindingSi
             different.push_back(need.dest);
         }
     }
-    const auto join = [](const std::vector<std::string>& items) {
-        std::string out;
-        for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-        return out;
-    };
     if (!missing.empty())
         sink.add(lint::Severity::Error, "",
                  fmt::format("{} of {} files missing: {}", missing.size(), needs.files.size(), join(missing)),

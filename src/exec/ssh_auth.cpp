@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdctl/exec/ssh_key_file.hpp"
+#include "pdctl/util/strings.hpp"
 #include "ssh_session.hpp"
 
 namespace pdctl::exec::detail {
@@ -156,7 +157,7 @@ class Authenticator {
                 "no key to offer (set ssh.identity in pdctl.yaml or IdentityFile in ~/.ssh/config, load a "
                 "key into ssh-agent, or create ~/.ssh/id_ed25519)";
         }
-        for (std::size_t i = 0; i < notes_.size(); ++i) message += (i ? "; " : "") + notes_[i];
+        message += util::join(notes_, "; ");
         if (!rsa_key_.empty()) message += ". " + rsa_key_explanation(rsa_key_);
         throw SshError(message);
     }

@@ -7,6 +7,7 @@
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/util/durations.hpp"
+#include "pdctl/util/strings.hpp"
 #include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
@@ -115,11 +116,7 @@ void TextReporter::note(const std::string& message) {
 }
 
 void TextReporter::run_end(const RunSummary& summary) {
-    if (!summary.cleaned_up.empty()) {
-        std::string roles;
-        for (const auto& role : summary.cleaned_up) roles += (roles.empty() ? "" : ", ") + role;
-        line("stopped what this run started: " + roles);
-    }
+    if (!summary.cleaned_up.empty()) line("stopped what this run started: " + util::join(summary.cleaned_up));
     const char* mark = summary.code == ExitCode::kOk ? "✓" : "✗";
     line(fmt::format("{} {}: {} ({}) · exit {} ({})", mark, summary.verb, summary.message,
                      format_elapsed(summary.elapsed), to_int(summary.code), describe(summary.code)));
