@@ -72,7 +72,8 @@ const ListedWorker* find_worker(const std::vector<ListedWorker>& workers, const 
     return nullptr;
 }
 
-RouterWorkerApi::RouterWorkerApi(HttpProber& prober, std::string base_url, std::chrono::milliseconds timeout)
+RouterWorkerApi::RouterWorkerApi(HttpProber& prober, const std::string& base_url,
+                                 std::chrono::milliseconds timeout)
     : prober_(prober), base_url_(util::without_trailing_slash(base_url)), timeout_(timeout) {}
 
 std::optional<std::vector<ListedWorker>> RouterWorkerApi::list(std::string& error) {
