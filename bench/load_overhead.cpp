@@ -42,10 +42,10 @@
 #include "pdctl/load/request_body.hpp"
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/load/stream_tally.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 enum class Chunks { incremental, cumulative };
@@ -173,8 +173,8 @@ void pin_to(int cpu) {
 class WriteLog {
   public:
     struct Request {
-        Clock::time_point began;
-        std::vector<Clock::time_point> writes;
+        pdctl::util::SteadyClock::time_point began;
+        std::vector<pdctl::util::SteadyClock::time_point> writes;
     };
     void add(std::size_t body, Request request) {
         std::lock_guard lock(mutex_);
@@ -269,7 +269,7 @@ class FixedLatencyServer {
                                      "application/json");
                 return;
             }
-            const auto began = Clock::now();
+            const auto began = pdctl::util::SteadyClock::now();
             const std::size_t body = std::hash<std::string>{}(request.body);
             const bool warmup = warmups_left_.fetch_sub(1) > 0;
             const Level level = current_level();
@@ -285,7 +285,7 @@ class FixedLatencyServer {
                         const std::string event = answer.event(n, tokens);
                         // Stamped before the write: a write of a long chunk that waits for the client
                         // to read would otherwise hide the client's lateness in the endpoint's gap.
-                        written.writes.push_back(Clock::now());
+                        written.writes.push_back(pdctl::util::SteadyClock::now());
                         if (!sink.write(event.data(), event.size())) return false;
                     }
                     if (!warmup) writes_.add(body, std::move(written));
@@ -371,7 +371,7 @@ long max_rss_kb() {
     return usage.ru_maxrss;
 }
 
-double ms_between(Clock::time_point from, Clock::time_point to) {
+double ms_between(pdctl::util::SteadyClock::time_point from, pdctl::util::SteadyClock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
 

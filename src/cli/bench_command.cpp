@@ -17,6 +17,7 @@
 #include "pdctl/ops/bench_verb.hpp"
 #include "pdctl/report/bench_chart.hpp"
 #include "pdctl/report/bench_view.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "print_result.hpp"
 #include "verbs.hpp"
@@ -39,7 +40,7 @@ struct BenchOptions {
 };
 
 double seconds_of(const char* flag, const std::string& text) {
-    return std::chrono::duration<double>(parse_duration_flag(flag, text)).count();
+    return util::to_seconds(parse_duration_flag(flag, text));
 }
 
 ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options) {
@@ -66,7 +67,7 @@ ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options)
                                        ops::parse_regress_fraction(options.max_regress)};
     check_junit_path(options.junit);
     auto context = load_context(global);
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto timestamp = report::junit_timestamp_now();
     const LiveLine live(global);
     const auto outcome = ops::run_bench_verb(
@@ -89,9 +90,7 @@ ExitCode bench_command(const GlobalOptions& global, const BenchOptions& options)
         write_chart_file(options.save_requests, context.redactor.redact(ops::request_lines(report)),
                          "save-requests");
     write_junit_file(options.junit,
-                     {report::bench_to_junit(
-                         report, compared, timestamp,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+                     {report::bench_to_junit(report, compared, timestamp, util::seconds_since(began))},
                      context.redactor);
     return outcome.code;
 }

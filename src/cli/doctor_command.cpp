@@ -11,6 +11,7 @@
 #include "pdctl/ops/node_selection.hpp"
 #include "pdctl/report/doctor_report_view.hpp"
 #include "pdctl/report/transport_view.hpp"
+#include "pdctl/util/durations.hpp"
 #include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
@@ -26,7 +27,7 @@ struct DoctorOptions {
 
 ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& options) {
     check_junit_path(options.junit);
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto timestamp = report::junit_timestamp_now();
     auto context =
         load_context(global, options.static_only ? Purpose::kPlanOnly : Purpose::kOnNodes, "doctor");
@@ -55,9 +56,7 @@ ExitCode doctor_command(const GlobalOptions& global, const DoctorOptions& option
         if (!nodes || std::find(nodes->begin(), nodes->end(), node.name) != nodes->end())
             checked.push_back(node.name);
     write_junit_file(options.junit,
-                     {report::doctor_to_junit(
-                         report, checked, timestamp,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+                     {report::doctor_to_junit(report, checked, timestamp, util::seconds_since(began))},
                      context.redactor);
     return ops::doctor_exit_code(answer);
 }

@@ -9,8 +9,8 @@
 
 #include "duration_flag.hpp"
 #include "pdctl/ops/heal.hpp"
-#include "pdctl/ops/intent_store.hpp"
 #include "pdctl/report/heal_view.hpp"
+#include "pdctl/util/wall_clock.hpp"
 #include "verbs.hpp"
 
 namespace pdctl::cli {
@@ -59,17 +59,17 @@ ExitCode pause_command(const GlobalOptions& global, const PauseFlags& flags) {
     const auto context = load_context(global);
     auto reporter = make_reporter(global, context.redactor);
     const auto until =
-        ops::epoch_ms_now() + std::chrono::duration_cast<std::chrono::milliseconds>(hold).count();
+        util::epoch_ms_now() + std::chrono::duration_cast<std::chrono::milliseconds>(hold).count();
     ops::pause_heal(context, until, flags.reason, *reporter);
     const auto text =
         global.json
-            ? nlohmann::json{{"paused", true}, {"until", ops::utc_text(until)}, {"reason", flags.reason}}
+            ? nlohmann::json{{"paused", true}, {"until", util::utc_text(until)}, {"reason", flags.reason}}
                       .dump() +
                   "\n"
             : fmt::format(
                   "heal paused until {} ({}): every heal pass says so and touches nothing; "
                   "`pdctl heal resume` ends it sooner\n",
-                  ops::utc_text(until), flags.reason);
+                  util::utc_text(until), flags.reason);
     fmt::print("{}", context.redactor.redact(text));
     return ExitCode::kOk;
 }

@@ -1,7 +1,6 @@
 #include "log_file.hpp"
 
 #include <fcntl.h>
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/base_sink.h>
@@ -9,20 +8,19 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::cli::log_file {
 namespace {
 
 std::string utc_stamp() {
-    const auto now = std::chrono::system_clock::now();
-    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
+    return util::utc_text(util::epoch_ms_now());
 }
 
 // spdlog's diagnostics into the log file, each redacted with the config's secrets: a debug line may

@@ -7,6 +7,7 @@
 #include "engine_verb.hpp"
 #include "pdctl/ops/smoke.hpp"
 #include "pdctl/report/smoke_view.hpp"
+#include "pdctl/util/durations.hpp"
 #include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
@@ -23,7 +24,7 @@ struct SmokeOptions {
 ExitCode smoke_command(const GlobalOptions& global, SmokeOptions options) {
     options.request.timeout = parse_duration_flag("--timeout", options.timeout);
     check_junit_path(options.junit);
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto timestamp = report::junit_timestamp_now();
     auto context = load_context(global);
     const auto checks = ops::run_smoke(context, options.request);
@@ -35,10 +36,7 @@ ExitCode smoke_command(const GlobalOptions& global, SmokeOptions options) {
             for (const auto& check : checks) text += report::render_smoke_check_line(check) + "\n";
             return text;
         });
-    write_junit_file(options.junit,
-                     {report::smoke_to_junit(
-                         checks, timestamp,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count())},
+    write_junit_file(options.junit, {report::smoke_to_junit(checks, timestamp, util::seconds_since(began))},
                      context.redactor);
     return ops::all_passed(checks) ? ExitCode::kOk : ExitCode::kSmokeFailed;
 }

@@ -1,11 +1,11 @@
 #include "pdctl/config/state_paths.hpp"
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::config {
 
 std::string cluster_state_dir(const std::string& state_dir, const std::string& cluster) {
-    std::string dir = state_dir;
-    while (!dir.empty() && dir.back() == '/') dir.pop_back();  // "/" becomes "": the root
-    return dir + "/" + cluster;
+    return util::without_trailing_slash(state_dir) + "/" + cluster;  // "/" becomes "": the root
 }
 
 std::string node_state_dir(const std::string& state_dir, const std::string& cluster,

@@ -6,6 +6,7 @@
 
 #include "checks.hpp"
 #include "pdctl/push/push_plan.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::doctor::detail {
 
@@ -29,21 +30,17 @@ bool check_files(const NodeNeeds& needs, const NodeProbe& probe, lint::FindingSi
             different.push_back(need.dest);
         }
     }
-    const auto join = [](const std::vector<std::string>& items) {
-        std::string out;
-        for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-        return out;
-    };
     if (!missing.empty())
         sink.add(lint::Severity::Error, "",
-                 fmt::format("{} of {} files missing: {}", missing.size(), needs.files.size(), join(missing)),
+                 fmt::format("{} of {} files missing: {}", missing.size(), needs.files.size(),
+                             util::join(missing)),
                  "`pdctl push` copies them (BOOTSTRAP installs them before the server starts)");
     if (!different.empty())
-        sink.add(
-            lint::Severity::Error, "",
-            fmt::format("{} file{} differ{} from the local source (sha256): {}", different.size(),
-                        different.size() == 1 ? "" : "s", different.size() == 1 ? "s" : "", join(different)),
-            "`pdctl push` replaces them with the local copies");
+        sink.add(lint::Severity::Error, "",
+                 fmt::format("{} file{} differ{} from the local source (sha256): {}", different.size(),
+                             different.size() == 1 ? "" : "s", different.size() == 1 ? "s" : "",
+                             util::join(different)),
+                 "`pdctl push` replaces them with the local copies");
     return true;
 }
 

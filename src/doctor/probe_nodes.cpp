@@ -14,19 +14,16 @@
 #include "pdctl/push/push_plan.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/sha256.hpp"
+#include "pdctl/util/wall_clock.hpp"
 #include "text.hpp"
 
 namespace pdctl::doctor {
 namespace {
 
-double seconds_since_epoch(std::chrono::system_clock::time_point at) {
-    return std::chrono::duration<double>(at.time_since_epoch()).count();
-}
-
 ClockSample sample_clock(const config::Node& node, exec::Executor& executor) {
-    const auto before = std::chrono::system_clock::now();
+    const double start = util::epoch_seconds_exact_now();
     const auto answer = executor.run(node, exec::Command{{"date", "+%s.%N"}, {}, std::chrono::seconds(10)});
-    const auto after = std::chrono::system_clock::now();
+    const double stop = util::epoch_seconds_exact_now();
     ClockSample sample;
     if (!answer.ok()) return sample;
     const auto text = std::string(detail::trim(answer.out));
@@ -34,7 +31,6 @@ ClockSample sample_clock(const config::Node& node, exec::Executor& executor) {
     // from_chars for double is in libstdc++ 11+; a fixed "S.N" is all `date` prints here.
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), remote);
     if (ec != std::errc() || end != text.data() + text.size()) return sample;
-    const double start = seconds_since_epoch(before), stop = seconds_since_epoch(after);
     sample.taken = true;
     sample.offset_seconds = remote - (start + stop) / 2;
     sample.uncertainty_seconds = (stop - start) / 2;

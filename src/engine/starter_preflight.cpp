@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 #include "starter.hpp"
 
@@ -35,9 +36,7 @@ std::optional<ExitCode> Starter::run_preflight(const std::vector<bool>& starting
     if (!asked_answer) return std::nullopt;
     const auto& answer = *asked_answer;
     // Two decimals: the preflight is a sub-second step whose time bench/ reads from this line.
-    const auto took = fmt::format(
-        "{:.2f}s",
-        std::chrono::duration_cast<std::chrono::duration<double>>(run_.clock.now() - asked).count());
+    const auto took = fmt::format("{:.2f}s", util::to_seconds(run_.clock.now() - asked));
     for (const auto& note : answer.notes) run_.reporter.note("preflight: " + note);
     if (answer.problems.empty()) {
         // Only what applied was checked (a simulated node has no GPUs): the notes above say what did not.

@@ -122,8 +122,7 @@ ExitCode Stopper::stop() {
     }
     for (const auto& failure : failures) unreachable.insert(failure.node);
     if (!unreachable.empty()) {
-        std::string names;
-        for (const auto& name : unreachable) names += (names.empty() ? "" : ", ") + name;
+        const auto names = util::join({unreachable.begin(), unreachable.end()});
         run_.reporter.run_end(
             {"stop", ExitCode::kUnreachable, "could not reach " + names + "; run stop again", elapsed, {}});
         return ExitCode::kUnreachable;

@@ -15,10 +15,9 @@
 #include <stdexcept>
 #include <thread>
 
-namespace pdctl::exec::detail {
+#include "pdctl/util/durations.hpp"
 
-// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
-using Clock = std::chrono::steady_clock;
+namespace pdctl::exec::detail {
 
 namespace {
 
@@ -39,7 +38,7 @@ std::string make_private_socket_dir() {
 
 void end_processes(const std::vector<pid_t>& pids) {
     for (const pid_t pid : pids) ::kill(pid, SIGTERM);
-    const auto deadline = Clock::now() + kMasterExitWait;
+    const auto deadline = util::SteadyClock::now() + kMasterExitWait;
     std::vector<pid_t> left = pids;
     while (!left.empty()) {
         std::erase_if(left, [](pid_t pid) {
@@ -47,7 +46,7 @@ void end_processes(const std::vector<pid_t>& pids) {
             return ::waitpid(pid, &status, WNOHANG) != 0;  // ended (or not ours to wait for)
         });
         if (left.empty()) return;
-        if (Clock::now() >= deadline) {
+        if (util::SteadyClock::now() >= deadline) {
             for (const pid_t pid : left) {
                 ::kill(pid, SIGKILL);
                 int status = 0;
@@ -59,10 +58,10 @@ void end_processes(const std::vector<pid_t>& pids) {
     }
 }
 
-int exit_status_within(pid_t pid, Clock::time_point deadline) {
+int exit_status_within(pid_t pid, util::SteadyClock::time_point deadline) {
     int status = 0;
     while (::waitpid(pid, &status, WNOHANG) == 0) {
-        if (Clock::now() >= deadline) {
+        if (util::SteadyClock::now() >= deadline) {
             end_processes({pid});
             return -1;
         }
@@ -71,7 +70,7 @@ int exit_status_within(pid_t pid, Clock::time_point deadline) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-MasterLock::MasterLock(const std::string& path, Clock::time_point deadline) {
+MasterLock::MasterLock(const std::string& path, util::SteadyClock::time_point deadline) {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd_ < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -80,7 +79,7 @@ MasterLock::MasterLock(const std::string& path, Clock::time_point deadline) {
             ::close(fd_);
             throw std::runtime_error("cannot lock " + path + ": " + why);
         }
-        if (Clock::now() >= deadline) {
+        if (util::SteadyClock::now() >= deadline) {
             ::close(fd_);
             throw std::runtime_error(
                 "another pdctl has been connecting to this node for too long (it holds " + path + ")");

@@ -11,12 +11,10 @@
 #include <cerrno>
 #include <thread>
 
+#include "pdctl/util/durations.hpp"
 #include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
-
-// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -48,7 +46,7 @@ void drain(int fd) {
 
 }  // namespace
 
-MasterWait wait_for_master(const std::string& socket, pid_t pid, Clock::time_point deadline) {
+MasterWait wait_for_master(const std::string& socket, pid_t pid, util::SteadyClock::time_point deadline) {
     const std::string dir = socket.substr(0, socket.rfind('/'));
     const UniqueFd changes(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
     const bool watching =
@@ -58,7 +56,7 @@ MasterWait wait_for_master(const std::string& socket, pid_t pid, Clock::time_poi
     while (true) {
         if (socket_in_place(socket)) return MasterWait::ready;
         if (has_exited(pid)) return MasterWait::exited;
-        const auto now = Clock::now();
+        const auto now = util::SteadyClock::now();
         if (now >= deadline) return MasterWait::timed_out;
         auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
         if (!watching || exit_fd.get() < 0) wait = std::min(wait, kFallbackInterval);

@@ -29,13 +29,13 @@
 #include "pdctl/exec/openssh_policy_config.hpp"
 #include "pdctl/exec/openssh_view.hpp"
 #include "pdctl/exec/ssh_target.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/shell_quote.hpp"
 #include "pdctl/util/text_file.hpp"
 
 namespace pdctl::exec {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 // "host:port", "[v6]:port": how the libssh2 path names an address too.
 std::string address_of(const std::string& host, int port) {
     SshTarget target;
@@ -163,7 +163,7 @@ struct OpenSshExecutor::Impl {
         spec.argv = {ssh, "-F", policy_config, "-G"};
         spec.argv.insert(spec.argv.end(), node.destination.begin(), node.destination.end());
         spec.environment = &environment;
-        spec.deadline = Clock::now() + kSshGTimeout;
+        spec.deadline = util::SteadyClock::now() + kSshGTimeout;
         const auto answer = detail::run_child(spec);
         if (answer.exit_code != 0) return;
         const auto view = parse_ssh_g(answer.out);
@@ -187,11 +187,11 @@ struct OpenSshExecutor::Impl {
     // or Unreachable. ssh links the socket into place once it is logged in and listening for clients;
     // until then it either exits (and says why) or the deadline passes. A master that stays is forked
     // into the background by ssh at that point, and the process started here exits 0.
-    pid_t start_master(Node& node, Clock::time_point deadline) {
+    pid_t start_master(Node& node, util::SteadyClock::time_point deadline) {
         const detail::Held permit(handshakes);
         // The time spent waiting for a permit (the nodes before it logging in, on a busy machine
         // seconds at 64 nodes) is not this node's: its login gets the whole connect timeout from here.
-        deadline = std::max(deadline, Clock::now() + options.connect_timeout + kMasterExitWait);
+        deadline = std::max(deadline, util::SteadyClock::now() + options.connect_timeout + kMasterExitWait);
         std::error_code ignored;
         std::filesystem::remove(node.socket, ignored);  // a master that died left it; it answers nobody
         std::ofstream(node.error_log, std::ios::trunc).close();
@@ -217,9 +217,10 @@ struct OpenSshExecutor::Impl {
             throw Unreachable(node.failure);
         }
         if (!persistent() && waited == detail::MasterWait::ready) return pid;
-        const int exit_code = detail::exit_status_within(pid, Clock::now() + kMasterExitWait);
+        const int exit_code = detail::exit_status_within(pid, util::SteadyClock::now() + kMasterExitWait);
         if (persistent() && exit_code == 0)
-            if (const pid_t daemon = detail::master_pid(node.socket, Clock::now() + kMasterExitWait);
+            if (const pid_t daemon =
+                    detail::master_pid(node.socket, util::SteadyClock::now() + kMasterExitWait);
                 daemon > 0)
                 return daemon;
         describe_from_ssh_g(node);
@@ -233,7 +234,8 @@ struct OpenSshExecutor::Impl {
         if (persistent()) return connect_persistent(node);
         if (master_alive(node)) return;
         if (!node.failure.empty()) throw Unreachable(node.failure);
-        node.master = start_master(node, Clock::now() + options.connect_timeout + kMasterExitWait);
+        node.master =
+            start_master(node, util::SteadyClock::now() + options.connect_timeout + kMasterExitWait);
         ++opened;
     }
 
@@ -242,9 +244,9 @@ struct OpenSshExecutor::Impl {
     void connect_persistent(Node& node) {
         if (node.ready) return;
         if (!node.failure.empty()) throw Unreachable(node.failure);
-        const auto deadline = Clock::now() + options.connect_timeout + 2 * kMasterExitWait;
+        const auto deadline = util::SteadyClock::now() + options.connect_timeout + 2 * kMasterExitWait;
         detail::MasterLock lock(node.lock_path, deadline);
-        node.daemon = detail::master_pid(node.socket, Clock::now() + kMasterExitWait);
+        node.daemon = detail::master_pid(node.socket, util::SteadyClock::now() + kMasterExitWait);
         node.reused = node.daemon > 0;
         if (node.reused) {
             ++reused;
@@ -264,9 +266,10 @@ struct OpenSshExecutor::Impl {
         ++node.generation;
         node.ready = false;
         node.reused = false;
-        detail::MasterLock lock(node.lock_path, Clock::now() + options.connect_timeout + 2 * kMasterExitWait);
-        if (detail::master_pid(node.socket, Clock::now() + kMasterExitWait) == node.daemon)
-            detail::terminate_master(node.socket, Clock::now() + kMasterExitWait);
+        detail::MasterLock lock(node.lock_path,
+                                util::SteadyClock::now() + options.connect_timeout + 2 * kMasterExitWait);
+        if (detail::master_pid(node.socket, util::SteadyClock::now() + kMasterExitWait) == node.daemon)
+            detail::terminate_master(node.socket, util::SteadyClock::now() + kMasterExitWait);
         std::error_code ignored;
         std::filesystem::remove(node.socket, ignored);
     }
@@ -281,7 +284,8 @@ struct OpenSshExecutor::Impl {
         for (auto& node : used) {
             std::lock_guard lock(node->mutex);
             const bool own = node->master > 0 || node->ready;
-            if (own && detail::terminate_master(node->socket, Clock::now() + kMasterExitWait)) ++closed;
+            if (own && detail::terminate_master(node->socket, util::SteadyClock::now() + kMasterExitWait))
+                ++closed;
             node->ready = false;
             node->reused = false;
             ++node->generation;
@@ -326,8 +330,8 @@ struct OpenSshExecutor::Impl {
             mux.stdin_data = stdin_data;
             mux.stdin_fd = stdin_fd;
             // The deadline starts once the node is connected: connecting has its own timeout.
-            mux.deadline = Clock::now() + timeout;
-            if (on_unproven_master) mux.open_deadline = Clock::now() + options.connect_timeout;
+            mux.deadline = util::SteadyClock::now() + timeout;
+            if (on_unproven_master) mux.open_deadline = util::SteadyClock::now() + options.connect_timeout;
             mux.on_output = on_output;
             outcome = detail::run_over_master(mux);
             if (!persistent()) break;  // this run's own masters: master_alive() sees them end
@@ -337,7 +341,8 @@ struct OpenSshExecutor::Impl {
             // refused the session (sshd's MaxSessions) is healthy and keeps serving the others.
             const bool replace =
                 attempt == 0 && outcome.end == detail::MuxOutcome::End::not_started &&
-                (on_unproven_master || !detail::master_answers(node->socket, Clock::now() + kMasterExitWait));
+                (on_unproven_master ||
+                 !detail::master_answers(node->socket, util::SteadyClock::now() + kMasterExitWait));
             if (!replace) {
                 if (node->generation == generation) node->reused = false;  // it works: proven
                 break;
@@ -358,7 +363,8 @@ struct OpenSshExecutor::Impl {
         // no signal on: 255, as `ssh` itself exits), or the master's connection broke.
         std::lock_guard lock(node->mutex);
         const bool master_up =
-            master_alive(*node) && detail::master_answers(node->socket, Clock::now() + kMasterExitWait);
+            master_alive(*node) &&
+            detail::master_answers(node->socket, util::SteadyClock::now() + kMasterExitWait);
         if (master_up && outcome.end == End::no_exit_status) {
             result.exit_code = 255;
             return result;

@@ -15,12 +15,10 @@
 #include <optional>
 
 #include "child_process.hpp"
+#include "pdctl/util/durations.hpp"
 #include "unique_fd.hpp"
 
 namespace pdctl::exec::detail {
-
-// Not in the anonymous namespace, where it would shadow the same alias of a unity batch's other files.
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -80,14 +78,15 @@ class Reader {
     std::size_t at_ = 0;
 };
 
-int poll_ms(Clock::time_point deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+int poll_ms(util::SteadyClock::time_point deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - util::SteadyClock::now()).count();
     return static_cast<int>(std::clamp<long long>(left, 0, 1000));
 }
 
 // Waits until `fd` is ready for `events`; false at the deadline or on a poll error.
-bool wait_for(int fd, short events, Clock::time_point deadline) {
-    while (Clock::now() < deadline) {
+bool wait_for(int fd, short events, util::SteadyClock::time_point deadline) {
+    while (util::SteadyClock::now() < deadline) {
         pollfd entry{fd, events, 0};
         const int ready = ::poll(&entry, 1, poll_ms(deadline));
         if (ready > 0) return true;
@@ -96,7 +95,7 @@ bool wait_for(int fd, short events, Clock::time_point deadline) {
     return false;
 }
 
-bool send_all(int fd, const std::string& data, Clock::time_point deadline) {
+bool send_all(int fd, const std::string& data, util::SteadyClock::time_point deadline) {
     std::size_t sent = 0;
     while (sent < data.size()) {
         const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
@@ -113,7 +112,7 @@ bool send_all(int fd, const std::string& data, Clock::time_point deadline) {
 
 // One descriptor with one byte of data, as OpenSSH's mm_send_fd sends it: the master receives them
 // one by one after the session request.
-bool send_descriptor(int socket, int fd, Clock::time_point deadline) {
+bool send_descriptor(int socket, int fd, util::SteadyClock::time_point deadline) {
     char byte = '\0';
     iovec data{&byte, 1};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
@@ -181,7 +180,8 @@ class MessageStream {
 };
 
 // Blocks (to the deadline) for the next message; nullopt when the master closed, failed or timed out.
-std::optional<std::string> next_message(MessageStream& stream, int fd, Clock::time_point deadline) {
+std::optional<std::string> next_message(MessageStream& stream, int fd,
+                                        util::SteadyClock::time_point deadline) {
     while (true) {
         if (auto body = stream.next()) return body;
         if (stream.malformed()) return std::nullopt;
@@ -261,7 +261,8 @@ struct Greeted {
     std::string error;
 };
 
-void greet(Greeted& greeted, const std::string& socket, Clock::time_point deadline, MessageStream& messages) {
+void greet(Greeted& greeted, const std::string& socket, util::SteadyClock::time_point deadline,
+           MessageStream& messages) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     if (socket.size() >= sizeof(address.sun_path)) {
@@ -306,7 +307,7 @@ struct Asked {
     std::optional<std::string> answer;
 };
 
-Asked ask_master(const std::string& socket, std::uint32_t request, Clock::time_point deadline) {
+Asked ask_master(const std::string& socket, std::uint32_t request, util::SteadyClock::time_point deadline) {
     Greeted greeted;
     MessageStream messages(-1);
     greet(greeted, socket, deadline, messages);
@@ -320,7 +321,7 @@ Asked ask_master(const std::string& socket, std::uint32_t request, Clock::time_p
 
 }  // namespace
 
-pid_t master_pid(const std::string& socket, Clock::time_point deadline) {
+pid_t master_pid(const std::string& socket, util::SteadyClock::time_point deadline) {
     const auto asked = ask_master(socket, kAliveCheck, deadline);
     if (!asked.answer) return -1;
     Reader reader(*asked.answer);
@@ -329,11 +330,11 @@ pid_t master_pid(const std::string& socket, Clock::time_point deadline) {
     return pid ? static_cast<pid_t>(*pid) : -1;
 }
 
-bool master_answers(const std::string& socket, Clock::time_point deadline) {
+bool master_answers(const std::string& socket, util::SteadyClock::time_point deadline) {
     return master_pid(socket, deadline) > 0;
 }
 
-bool terminate_master(const std::string& socket, Clock::time_point deadline) {
+bool terminate_master(const std::string& socket, util::SteadyClock::time_point deadline) {
     const auto asked = ask_master(socket, kTerminate, deadline);
     // The master may be gone before its MUX_S_OK is written (`ssh -O exit` allows for that too): only
     // a refusal is a no.
@@ -378,10 +379,10 @@ MuxOutcome run_over_master(const MuxCommand& command) {
     std::size_t stdin_written = 0;
     std::array<char, 65536> buffer{};
     while (control.open() || out_read.open() || err_read.open()) {
-        if (!session.opened && session.refused.empty() && Clock::now() >= command.open_deadline)
+        if (!session.opened && session.refused.empty() && util::SteadyClock::now() >= command.open_deadline)
             return not_started(
                 "the ControlMaster opened no session in time (its connection to the node is dead?)");
-        if (Clock::now() >= deadline) {
+        if (util::SteadyClock::now() >= deadline) {
             result.timed_out = true;
             outcome.end = MuxOutcome::End::timed_out;
             return outcome;  // closing the socket ends the session on the master

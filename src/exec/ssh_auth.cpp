@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdctl/exec/ssh_key_file.hpp"
+#include "pdctl/util/strings.hpp"
 #include "ssh_session.hpp"
 
 namespace pdctl::exec::detail {
@@ -24,7 +25,7 @@ bool file_exists(const std::string& path) {
 
 class Authenticator {
   public:
-    Authenticator(SshSession& session, const SshOptions& options, Clock::time_point deadline)
+    Authenticator(SshSession& session, const SshOptions& options, util::SteadyClock::time_point deadline)
         : session_(session), options_(options), deadline_(deadline), user_(session.target().user) {}
 
     void run() {
@@ -156,14 +157,14 @@ class Authenticator {
                 "no key to offer (set ssh.identity in pdctl.yaml or IdentityFile in ~/.ssh/config, load a "
                 "key into ssh-agent, or create ~/.ssh/id_ed25519)";
         }
-        for (std::size_t i = 0; i < notes_.size(); ++i) message += (i ? "; " : "") + notes_[i];
+        message += util::join(notes_, "; ");
         if (!rsa_key_.empty()) message += ". " + rsa_key_explanation(rsa_key_);
         throw SshError(message);
     }
 
     SshSession& session_;
     const SshOptions& options_;
-    Clock::time_point deadline_;
+    util::SteadyClock::time_point deadline_;
     std::string user_;
     std::vector<std::string> notes_;
     std::string rsa_key_;
@@ -171,7 +172,7 @@ class Authenticator {
 
 }  // namespace
 
-void authenticate(SshSession& session, const SshOptions& options, Clock::time_point deadline) {
+void authenticate(SshSession& session, const SshOptions& options, util::SteadyClock::time_point deadline) {
     Authenticator(session, options, deadline).run();
 }
 

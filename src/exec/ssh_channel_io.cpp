@@ -40,7 +40,7 @@ int signal_number(const std::string& name) {
 
 class Channel {
   public:
-    Channel(SshSession& session, Clock::time_point deadline) : session_(session) {
+    Channel(SshSession& session, util::SteadyClock::time_point deadline) : session_(session) {
         LIBSSH2_CHANNEL* channel = nullptr;
         const auto rc = session_.until_done(deadline, [&] {
             channel = libssh2_channel_open_session(session_.raw());
@@ -54,7 +54,7 @@ class Channel {
         // A broken session is freed as a whole, with its channels; talking to it could only wait.
         if (!channel_ || session_.broken()) return;
         // Frees the channel; bounded, since the server may no longer answer.
-        const auto deadline = Clock::now() + kCloseGrace;
+        const auto deadline = util::SteadyClock::now() + kCloseGrace;
         if (!session_.until_done(deadline, [&] { return libssh2_channel_free(channel_); }))
             session_.mark_broken();
     }
@@ -72,7 +72,7 @@ class Channel {
 }  // namespace
 
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline, const OutputSink* on_output,
+                             util::SteadyClock::time_point deadline, const OutputSink* on_output,
                              std::string* stalled_at) {
     CommandResult result;
     auto stalled = [&](std::string where) {
@@ -171,7 +171,7 @@ CommandResult run_on_session(SshSession& session, const std::string& script, con
     }
 
     // Both streams are at EOF: wait for the server's close, which follows the exit status.
-    const auto close_deadline = std::max(deadline, Clock::now() + kCloseGrace);
+    const auto close_deadline = std::max(deadline, util::SteadyClock::now() + kCloseGrace);
     const auto closed = session.until_done(close_deadline, [&] { return libssh2_channel_close(channel); });
     if (!closed || *closed != 0) throw lost("while waiting for the command's exit status");
     session.until_done(close_deadline, [&] { return libssh2_channel_wait_closed(channel); });

@@ -16,7 +16,7 @@ namespace pdctl::exec::detail {
 // receives where the command was then (opening the channel, starting it, or how far its streams had
 // got), which tells a server that never ran it from a command that ran and went quiet.
 CommandResult run_on_session(SshSession& session, const std::string& script, const std::string& stdin_data,
-                             Clock::time_point deadline, const OutputSink* on_output = nullptr,
+                             util::SteadyClock::time_point deadline, const OutputSink* on_output = nullptr,
                              std::string* stalled_at = nullptr);
 
 }  // namespace pdctl::exec::detail

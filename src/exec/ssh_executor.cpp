@@ -21,7 +21,6 @@
 namespace pdctl::exec {
 namespace {
 
-using detail::Clock;
 using detail::SshError;
 using detail::SshSession;
 
@@ -37,7 +36,7 @@ std::string command_label(const std::vector<std::string>& argv) {
     return argv.empty() ? std::string("(nothing)") : argv[0];
 }
 
-long long ms_between(Clock::time_point from, Clock::time_point to) {
+long long ms_between(util::SteadyClock::time_point from, util::SteadyClock::time_point to) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
 }
 
@@ -111,8 +110,8 @@ struct SshExecutor::Impl {
             std::counting_semaphore<1024>& semaphore;
         } permit(handshakes);
         try {
-            node.session =
-                std::make_unique<SshSession>(node.target, options, Clock::now() + options.connect_timeout);
+            node.session = std::make_unique<SshSession>(node.target, options,
+                                                        util::SteadyClock::now() + options.connect_timeout);
         } catch (const SshError& error) {
             node.failure = error.what();
             throw;
@@ -163,10 +162,10 @@ CommandResult SshExecutor::run(const config::Node& node, const Command& command)
     try {
         state = impl_->node_for(node);
         const std::string script = util::join_command(command.argv);
-        const auto asked = Clock::now();
+        const auto asked = util::SteadyClock::now();
         return impl_->with_session(*state, [&](SshSession& session) {
             // The deadline starts once the node is connected: connecting has its own timeout.
-            const auto began = Clock::now();
+            const auto began = util::SteadyClock::now();
             std::string stalled_at;
             auto ran = detail::run_on_session(session, script, command.stdin_data, began + command.timeout,
                                               &command.on_output, &stalled_at);
@@ -174,7 +173,7 @@ CommandResult SshExecutor::run(const config::Node& node, const Command& command)
             spdlog::debug("{}: {} {} after {} ms waiting, {} ms running", state->target.describe(),
                           command_label(command.argv),
                           ran.timed_out ? "timed out while " + stalled_at : std::string("ended"),
-                          ms_between(asked, began), ms_between(began, Clock::now()));
+                          ms_between(asked, began), ms_between(began, util::SteadyClock::now()));
             return ran;
         });
     } catch (const SshError& error) {
@@ -194,7 +193,8 @@ TransferResult SshExecutor::upload(const config::Node& node, const std::string& 
     try {
         state = impl_->node_for(node);
         result = impl_->with_session(*state, [&](SshSession& session) {
-            return detail::sftp_upload(session, local_path, remote_path, mode, Clock::now() + timeout);
+            return detail::sftp_upload(session, local_path, remote_path, mode,
+                                       util::SteadyClock::now() + timeout);
         });
         if (!result.ok()) result.error = state->target.describe() + ": " + result.error;
     } catch (const SshError& error) {

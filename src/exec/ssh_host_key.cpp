@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pdctl/exec/known_hosts.hpp"
+#include "pdctl/util/strings.hpp"
 #include "ssh_session.hpp"
 
 namespace pdctl::exec::detail {
@@ -94,34 +95,29 @@ std::string supported_subset(LIBSSH2_SESSION* session, int method_type, const st
     std::set<std::string> supported;
     for (int i = 0; i < count; ++i) supported.insert(algorithms[i]);
     if (count > 0) libssh2_free(session, static_cast<void*>(algorithms));
-    std::string out;
-    std::size_t start = 0;
-    while (start <= wanted.size()) {
-        const auto end = std::min(wanted.find(',', start), wanted.size());
-        const std::string name = wanted.substr(start, end - start);
-        if (!name.empty() && supported.count(name)) out += (out.empty() ? "" : ",") + name;
-        start = end + 1;
-    }
-    return out;
+    std::vector<std::string> usable;
+    for (const auto& name : util::split(wanted, ','))
+        if (!name.empty() && supported.count(name)) usable.push_back(name);
+    return util::join(usable, ",");
 }
 
 HostKeyPreference host_key_preference(LIBSSH2_SESSION* session, const SshTarget& target,
                                       const std::string& known_hosts) {
     const auto loaded = load(session, known_hosts);
-    std::string known, all;
+    std::vector<std::string> known, all;
     for (const auto& type : kKeyTypes) {
-        all += (all.empty() ? "" : ",") + std::string(type.methods);
+        all.push_back(type.methods);
         // A key that cannot be right: MISMATCH means known_hosts has a key of this type for the host.
         const char probe = 0;
         const int rc = libssh2_knownhost_checkp(
             loaded.hosts.get(), target.host.c_str(), target.port, &probe, 1,
             LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | type.knownhost_mask, nullptr);
-        if (rc == LIBSSH2_KNOWNHOST_CHECK_MISMATCH)
-            known += (known.empty() ? "" : ",") + std::string(type.methods);
+        if (rc == LIBSSH2_KNOWNHOST_CHECK_MISMATCH) known.push_back(type.methods);
     }
-    const std::string known_supported = supported_subset(session, LIBSSH2_METHOD_HOSTKEY, known);
+    const std::string known_supported =
+        supported_subset(session, LIBSSH2_METHOD_HOSTKEY, util::join(known, ","));
     if (!known_supported.empty()) return {known_supported, true};
-    return {supported_subset(session, LIBSSH2_METHOD_HOSTKEY, all), false};
+    return {supported_subset(session, LIBSSH2_METHOD_HOSTKEY, util::join(all, ",")), false};
 }
 
 void verify_host_key(LIBSSH2_SESSION* session, const SshTarget& target, const std::string& known_hosts,

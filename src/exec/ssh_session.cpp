@@ -10,6 +10,7 @@
 
 #include <cerrno>
 
+#include "pdctl/util/durations.hpp"
 #include "ssh_socket.hpp"
 
 namespace pdctl::exec::detail {
@@ -41,9 +42,10 @@ std::string describe_duration(std::chrono::milliseconds duration) {
     return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);
 }
 
-SshSession::SshSession(const SshTarget& target, const SshOptions& options, Clock::time_point deadline)
+SshSession::SshSession(const SshTarget& target, const SshOptions& options,
+                       util::SteadyClock::time_point deadline)
     : target_(target), options_(options) {
-    const auto started = Clock::now();
+    const auto started = util::SteadyClock::now();
     fd_ = connect_tcp(target_.host, target_.port, deadline, options_.connect_timeout);
     try {
         session_ = libssh2_session_init_ex(nullptr, nullptr, nullptr, this);
@@ -62,10 +64,10 @@ SshSession::SshSession(const SshTarget& target, const SshOptions& options, Clock
         throw;
     }
     spdlog::debug("{}: connected as {} in {} ms", target_.describe(), target_.user,
-                  std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count());
+                  util::milliseconds_since(started).count());
 }
 
-void SshSession::handshake(Clock::time_point deadline) {
+void SshSession::handshake(util::SteadyClock::time_point deadline) {
     const std::string kex = supported_subset(session_, LIBSSH2_METHOD_KEX, kKex);
     if (!kex.empty()) libssh2_session_method_pref(session_, LIBSSH2_METHOD_KEX, kex.c_str());
     // libssh2 prefers ECDSA host keys: offer what known_hosts holds for this host, or the host's ECDSA
@@ -117,7 +119,7 @@ SshSession::~SshSession() {
     if (session_) {
         if (!broken_) {
             // Bounded: a host that stopped answering must not hold up pdctl's exit.
-            const auto deadline = Clock::now() + std::chrono::seconds(1);
+            const auto deadline = util::SteadyClock::now() + std::chrono::seconds(1);
             until_done(deadline, [&] {
                 return libssh2_session_disconnect_ex(session_, SSH_DISCONNECT_BY_APPLICATION, "pdctl done",
                                                      "");
@@ -128,9 +130,9 @@ SshSession::~SshSession() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-bool SshSession::wait(Clock::time_point deadline) {
+bool SshSession::wait(util::SteadyClock::time_point deadline) {
     for (;;) {
-        const auto now = Clock::now();
+        const auto now = util::SteadyClock::now();
         if (now >= deadline) return false;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
         if (options_.keepalive_interval.count() > 0) {

@@ -14,10 +14,9 @@
 
 #include "pdctl/exec/ssh_executor.hpp"
 #include "pdctl/exec/ssh_target.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::exec::detail {
-
-using Clock = std::chrono::steady_clock;
 
 // The node could not be reached, or the connection broke. The message is the cause, without the node
 // (the executor prefixes it).
@@ -37,7 +36,7 @@ std::string describe_duration(std::chrono::milliseconds duration);
 class SshSession {
   public:
     // Connects, handshakes, verifies the host key and authenticates before `deadline`; throws SshError.
-    SshSession(const SshTarget& target, const SshOptions& options, Clock::time_point deadline);
+    SshSession(const SshTarget& target, const SshOptions& options, util::SteadyClock::time_point deadline);
     ~SshSession();  // polite disconnect (bounded), then free
     SshSession(const SshSession&) = delete;
     SshSession& operator=(const SshSession&) = delete;
@@ -47,10 +46,10 @@ class SshSession {
 
     // Waits until the socket is ready in the direction(s) libssh2 is blocked on, or `deadline`.
     // False when the deadline passed. Sends keepalives while waiting.
-    bool wait(Clock::time_point deadline);
+    bool wait(util::SteadyClock::time_point deadline);
     // Repeats `step` while it returns LIBSSH2_ERROR_EAGAIN; nullopt if `deadline` passed first.
     template <typename Step>
-    std::optional<int> until_done(Clock::time_point deadline, Step step) {
+    std::optional<int> until_done(util::SteadyClock::time_point deadline, Step step) {
         for (;;) {
             const int rc = step();
             if (rc != LIBSSH2_ERROR_EAGAIN) return rc;
@@ -72,8 +71,8 @@ class SshSession {
     void mark_broken() { broken_ = true; }
 
   private:
-    void open_socket(Clock::time_point deadline);
-    void handshake(Clock::time_point deadline);
+    void open_socket(util::SteadyClock::time_point deadline);
+    void handshake(util::SteadyClock::time_point deadline);
 
     SshTarget target_;
     const SshOptions& options_;
@@ -111,7 +110,7 @@ void verify_host_key(LIBSSH2_SESSION* session, const SshTarget& target, const st
                      bool accept_new);
 
 // Authentication (ssh_auth.cpp): explicit keys, then ssh-agent, then the default keys. Throws SshError.
-void authenticate(SshSession& session, const SshOptions& options, Clock::time_point deadline);
+void authenticate(SshSession& session, const SshOptions& options, util::SteadyClock::time_point deadline);
 
 // Comma-joined `wanted` algorithms that this libssh2 supports for `method_type`, in `wanted`'s order.
 std::string supported_subset(LIBSSH2_SESSION* session, int method_type, const std::string& wanted);

@@ -32,7 +32,7 @@ std::string sftp_error(LIBSSH2_SFTP* sftp, const SshSession& session) {
 }  // namespace
 
 TransferResult sftp_upload(SshSession& session, const std::string& local_path, const std::string& remote_path,
-                           int mode, Clock::time_point deadline) {
+                           int mode, util::SteadyClock::time_point deadline) {
     TransferResult result;
     std::ifstream in(local_path, std::ios::binary);
     if (!in) {
@@ -54,7 +54,8 @@ TransferResult sftp_upload(SshSession& session, const std::string& local_path, c
     if (!sftp)
         throw SshError("cannot start SFTP (is the sftp subsystem enabled in sshd?): " + session.last_error());
     auto shutdown = [&](LIBSSH2_SFTP* s) {
-        session.until_done(Clock::now() + std::chrono::seconds(2), [&] { return libssh2_sftp_shutdown(s); });
+        session.until_done(util::SteadyClock::now() + std::chrono::seconds(2),
+                           [&] { return libssh2_sftp_shutdown(s); });
     };
     std::unique_ptr<LIBSSH2_SFTP, decltype(shutdown)> sftp_guard(sftp, shutdown);
 
@@ -71,7 +72,7 @@ TransferResult sftp_upload(SshSession& session, const std::string& local_path, c
         return result;
     }
     auto remove_partial = [&] {
-        session.until_done(Clock::now() + std::chrono::seconds(2), [&] {
+        session.until_done(util::SteadyClock::now() + std::chrono::seconds(2), [&] {
             return libssh2_sftp_unlink_ex(sftp, remote_path.c_str(),
                                           static_cast<unsigned>(remote_path.size()));
         });

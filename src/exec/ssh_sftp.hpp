@@ -12,6 +12,6 @@ namespace pdctl::exec::detail {
 // partial file is unlinked on failure. File errors are in the result; a broken connection or the
 // deadline throws SshError.
 TransferResult sftp_upload(SshSession& session, const std::string& local_path, const std::string& remote_path,
-                           int mode, Clock::time_point deadline);
+                           int mode, util::SteadyClock::time_point deadline);
 
 }  // namespace pdctl::exec::detail

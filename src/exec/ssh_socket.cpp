@@ -32,7 +32,7 @@ std::string cause_of(int error) {
 }
 
 // One connect() attempt; returns the socket, or -1 with `error` set (ETIMEDOUT at the deadline).
-int try_connect(const addrinfo& address, Clock::time_point deadline, int& error) {
+int try_connect(const addrinfo& address, util::SteadyClock::time_point deadline, int& error) {
     const int fd =
         ::socket(address.ai_family, address.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, address.ai_protocol);
     if (fd < 0) {
@@ -48,7 +48,8 @@ int try_connect(const addrinfo& address, Clock::time_point deadline, int& error)
         if (errno != EINPROGRESS) return fail(errno);
         for (;;) {
             const auto left =
-                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - util::SteadyClock::now())
+                    .count();
             if (left <= 0) return fail(ETIMEDOUT);
             pollfd pfd{fd, POLLOUT, 0};
             const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 1000)));
@@ -69,7 +70,7 @@ int try_connect(const addrinfo& address, Clock::time_point deadline, int& error)
 
 }  // namespace
 
-int connect_tcp(const std::string& host, int port, Clock::time_point deadline,
+int connect_tcp(const std::string& host, int port, util::SteadyClock::time_point deadline,
                 std::chrono::milliseconds timeout) {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;

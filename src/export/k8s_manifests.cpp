@@ -6,6 +6,7 @@
 #include "k8s_names.hpp"
 #include "k8s_pod.hpp"
 #include "pdctl/export/yaml_text.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::exporter {
 namespace {
@@ -34,11 +35,7 @@ class Notes {
     }
     std::vector<std::string> lines() const {
         std::vector<std::string> out;
-        for (const auto& [text, roles] : items_) {
-            std::string who;
-            for (const auto& role : roles) who += (who.empty() ? "" : ", ") + role;
-            out.push_back(who + ": " + text);
-        }
+        for (const auto& [text, roles] : items_) out.push_back(util::join(roles) + ": " + text);
         return out;
     }
 
@@ -218,9 +215,8 @@ std::string header(const Build& build, const std::vector<std::string>& notes) {
     if (build.secret_keys.empty()) {
         text += "# Secrets: none.\n";
     } else {
-        std::string keys;
-        for (const auto& key : build.secret_keys) keys += (keys.empty() ? "" : ", ") + key;
-        text += "# Secret " + build.secret_name + " (create it first) must hold the keys: " + keys + ".\n";
+        text += "# Secret " + build.secret_name + " (create it first) must hold the keys: " +
+                util::join({build.secret_keys.begin(), build.secret_keys.end()}) + ".\n";
     }
     for (const auto& note : notes) text += "# note: " + note + "\n";
     return text;

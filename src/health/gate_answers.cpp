@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pdctl/health/router_worker_api.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::health {
 namespace {
@@ -33,24 +34,24 @@ std::optional<std::string> workers_not_ready(const std::string& body,
     std::string error;
     const auto listed = parse_worker_list(body, error);
     if (!listed) return error;
-    std::string missing;
-    std::string unhealthy;
+    std::vector<std::string> missing;
+    std::vector<std::string> unhealthy;
     for (const auto& url : expected) {
         const auto* entry = find_worker(*listed, url);
         if (entry == nullptr) {
-            missing += (missing.empty() ? "" : ", ") + url;
+            missing.push_back(url);
             continue;
         }
         if (entry->healthy) continue;
         std::string detail = entry->type;
         if (!entry->status.empty()) detail += (detail.empty() ? "status " : ", status ") + entry->status;
-        unhealthy += (unhealthy.empty() ? "" : ", ") + url + (detail.empty() ? "" : " (" + detail + ")");
+        unhealthy.push_back(url + (detail.empty() ? "" : " (" + detail + ")"));
     }
     if (missing.empty() && unhealthy.empty()) return std::nullopt;
-    std::string reason;
-    if (!missing.empty()) reason = "missing from /workers: " + missing;
-    if (!unhealthy.empty()) reason += (reason.empty() ? "" : "; ") + std::string("not healthy: ") + unhealthy;
-    return reason;
+    std::vector<std::string> reasons;
+    if (!missing.empty()) reasons.push_back("missing from /workers: " + util::join(missing));
+    if (!unhealthy.empty()) reasons.push_back("not healthy: " + util::join(unhealthy));
+    return util::join(reasons, "; ");
 }
 
 }  // namespace pdctl::health

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::health {
 namespace {
 
@@ -12,11 +14,6 @@ using json = nlohmann::json;
 std::string text_of(const json& object, const char* key) {
     const auto found = object.find(key);
     return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::string without_trailing_slash(std::string url) {
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    return url;
 }
 
 // "HTTP 503: {...}" or the transport error, for messages.
@@ -57,7 +54,7 @@ std::optional<std::vector<ListedWorker>> parse_worker_list(const std::string& bo
         if (!entry.is_object()) continue;
         ListedWorker worker;
         worker.id = text_of(entry, "id");
-        worker.url = without_trailing_slash(text_of(entry, "url"));
+        worker.url = util::without_trailing_slash(text_of(entry, "url"));
         worker.type = text_of(entry, "worker_type");
         worker.status = text_of(entry, "status");
         const auto healthy = entry.find("is_healthy");
@@ -69,14 +66,15 @@ std::optional<std::vector<ListedWorker>> parse_worker_list(const std::string& bo
 }
 
 const ListedWorker* find_worker(const std::vector<ListedWorker>& workers, const std::string& url) {
-    const auto wanted = without_trailing_slash(url);
+    const auto wanted = util::without_trailing_slash(url);
     for (const auto& worker : workers)
         if (worker.url == wanted) return &worker;
     return nullptr;
 }
 
-RouterWorkerApi::RouterWorkerApi(HttpProber& prober, std::string base_url, std::chrono::milliseconds timeout)
-    : prober_(prober), base_url_(without_trailing_slash(std::move(base_url))), timeout_(timeout) {}
+RouterWorkerApi::RouterWorkerApi(HttpProber& prober, const std::string& base_url,
+                                 std::chrono::milliseconds timeout)
+    : prober_(prober), base_url_(util::without_trailing_slash(base_url)), timeout_(timeout) {}
 
 std::optional<std::vector<ListedWorker>> RouterWorkerApi::list(std::string& error) {
     const auto answer = prober_.get(base_url_ + "/workers", timeout_);

@@ -25,6 +25,7 @@
 #include "pdctl/load/request_queue.hpp"
 #include "pdctl/load/row_stats.hpp"
 #include "pdctl/load/stream_tally.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -64,13 +65,9 @@ std::string with_fd_limit(std::string error, int os_errno) {
     return error;
 }
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
-}
-
 // One request in flight.
 struct Transfer {
-    Transfer(Clock::time_point sent, int input_tokens, int output_tokens, bool stream)
+    Transfer(util::SteadyClock::time_point sent, int input_tokens, int output_tokens, bool stream)
         : tally(sent, input_tokens, output_tokens, stream) {}
     CURL* easy = nullptr;
     curl_slist* headers = nullptr;
@@ -79,8 +76,9 @@ struct Transfer {
     bool measured = false;
     std::size_t slot = 0;  // its place in LoadResult::records
     double sent_s = 0;
-    const Clock::time_point* observed_at = nullptr;  // when this round's data was seen (MultiLoad)
-    int socket_errno = 0;                            // why socket() failed for it, if it did (open_socket)
+    const util::SteadyClock::time_point* observed_at =
+        nullptr;           // when this round's data was seen (MultiLoad)
+    int socket_errno = 0;  // why socket() failed for it, if it did (open_socket)
     char error[CURL_ERROR_SIZE] = {};
 };
 
@@ -129,15 +127,15 @@ class MultiLoad {
 
     // Sends `planned`. `slot` is handed back when it finishes: its index among the measured ones, or
     // for a warm-up its request index.
-    void start(PlannedRequest planned, bool measured, std::size_t slot, Clock::time_point began) {
-        const auto sent = Clock::now();
+    void start(PlannedRequest planned, bool measured, std::size_t slot, util::SteadyClock::time_point began) {
+        const auto sent = util::SteadyClock::now();
         auto transfer =
             std::make_unique<Transfer>(sent, planned.input_tokens, planned.output_tokens, spec_.stream);
         transfer->body = std::move(planned.body);
         transfer->measured = measured;
         transfer->slot = slot;
         transfer->observed_at = &observed_at_;
-        transfer->sent_s = seconds_between(began, sent);
+        transfer->sent_s = util::to_seconds(sent - began);
         CURL* easy = curl_easy_init();
         if (easy == nullptr) throw std::runtime_error("libcurl: curl_easy_init failed");
         transfer->easy = easy;
@@ -172,18 +170,19 @@ class MultiLoad {
     // Runs the transfers until one finishes or `until`; `finished(record, measured, slot)` for each
     // that ended.
     template <typename Finished>
-    void pump(Clock::time_point until, Finished&& finished) {
+    void pump(util::SteadyClock::time_point until, Finished&& finished) {
         run_timer_if_due();
         if (collect(finished) > 0) return;
         auto wake = until;
         if (timer_) wake = std::min(wake, *timer_);
-        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now()).count();
+        const auto wait =
+            std::chrono::ceil<std::chrono::milliseconds>(wake - util::SteadyClock::now()).count();
         std::array<epoll_event, 256> events{};
         const int ready = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
                                      static_cast<int>(std::clamp<long long>(wait, 0, 1000)));
         // Every socket of this round had its data when epoll returned: tokens are stamped then, not
         // after the ones handled before them (a decode step's 256 tokens arrive together).
-        observed_at_ = Clock::now();
+        observed_at_ = util::SteadyClock::now();
         int running = 0;
         for (int i = 0; i < ready; ++i) {
             const auto happened = events[static_cast<std::size_t>(i)].events;
@@ -219,14 +218,14 @@ class MultiLoad {
         if (timeout_ms < 0)
             self->timer_.reset();
         else
-            self->timer_ = Clock::now() + std::chrono::milliseconds(timeout_ms);
+            self->timer_ = util::SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
         return 0;
     }
 
     void run_timer_if_due() {
-        if (!timer_ || Clock::now() < *timer_) return;
+        if (!timer_ || util::SteadyClock::now() < *timer_) return;
         timer_.reset();
-        observed_at_ = Clock::now();
+        observed_at_ = util::SteadyClock::now();
         int running = 0;
         curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
     }
@@ -237,7 +236,7 @@ class MultiLoad {
         int queued = 0;
         while (CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
             if (message->msg != CURLMSG_DONE) continue;
-            const auto now = Clock::now();
+            const auto now = util::SteadyClock::now();
             auto it = transfers_.find(message->easy_handle);
             if (it == transfers_.end()) continue;
             Transfer& transfer = *it->second;
@@ -267,8 +266,8 @@ class MultiLoad {
     const LoadSpec& spec_;
     CURLM* multi_;
     int epoll_;
-    std::optional<Clock::time_point> timer_;  // when libcurl wants to run for its timeouts
-    Clock::time_point observed_at_ = Clock::now();
+    std::optional<util::SteadyClock::time_point> timer_;  // when libcurl wants to run for its timeouts
+    util::SteadyClock::time_point observed_at_ = util::SteadyClock::now();
     std::unordered_map<CURL*, std::unique_ptr<Transfer>> transfers_;
 };
 
@@ -306,21 +305,22 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
     const int warm_parallel =
         std::max(1, std::min(spec.concurrency > 0 ? spec.concurrency : spec.warmup, spec.warmup));
     int warm_done = 0;
-    const auto warm_began = Clock::now();
+    const auto warm_began = util::SteadyClock::now();
     while (warm_done < spec.warmup && !cancelled()) {
         while (load.in_flight() < warm_parallel) {
             auto next = queue.next(warmups);
             if (!next) break;
             load.start(std::move(next->planned), false, static_cast<std::size_t>(next->n), warm_began);
         }
-        load.pump(Clock::now() + kProgressEvery, [&](RequestRecord&&, bool, std::size_t n) {
+        load.pump(util::SteadyClock::now() + kProgressEvery, [&](RequestRecord&&, bool, std::size_t n) {
             ++warm_done;
             queue.finished(n);
         });
     }
 
-    const auto began = Clock::now();
-    const auto stop_at = spec.duration.count() > 0 ? began + spec.duration : Clock::time_point::max();
+    const auto began = util::SteadyClock::now();
+    const auto stop_at =
+        spec.duration.count() > 0 ? began + spec.duration : util::SteadyClock::time_point::max();
     const bool poisson = spec.rate.has_value();
     PoissonArrivals arrivals(poisson ? *spec.rate : 0, spec.seed, spec.burstiness);
     // The measured requests are warmups .. end-1; with --duration, as many as its time allows.
@@ -334,12 +334,14 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
     std::vector<double> ok_e2e;
     std::vector<bool> filled;             // which records a finished request filled in
     std::vector<std::uint64_t> index_of;  // each record's request index
-    const auto more_to_send = [&](Clock::time_point now) {
+    const auto more_to_send = [&](util::SteadyClock::time_point now) {
         if (cancelled()) return false;
         if (spec.requests > 0) return static_cast<int>(result.records.size()) < spec.requests;
         return now < stop_at;
     };
-    const auto more_to_arrive = [&](Clock::time_point now) { return more_to_send(now) && arrived < end; };
+    const auto more_to_arrive = [&](util::SteadyClock::time_point now) {
+        return more_to_send(now) && arrived < end;
+    };
     // Sends ready requests below `limit` while a slot is free.
     const auto send_ready = [&](std::uint64_t limit, int most_in_flight) {
         while (most_in_flight <= 0 || load.in_flight() < most_in_flight) {
@@ -353,12 +355,12 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
         }
     };
     for (;;) {
-        auto now = Clock::now();
+        auto now = util::SteadyClock::now();
         if (!poisson) {
             if (more_to_send(now)) send_ready(end, std::max(1, spec.concurrency));
         } else {
             for (; more_to_arrive(now) && now >= next_arrival; ++arrived)
-                next_arrival += std::chrono::duration_cast<Clock::duration>(
+                next_arrival += std::chrono::duration_cast<util::SteadyClock::duration>(
                     std::chrono::duration<double>(arrivals.next_gap_s()));
             if (more_to_send(now)) send_ready(arrived, spec.concurrency);
         }
@@ -368,7 +370,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
         load.pump(wake, [&](RequestRecord&& record, bool measured, std::size_t slot) {
             if (!measured) return;
             queue.finished(index_of[slot]);
-            last_finished = Clock::now();
+            last_finished = util::SteadyClock::now();
             ++state.done;
             if (record.ok()) {
                 ++state.ok;
@@ -380,10 +382,10 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
             result.records[slot] = std::move(record);
             filled[slot] = true;
         });
-        now = Clock::now();
+        now = util::SteadyClock::now();
         if (progress && now >= next_progress) {
             state.in_flight = load.in_flight();
-            state.elapsed_s = seconds_between(began, now);
+            state.elapsed_s = util::to_seconds(now - began);
             state.p50_e2e_s = percentile(ok_e2e, 50);
             progress(state);
             next_progress = now + kProgressEvery;
@@ -397,7 +399,7 @@ LoadResult run_load(const LoadSpec& spec, const std::function<void(const LoadPro
             if (filled[i]) finished.push_back(std::move(result.records[i]));
         result.records = std::move(finished);
     }
-    result.duration_s = seconds_between(began, last_finished);
+    result.duration_s = util::to_seconds(last_finished - began);
     return result;
 }
 

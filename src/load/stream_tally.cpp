@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "pdctl/load/chunk_meta.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::load {
 namespace {
@@ -68,12 +69,13 @@ void note_prompt(RequestRecord& record, const ChunkMeta& meta) {
 
 }  // namespace
 
-StreamTally::StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream)
+StreamTally::StreamTally(util::SteadyClock::time_point sent, int input_tokens, int expected_tokens,
+                         bool stream)
     : stream_(stream), sent_(sent), expected_tokens_(expected_tokens) {
     record_.input_tokens = input_tokens;
 }
 
-void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
+void StreamTally::on_bytes(std::string_view bytes, util::SteadyClock::time_point now) {
     if (!stream_) {
         answer_.append(bytes);
         return;
@@ -82,7 +84,7 @@ void StreamTally::on_bytes(std::string_view bytes, Clock::time_point now) {
 }
 
 // A non-streamed answer: its tokens all arrive with the body, so TTFT is the whole request.
-void StreamTally::read_whole_answer(Clock::time_point now) {
+void StreamTally::read_whole_answer(util::SteadyClock::time_point now) {
     int tokens = 1;
     const auto meta = first_key_is(answer_, "error") ? std::nullopt : read_chunk_meta(answer_);
     if (meta && meta->completion_tokens >= 0) {
@@ -99,12 +101,12 @@ void StreamTally::read_whole_answer(Clock::time_point now) {
             note_prompt(record_, meta_of(*it));
         }
     }
-    record_.ttft_s = seconds(now - sent_);
+    record_.ttft_s = util::to_seconds(now - sent_);
     tokens_ = tokens;
     done_ = true;
 }
 
-void StreamTally::on_event(std::string_view data, Clock::time_point now) {
+void StreamTally::on_event(std::string_view data, util::SteadyClock::time_point now) {
     if (data == "[DONE]") {
         done_ = true;
         return;
@@ -127,7 +129,7 @@ void StreamTally::on_event(std::string_view data, Clock::time_point now) {
     count_tokens(tokens_ + 1, now);  // no count: one chunk, one token
 }
 
-void StreamTally::on_event_parsed(std::string_view data, Clock::time_point now) {
+void StreamTally::on_event_parsed(std::string_view data, util::SteadyClock::time_point now) {
     const json event = json::parse(data, nullptr, false);
     if (!event.is_object()) {
         error_ = "the stream sent an event that is not JSON: " + quote(data);
@@ -146,13 +148,13 @@ void StreamTally::on_event_parsed(std::string_view data, Clock::time_point now) 
     count_tokens(tokens, now);
 }
 
-void StreamTally::count_tokens(int tokens, Clock::time_point now) {
+void StreamTally::count_tokens(int tokens, util::SteadyClock::time_point now) {
     if (tokens <= tokens_) return;  // a chunk without a new token
     if (tokens_ == 0) {
-        record_.ttft_s = seconds(now - sent_);
+        record_.ttft_s = util::to_seconds(now - sent_);
     } else {
         const int arrived = tokens - tokens_;
-        const double gap = seconds(now - last_token_at_) / arrived;
+        const double gap = util::to_seconds(now - last_token_at_) / arrived;
         record_.itl_s.insert(record_.itl_s.end(), static_cast<std::size_t>(arrived), gap);
     }
     last_token_at_ = now;
@@ -160,10 +162,10 @@ void StreamTally::count_tokens(int tokens, Clock::time_point now) {
 }
 
 RequestRecord StreamTally::finish(int http_status, const std::string& transport_error,
-                                  Clock::time_point now) {
+                                  util::SteadyClock::time_point now) {
     if (!stream_ && transport_error.empty() && http_status == 200) read_whole_answer(now);
     if (!stream_ && http_status != 200) parser_.feed(answer_);  // the error body, for the message
-    record_.e2e_s = seconds(now - sent_);
+    record_.e2e_s = util::to_seconds(now - sent_);
     record_.output_tokens = tokens_;
     if (!error_.empty()) {
         record_.error = error_;

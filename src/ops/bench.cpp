@@ -1,6 +1,5 @@
 #include "pdctl/ops/bench.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/strings.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -319,9 +319,7 @@ BenchReport run_bench(const Deployment& deployment, const BenchSpec& spec,
     report.cluster = deployment.plan.cluster;
     report.config = deployment.plan.fingerprint;
     report.version = PDCTL_VERSION;
-    report.started =
-        fmt::format("{:%Y-%m-%dT%H:%M:%S}Z",
-                    fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+    report.started = util::utc_text(util::epoch_ms_now());
     report.spec = spec;
     if (spec.base_url.empty()) {
         for (const auto& stage : deployment.plan.stages) {

@@ -15,6 +15,7 @@
 #include "pdctl/state/journal.hpp"
 #include "pdctl/state/journal_writer.hpp"
 #include "pdctl/state/operator_identity.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -55,17 +56,11 @@ std::vector<JournaledBench> journaled_benches(const std::string& text) {
     return benches;
 }
 
-std::string joined(const std::vector<std::string>& parts) {
-    std::string text;
-    for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
-    return text;
-}
-
 // Why the newest bench run was not taken for `--vs last`, so the refusal says what the journal holds.
 std::string why_not(const JournaledBench& bench, const BenchSpec& spec) {
     if (bench.exit_code != 0)
         return bench.exit_code < 0 ? "it did not finish" : fmt::format("it exited {}", bench.exit_code);
-    return joined(bench_shape_differences(bench.record, spec));
+    return util::join(bench_shape_differences(bench.record, spec), "; ");
 }
 
 }  // namespace
@@ -100,7 +95,7 @@ BenchBaseline baseline_from_journal(const Deployment& deployment, const std::str
     if (const auto differences = bench_shape_differences(found->record, spec); !differences.empty())
         throw Failure(ExitCode::kUsage,
                       fmt::format("--vs {}: not the same workload as this run, nothing to compare: {}", run,
-                                  joined(differences)));
+                                  util::join(differences, "; ")));
     return {fmt::format("run {} ({})", found->run, found->ts), found->record};
 }
 
@@ -117,7 +112,7 @@ BenchBaseline baseline_from_file(const std::string& path, const BenchSpec& spec)
     if (const auto differences = bench_shape_differences(record, spec); !differences.empty())
         throw Failure(ExitCode::kUsage,
                       fmt::format("--baseline {}: not the same workload as this run, nothing to compare: {}",
-                                  path, joined(differences)));
+                                  path, util::join(differences, "; ")));
     return {path, std::move(record)};
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "pdctl/config/duration.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/exit_code.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -42,7 +43,7 @@ load::Slo parse_slo(const std::string& text) {
             throw Failure(ExitCode::kUsage, fmt::format("--slo {}: {}={} is not a duration above 0 ({})",
                                                         text, key, value, config::kDurationForms));
         if (*target) throw Failure(ExitCode::kUsage, fmt::format("--slo {}: {} is given twice", text, key));
-        *target = std::chrono::duration<double>(*duration).count();
+        *target = util::to_seconds(*duration);
     }
     if (slo.empty()) throw Failure(ExitCode::kUsage, fmt::format("--slo: name at least one of {}", kKeys));
     return slo;

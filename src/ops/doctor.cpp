@@ -6,6 +6,7 @@
 #include "pdctl/doctor/live_checks.hpp"
 #include "pdctl/doctor/worker_consistency.hpp"
 #include "pdctl/ops/worker_infos.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::ops {
 
@@ -19,7 +20,7 @@ DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
     auto& report = answer.report;
     answer.static_errors = report.errors();
     if (static_only) return answer;
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = util::SteadyClock::now();
     auto cluster = deployment.cluster;
     auto plan = deployment.plan;
     if (nodes) {
@@ -34,12 +35,12 @@ DoctorAnswer run_doctor(const Deployment& deployment, bool static_only,
     // What the running workers say of themselves must agree across every prefill-decode pairing; read
     // from all of them whatever the node selection, since a pairing spans groups.
     auto pairing = doctor::check_worker_consistency(read_worker_infos(deployment));
-    const auto elapsed = std::chrono::steady_clock::now() - started;
+    const auto elapsed = util::milliseconds_since(started);
     for (auto& finding : live.findings) report.findings.push_back(std::move(finding));
     for (auto& finding : pairing) report.findings.push_back(std::move(finding));
     lint::acknowledge(report, deployment.cluster.doctor.ignore);
     report.live = lint::LiveSummary{live.nodes, live.checks, live.checks_without_findings, live.unreachable,
-                                    std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()};
+                                    elapsed.count()};
     return answer;
 }
 

@@ -299,7 +299,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     }
     done = true;
     const auto load = running.get();
-    tally(load, std::chrono::duration<double>(fault_at - load_began).count(), result);
+    tally(load, util::to_seconds(fault_at - load_began), result);
     if (result.recover_ms < 0)
         result.code = engine::interrupted() ? ExitCode::kInterrupted : ExitCode::kGateTimeout;
     // The drill in the journal: a run of its own, like `lock release --force`.
@@ -308,7 +308,7 @@ DrillResult run_drill(const Deployment& deployment, const DrillRequest& request,
     } catch (const Failure& failure) {
         result.notes.push_back(std::string("not journaled: ") + failure.what());
     }
-    result.elapsed_s = std::chrono::duration<double>(clock.now() - began).count();
+    result.elapsed_s = util::to_seconds(clock.now() - began);
     return result;
 }
 

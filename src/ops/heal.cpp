@@ -20,6 +20,7 @@
 #include "pdctl/state/journal.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -195,7 +196,7 @@ void pause_heal(const Deployment& deployment, long long until_epoch_ms, const st
                                   return true;
                               });
         if (!error.empty()) return ExitCode::kUnreachable;
-        journal.journal_note(fmt::format("heal paused until {}: {}", utc_text(until_epoch_ms), reason));
+        journal.journal_note(fmt::format("heal paused until {}: {}", util::utc_text(until_epoch_ms), reason));
         return ExitCode::kOk;
     });
     if (!error.empty()) throw Failure(ExitCode::kUnreachable, error + "; heal is not paused");
@@ -207,7 +208,7 @@ bool resume_heal(const Deployment& deployment, engine::Reporter& screen) {
     run_journaled_verb(deployment, screen, "heal resume", [&](JournalingReporter& journal) {
         error = change_intent(deployment, journal, "resumed", {},
                               [&](state::intent::Intent& now, const state::intent::Act&) {
-                                  ended = now.active_pause(epoch_ms_now()) != nullptr;
+                                  ended = now.active_pause(util::epoch_ms_now()) != nullptr;
                                   const bool any = now.pause.has_value();
                                   now.pause.reset();
                                   return any;
@@ -232,14 +233,14 @@ HealReport run_heal_pass(const Deployment& deployment, const HealRequest& reques
         throw Failure(ExitCode::kUnreachable, intent.error +
                                                   "; nothing was healed, since what was stopped on "
                                                   "purpose cannot be told from what crashed");
-    if (const auto* pause = intent.intent.active_pause(epoch_ms_now())) {
+    if (const auto* pause = intent.intent.active_pause(util::epoch_ms_now())) {
         report.paused = *pause;
         return report;
     }
     const auto status = read_status(deployment, {}, {.probe = true}, &intent.intent);
     const auto history = past_attempts(deployment, report);
     const auto decided =
-        plan_heal(deployment.plan, status, history, request.policy, epoch_ms_now(), intent.intent);
+        plan_heal(deployment.plan, status, history, request.policy, util::epoch_ms_now(), intent.intent);
     auto& prober = *deployment.prober;
     auto& clock = *deployment.clock;
     const auto since = [&clock](engine::TimePoint began) {

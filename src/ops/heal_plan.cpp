@@ -21,11 +21,6 @@ struct Verdict {
     std::string node;
 };
 
-std::string without_trailing_slash(std::string url) {
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    return url;
-}
-
 // A rank moving through a start-up phase, not one that got where it goes (rank 0 ready, the others
 // joined) and stopped answering since: status calls every rank of a group that is not ready "moving"
 // until its log has been quiet past stall_after, which a hung rank of a serving group is not yet.
@@ -281,7 +276,7 @@ std::vector<HealAction> plan_router_sync(const plan::Stage& router,
     for (const auto& entry : listed) {
         const bool configured =
             std::any_of(facts.workers.begin(), facts.workers.end(), [&](const plan::RouterWorker& worker) {
-                return without_trailing_slash(worker.url) == without_trailing_slash(entry.url);
+                return util::without_trailing_slash(worker.url) == util::without_trailing_slash(entry.url);
             });
         if (!configured && entry.status != "draining")
             action(

@@ -1,13 +1,11 @@
 #include "pdctl/ops/intent_store.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
-
-#include <chrono>
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/exec/command.hpp"
 #include "pdctl/state/coordinator.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -17,17 +15,6 @@ std::string cluster_dir(const Deployment& deployment) {
 }
 
 }  // namespace
-
-long long epoch_ms_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-std::string utc_text(long long epoch_ms) {
-    const auto seconds = static_cast<std::time_t>(epoch_ms / 1000);
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(seconds));
-}
 
 IntentRead read_intent(const Deployment& deployment) {
     const auto& coordinator = state::coordinator_node(deployment.cluster);
@@ -46,8 +33,8 @@ std::string change_intent(
     const std::function<bool(state::intent::Intent&, const state::intent::Act&)>& change) {
     auto read = read_intent(deployment);
     if (!read.error.empty()) return read.error;
-    const auto now = epoch_ms_now();
-    const state::intent::Act act{journal.run().who, utc_text(now), now, journal.run().run_id};
+    const auto now = util::epoch_ms_now();
+    const state::intent::Act act{journal.run().who, util::utc_text(now), now, journal.run().run_id};
     if (!change(read.intent, act)) return "";
     const auto& coordinator = state::coordinator_node(deployment.cluster);
     const auto answer = deployment.executor->run(

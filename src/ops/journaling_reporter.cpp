@@ -1,9 +1,10 @@
 #include "pdctl/ops/journaling_reporter.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "pdctl/runtime/startup_phase.hpp"
+#include "pdctl/util/durations.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 using engine::Duration;
@@ -47,20 +48,17 @@ JournalingReporter::JournalingReporter(Reporter& inner, const util::Redactor& re
 }
 
 void JournalingReporter::record(const char* event, json fields) {
-    const auto now = std::chrono::system_clock::now();
-    const auto epoch_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+    const auto epoch_ms = util::epoch_ms_now();
     redact_json(fields, redactor_);
     std::lock_guard lock(mutex_);
     if (finished_) return;
     // The envelope first, in a fixed order, so the lines read well with `tail` and `jq -c` alike.
-    nlohmann::ordered_json line = {
-        {"run", run_.run_id},
-        {"seq", seq_++},
-        {"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(now)))},
-        {"epoch_ms", epoch_ms},
-        {"verb", redactor_.redact(run_.verb)},
-        {"event", event}};
+    nlohmann::ordered_json line = {{"run", run_.run_id},
+                                   {"seq", seq_++},
+                                   {"ts", util::utc_text(epoch_ms)},
+                                   {"epoch_ms", epoch_ms},
+                                   {"verb", redactor_.redact(run_.verb)},
+                                   {"event", event}};
     for (const auto& [key, value] : fields.items()) line[key] = value;  // json -> ordered_json: a copy
     lines_ += line.dump() + "\n";
 }
@@ -68,7 +66,7 @@ void JournalingReporter::record(const char* event, json fields) {
 void JournalingReporter::open_stage(const std::string& action, const std::string& role) {
     close_stage("done");
     std::lock_guard lock(mutex_);
-    open_stage_ = OpenStage{action, role, std::chrono::steady_clock::now()};
+    open_stage_ = OpenStage{action, role, util::SteadyClock::now()};
 }
 
 void JournalingReporter::close_stage(const char* result) {
@@ -78,8 +76,7 @@ void JournalingReporter::close_stage(const char* result) {
         stage.swap(open_stage_);
     }
     if (!stage) return;
-    const auto elapsed =
-        std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - stage->began).count();
+    const auto elapsed = util::milliseconds_since(stage->began).count();
     record("stage_end",
            {{"action", stage->action}, {"role", stage->role}, {"result", result}, {"elapsed_ms", elapsed}});
 }
@@ -128,9 +125,7 @@ void JournalingReporter::unit_progress(const plan::Stage& stage, const plan::Uni
     inner_.unit_progress(stage, unit, progress);
     if (!progress.phase_changed) return;
     // Each phase once, dated by the log line that entered it: the timeline's raw data.
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+    const auto now = util::epoch_ms_now();
     for (const auto& entered : progress.entered)
         record("unit_phase", {{"role", stage.role},
                               {"node", unit.node},
@@ -187,8 +182,7 @@ void JournalingReporter::run_end(const RunSummary& summary) {
 }
 
 std::string JournalingReporter::finish(ExitCode code, const std::string& message) {
-    const auto elapsed =
-        std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - began_).count();
+    const auto elapsed = util::milliseconds_since(began_).count();
     json fields = {{"exit_code", to_int(code)}, {"result", describe(code)}, {"elapsed_ms", elapsed}};
     {
         std::lock_guard lock(mutex_);

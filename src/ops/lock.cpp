@@ -7,6 +7,7 @@
 #include "pdctl/state/deploy_lock.hpp"
 #include "pdctl/state/operator_identity.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -29,7 +30,7 @@ LockView look_at_lock(const Deployment& deployment, const state::OperatorIdentit
                                   coordinator.address, answer.transport_error));
     lock.observed = state::lock::parse_status(answer);
     lock.liveness = state::holder_liveness(lock.observed.holder, me);
-    lock.read_at = state::epoch_now();
+    lock.read_at = util::epoch_seconds_now();
     return lock;
 }
 
@@ -42,18 +43,19 @@ void check_release_allowed(const LockView& lock, bool mine, bool force) {
         throw Failure(
             ExitCode::kLocked,
             fmt::format("deploy lock held by {}: its pdctl is still running on this machine",
-                        state::lock::describe_holder(observed.holder, state::epoch_now())),
+                        state::lock::describe_holder(observed.holder, util::epoch_seconds_now())),
             fmt::format("end that run (Ctrl-C in its terminal, or kill -INT {}); `pdctl lock release "
                         "--force` removes the lock anyway",
                         observed.holder.pid));
     if (mine || force) return;
     if (observed.state == State::kIncomplete)
-        throw Failure(ExitCode::kLocked,
-                      state::lock::locked_message(observed, lock.liveness, lock.where, state::epoch_now()),
-                      "`pdctl lock release --force` removes it");
+        throw Failure(
+            ExitCode::kLocked,
+            state::lock::locked_message(observed, lock.liveness, lock.where, util::epoch_seconds_now()),
+            "`pdctl lock release --force` removes it");
     throw Failure(ExitCode::kLocked,
                   fmt::format("deploy lock held by {}{}; only {} may release it without --force",
-                              state::lock::describe_holder(observed.holder, state::epoch_now()),
+                              state::lock::describe_holder(observed.holder, util::epoch_seconds_now()),
                               lock.liveness == Liveness::kDead ? " (STALE: its pdctl is gone)" : "",
                               observed.holder.who()),
                   "`pdctl lock release --force` breaks it; tell " + observed.holder.who() + " first");
@@ -85,7 +87,7 @@ LockRelease release_lock_if_allowed(const Deployment& deployment, bool force) {
         throw Failure(
             ExitCode::kLocked,
             fmt::format("the deploy lock changed hands meanwhile; it is now held by {} and was left alone",
-                        state::lock::describe_holder(result.current, state::epoch_now())),
+                        state::lock::describe_holder(result.current, util::epoch_seconds_now())),
             "`pdctl lock status`, then release again if you mean to");
     if (result.outcome == state::lock::ReleaseOutcome::kAlreadyFree) return release;
     if (mine) {
@@ -94,7 +96,7 @@ LockRelease release_lock_if_allowed(const Deployment& deployment, bool force) {
     }
     // A broken lock is worth an audit line: who broke whose lock, when.
     release.what = LockReleased::kBroken;
-    release.broken = lock_broken_message(release.lock, state::epoch_now());
+    release.broken = lock_broken_message(release.lock, util::epoch_seconds_now());
     journal_audit(deployment, "lock release --force", release.broken);
     return release;
 }
@@ -103,7 +105,7 @@ LockRelease release_lock_if_allowed(const Deployment& deployment, bool force) {
 
 LockRelease release_lock(const Deployment& deployment, bool force) {
     auto release = release_lock_if_allowed(deployment, force);
-    release.at = state::epoch_now();
+    release.at = util::epoch_seconds_now();
     return release;
 }
 

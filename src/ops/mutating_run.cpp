@@ -70,6 +70,26 @@ ExitCode run_journaled_verb(const Deployment& deployment, engine::Reporter& repo
     return code;
 }
 
+ExitCode run_copy_verb(const Deployment& deployment, const std::string& verb,
+                       const std::function<CopyOutcome(engine::Reporter& journal)>& copy) {
+    engine::SilentReporter silent;
+    engine::install_interrupt_handlers();
+    return run_mutating_verb(deployment, silent, verb, [&](engine::Reporter& journal) {
+        journal.run_begin(verb, deployment.plan);
+        const auto outcome = copy(journal);
+        engine::RunSummary summary;
+        summary.verb = verb;
+        summary.elapsed = outcome.elapsed;
+        summary.code = engine::interrupted()     ? ExitCode::kInterrupted
+                       : outcome.all_in_place    ? ExitCode::kOk
+                       : outcome.any_unreachable ? ExitCode::kUnreachable
+                                                 : ExitCode::kStageFailed;
+        summary.message = outcome.message;
+        journal.run_end(summary);
+        return summary.code;
+    });
+}
+
 void journal_audit(const Deployment& deployment, const std::string& verb, const std::string& message) {
     engine::SilentReporter unseen;  // a record without events: nothing to show
     JournalingReporter journal(

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "pdctl/engine/clock.hpp"
-#include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -57,10 +56,7 @@ PullSelection select_pulls(const Deployment& deployment, const plan::Scope& scop
 
 ExitCode run_pull(const Deployment& deployment, const std::vector<pull::NodeImages>& plan,
                   pull::PullOptions options, PullView& view) {
-    engine::SilentReporter silent;
-    engine::install_interrupt_handlers();
-    return run_mutating_verb(deployment, silent, "pull", [&](engine::Reporter& journal) {
-        journal.run_begin("pull", deployment.plan);
+    return run_copy_verb(deployment, "pull", [&](engine::Reporter& journal) {
         view.begin(plan);
         JournaledPullView observer(view, journal);
         options.interrupted = [] { return engine::interrupted(); };
@@ -69,17 +65,8 @@ ExitCode run_pull(const Deployment& deployment, const std::vector<pull::NodeImag
         for (const auto& mismatch : result.mismatches)
             journal.note(fmt::format("pull {} {} differs: {} (most nodes: {})", mismatch.node,
                                      mismatch.image.image, mismatch.id, mismatch.majority));
-        engine::RunSummary summary;
-        summary.verb = "pull";
-        summary.elapsed = result.elapsed;
-        // Unreachable first, as everywhere (docs/exit-codes.md): the operator fixes the link, then reruns.
-        summary.code = engine::interrupted()      ? ExitCode::kInterrupted
-                       : result.all_pulled()      ? ExitCode::kOk
-                       : result.any_unreachable() ? ExitCode::kUnreachable
-                                                  : ExitCode::kStageFailed;
-        summary.message = view.summary(result);
-        journal.run_end(summary);
-        return summary.code;
+        return CopyOutcome{result.all_pulled(), result.any_unreachable(), result.elapsed,
+                           view.summary(result)};
     });
 }
 

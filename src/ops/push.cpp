@@ -11,7 +11,6 @@
 #include <set>
 
 #include "pdctl/engine/clock.hpp"
-#include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/lint/finding.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/push/local_sources.hpp"
@@ -87,26 +86,15 @@ ExitCode run_push(const Deployment& deployment, PushView& view,
     for (const auto& node : plan)
         for (const auto& file : node.files) at_most += local.at(file.source).size;
 
-    engine::SilentReporter silent;
-    engine::install_interrupt_handlers();
-    return run_mutating_verb(deployment, silent, "push", [&](engine::Reporter& journal) {
-        journal.run_begin("push", deployment.plan);
+    return run_copy_verb(deployment, "push", [&](engine::Reporter& journal) {
         view.begin(deployment.cluster.files.size(), plan.size(), at_most);
         JournaledPushView observer(view, journal);
         push::PushOptions options;
         options.interrupted = [] { return engine::interrupted(); };
         const auto result = push::run_push(*deployment.executor, plan, local, observer, options);
         view.end(result);
-        engine::RunSummary summary;
-        summary.verb = "push";
-        summary.elapsed = result.elapsed;
-        summary.code = engine::interrupted()      ? ExitCode::kInterrupted
-                       : result.all_in_place()    ? ExitCode::kOk
-                       : result.any_unreachable() ? ExitCode::kUnreachable
-                                                  : ExitCode::kStageFailed;
-        summary.message = view.summary(result);
-        journal.run_end(summary);
-        return summary.code;
+        return CopyOutcome{result.all_in_place(), result.any_unreachable(), result.elapsed,
+                           view.summary(result)};
     });
 }
 

@@ -33,9 +33,9 @@ SmokeCheck make_check(const char* name, const plan::Stage& stage, const std::str
 SmokeCheck health_generate(health::HttpProber& prober, const plan::Stage& stage,
                            std::chrono::milliseconds timeout) {
     auto check = make_check("health_generate", stage, "/health_generate");
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto answer = prober.get(check.url, timeout);
-    check.latency_ms = util::milliseconds_since(began);
+    check.latency_ms = util::milliseconds_since(began).count();
     check.status = answer.status;
     if (answer.status == 0)
         check.error = "no answer: " + answer.error;
@@ -48,11 +48,11 @@ SmokeCheck generate(health::HttpProber& prober, const plan::Stage& router, const
     auto check = make_check("generate", router, "/generate");
     health::PostTimeouts timeouts;
     timeouts.read = request.timeout;
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto answer =
         prober.post(check.url, health::generate_request(request.prompt, request.max_new_tokens),
                     "application/json", timeouts);
-    check.latency_ms = util::milliseconds_since(began);
+    check.latency_ms = util::milliseconds_since(began).count();
     if (!answer.error.empty()) {
         check.error = "no answer: " + answer.error;
         return check;

@@ -14,6 +14,7 @@
 #include "pdctl/ops/intent_store.hpp"
 #include "pdctl/state/coordinator.hpp"
 #include "pdctl/state/journal.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -40,9 +41,7 @@ class JournalTail {
         last.at = result->at;
         last.passed = result->passed;
         last.failure = result->reason;
-        const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count();
+        const auto now_ms = util::epoch_ms_now();
         if (result->at_epoch_ms > 0) last.age_seconds = std::max(0LL, (now_ms - result->at_epoch_ms) / 1000);
         return last;
     }

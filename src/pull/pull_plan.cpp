@@ -82,9 +82,8 @@ std::string stderr_tail(const std::string& err, std::size_t max_lines, std::size
         if (!line.empty()) lines.push_back(std::move(line));
         start = end + 1;
     }
-    std::string tail;
     const auto from = lines.size() > max_lines ? lines.size() - max_lines : 0;
-    for (auto i = from; i < lines.size(); ++i) tail += (tail.empty() ? "" : " | ") + lines[i];
+    auto tail = util::join({lines.begin() + static_cast<std::ptrdiff_t>(from), lines.end()}, " | ");
     if (tail.size() > max_chars) tail = "..." + tail.substr(tail.size() - max_chars);
     return tail;
 }

@@ -8,16 +8,11 @@
 #include <optional>
 #include <thread>
 
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::pull {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-Duration since(Clock::time_point began) {
-    return std::chrono::duration_cast<Duration>(Clock::now() - began);
-}
 
 std::string describe_failure(const exec::CommandResult& result, Duration timeout) {
     if (!result.transport_error.empty()) return result.transport_error;
@@ -33,7 +28,7 @@ class InFlight {
   public:
     void begin(const std::string& node, const ImageRef& image) {
         std::lock_guard lock(mutex_);
-        pulls_[node] = {image, Clock::now()};
+        pulls_[node] = {image, util::SteadyClock::now()};
     }
     void end(const std::string& node) {
         std::lock_guard lock(mutex_);
@@ -42,12 +37,12 @@ class InFlight {
     template <typename Fn>
     void each(Fn&& fn) {
         std::lock_guard lock(mutex_);
-        for (const auto& [node, pull] : pulls_) fn(node, pull.first, since(pull.second));
+        for (const auto& [node, pull] : pulls_) fn(node, pull.first, util::milliseconds_since(pull.second));
     }
 
   private:
     std::mutex mutex_;
-    std::map<std::string, std::pair<ImageRef, Clock::time_point>> pulls_;
+    std::map<std::string, std::pair<ImageRef, util::SteadyClock::time_point>> pulls_;
 };
 
 class NodeWorker {
@@ -57,7 +52,7 @@ class NodeWorker {
         : executor_(executor), plan_(plan), options_(options), in_flight_(in_flight), settled_(settled) {}
 
     NodeOutcome run() {
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         outcome_.node = plan_.node.name;
         for (std::size_t i = 0; i < plan_.images.size(); ++i) {
             if (outcome_.unreachable) {
@@ -68,7 +63,7 @@ class NodeWorker {
                 pull(i);
             }
         }
-        outcome_.elapsed = since(began);
+        outcome_.elapsed = util::milliseconds_since(began);
         return outcome_;
     }
 
@@ -97,7 +92,7 @@ class NodeWorker {
         const auto& ref = plan_.images[index];
         ImageOutcome image;
         image.image = ref;
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         exec::CommandResult probe;
         const auto before = current_id(ref, &probe);
         if (!before) {
@@ -114,13 +109,13 @@ class NodeWorker {
             outcome_.unreachable = !pulled.transport_error.empty();
             image.status = ImageOutcome::Status::Failed;
             image.error = describe_failure(pulled, options_.timeout);
-            image.elapsed = since(began);
+            image.elapsed = util::milliseconds_since(began);
             settle(std::move(image));
             return;
         }
         exec::CommandResult inspected;
         const auto after = current_id(ref, &inspected);
-        image.elapsed = since(began);
+        image.elapsed = util::milliseconds_since(began);
         if (!after || after->empty()) {
             outcome_.unreachable = !after.has_value();
             image.status = ImageOutcome::Status::Failed;
@@ -190,7 +185,7 @@ bool PullResult::any_failed() const {
 
 PullResult run_pull(exec::Executor& executor, const std::vector<NodeImages>& plan, PullObserver& observer,
                     const PullOptions& options) {
-    const auto began = Clock::now();
+    const auto began = util::SteadyClock::now();
     PullResult result;
     result.nodes.resize(plan.size());
     std::mutex observer_mutex;
@@ -230,7 +225,7 @@ PullResult run_pull(exec::Executor& executor, const std::vector<NodeImages>& pla
     ticker.join();
 
     result.mismatches = compare_ids(result.nodes);
-    result.elapsed = since(began);
+    result.elapsed = util::milliseconds_since(began);
     return result;
 }
 

@@ -7,16 +7,11 @@
 #include <random>
 
 #include "pdctl/exec/command.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/parallel.hpp"
 
 namespace pdctl::push {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-Duration since(Clock::time_point began) {
-    return std::chrono::duration_cast<Duration>(Clock::now() - began);
-}
 
 std::string random_suffix() {
     thread_local std::mt19937_64 generator{std::random_device{}()};
@@ -39,7 +34,7 @@ class NodeWorker {
         : executor_(executor), plan_(plan), local_(local), options_(options), settled_(settled) {}
 
     NodeOutcome run() {
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         outcome_.node = plan_.node.name;
         for (const auto& file : plan_.files) {
             FileOutcome entry;
@@ -48,7 +43,7 @@ class NodeWorker {
             outcome_.files.push_back(std::move(entry));
         }
         push_all();
-        outcome_.elapsed = since(began);
+        outcome_.elapsed = util::milliseconds_since(began);
         return outcome_;
     }
 
@@ -158,7 +153,7 @@ class NodeWorker {
         const auto& spec = plan_.files[index];
         const auto& want = local_.at(spec.source);
         auto& file = outcome_.files[index];
-        const auto began = Clock::now();
+        const auto began = util::SteadyClock::now();
         const auto temp = temporary_name(spec.dest, random_suffix());
         const auto rate_bound =
             std::chrono::seconds(want.size / std::max<std::uint64_t>(1, options_.slowest_bytes_per_second));
@@ -167,7 +162,7 @@ class NodeWorker {
         file.bytes = uploaded.bytes;
         if (!uploaded.ok()) {
             outcome_.unreachable = uploaded.transport_failed;
-            file.elapsed = since(began);
+            file.elapsed = util::milliseconds_since(began);
             settle(index, FileOutcome::Status::Failed, uploaded.error);
             return false;
         }
@@ -177,7 +172,7 @@ class NodeWorker {
             return false;
         }
         const auto verified = executor_.run(plan_.node, verify_and_rename_command(temp, *digest, spec.dest));
-        file.elapsed = since(began);
+        file.elapsed = util::milliseconds_since(began);
         if (verified.ok()) {
             settle(index, FileOutcome::Status::Sent);
             return true;
@@ -235,7 +230,7 @@ bool PushResult::any_unreachable() const {
 PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan,
                     const std::map<std::string, LocalFile>& local, PushObserver& observer,
                     const PushOptions& options) {
-    const auto began = Clock::now();
+    const auto began = util::SteadyClock::now();
     PushResult result;
     result.nodes.resize(plan.size());
     std::mutex observer_mutex;
@@ -250,7 +245,7 @@ PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan
         std::lock_guard lock(observer_mutex);
         observer.node_done(result.nodes[i]);
     });
-    result.elapsed = since(began);
+    result.elapsed = util::milliseconds_since(began);
     return result;
 }
 

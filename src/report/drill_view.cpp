@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "pdctl/util/durations.hpp"
+
 namespace pdctl::report {
 namespace {
 
@@ -61,7 +63,8 @@ JunitSuite drill_suite(const ops::DrillResult& result, double seconds) {
     JunitCase recovered;
     recovered.classname = "pdctl.drill." + result.fault;
     recovered.name = "recovers: " + result.target;
-    recovered.seconds = result.recover_ms < 0 ? seconds : result.recover_ms / 1e3;
+    recovered.seconds =
+        result.recover_ms < 0 ? seconds : util::to_seconds(std::chrono::milliseconds(result.recover_ms));
     recovered.output = render_drill_text(result);
     if (result.recover_ms < 0) {
         recovered.failure = recovery_line(result);

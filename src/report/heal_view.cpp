@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "pdctl/ops/intent_store.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
 namespace {
@@ -21,7 +21,7 @@ std::string render_heal_text(const ops::HealReport& report) {
         return fmt::format(
             "heal: {}: paused until {} by {} ({}); nothing was looked at or touched; `pdctl heal resume` "
             "ends the pause\n",
-            report.cluster, ops::utc_text(pause->until_epoch_ms), pause->act.who, pause->reason);
+            report.cluster, util::utc_text(pause->until_epoch_ms), pause->act.who, pause->reason);
     if (report.steps.empty())
         text = fmt::format("heal: {}: every role runs as configured; nothing to do\n", report.cluster);
     for (const auto& step : report.steps) {
@@ -64,7 +64,7 @@ nlohmann::json heal_to_json(const ops::HealReport& report) {
     }
     nlohmann::json paused = nullptr;
     if (const auto& pause = report.paused)
-        paused = {{"until", ops::utc_text(pause->until_epoch_ms)},
+        paused = {{"until", util::utc_text(pause->until_epoch_ms)},
                   {"until_epoch_ms", pause->until_epoch_ms},
                   {"who", pause->act.who},
                   {"since", pause->act.at},

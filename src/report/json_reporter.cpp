@@ -1,10 +1,10 @@
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
 using engine::Duration;
@@ -18,14 +18,8 @@ namespace {
 using nlohmann::json;
 
 json event(const char* name) {
-    const auto now =
-        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    // fmt 9 formats a time_point in local time: convert to UTC explicitly for the `Z` suffix.
-    const auto millis = now.time_since_epoch().count() % 1000;
-    return json{{"ts", fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z",
-                                   fmt::gmtime(std::chrono::system_clock::to_time_t(now)), millis)},
-                {"epoch_ms", now.time_since_epoch().count()},
-                {"event", name}};
+    const auto now = util::epoch_ms_now();
+    return json{{"ts", util::utc_text_ms(now)}, {"epoch_ms", now}, {"event", name}};
 }
 
 json related_logs_json(const engine::StageFailure& failure) {

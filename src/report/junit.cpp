@@ -1,14 +1,13 @@
 #include "pdctl/report/junit.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <fstream>
 
 #include "pdctl/report/xml_text.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
 namespace {
@@ -108,8 +107,9 @@ std::vector<JunitSuite> redacted(std::vector<JunitSuite> suites, const util::Red
 }
 
 std::string junit_timestamp_now() {
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}",
-                       fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+    auto stamp = util::utc_text(util::epoch_ms_now());
+    stamp.pop_back();  // the schema's timestamp has no zone: the 'Z'
+    return stamp;
 }
 
 }  // namespace pdctl::report

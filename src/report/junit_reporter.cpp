@@ -5,12 +5,10 @@
 
 #include <algorithm>
 
+#include "pdctl/util/durations.hpp"
+
 namespace pdctl::report {
 namespace {
-
-double seconds_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
-}
 
 std::string launch_name(const plan::Stage& stage) {
     return stage.units.size() == 1 ? "launch on " + stage.units.front().node
@@ -31,7 +29,7 @@ void JunitReporter::stage_begin(const std::string& verb, const plan::Stage& stag
     inner_.stage_begin(verb, stage);
     if (verb != "start") return;  // stop, replace and clean-up stages have no gate to report
     std::lock_guard lock(mutex_);
-    open_[stage.role] = {&stage, Clock::now(), std::nullopt, 0};
+    open_[stage.role] = {&stage, util::SteadyClock::now(), std::nullopt, 0};
 }
 
 void JunitReporter::stage_skipped(const plan::Stage& stage, const std::string& why) {
@@ -48,7 +46,7 @@ void JunitReporter::unit_done(const std::string& verb, const plan::Unit& unit, c
     const auto found = open_.find(unit.role);
     if (found == open_.end()) return;
     ++found->second.units_done;
-    found->second.launched = Clock::now();
+    found->second.launched = util::SteadyClock::now();
 }
 
 void JunitReporter::stage_ready(const plan::Stage& stage, engine::Duration elapsed) {
@@ -57,11 +55,11 @@ void JunitReporter::stage_ready(const plan::Stage& stage, engine::Duration elaps
     const auto found = open_.find(stage.role);
     if (found == open_.end()) return;
     const auto& open = found->second;
-    const auto now = Clock::now();
+    const auto now = util::SteadyClock::now();
     const auto launched = open.launched.value_or(open.began);
-    cases_.push_back({classname(stage.role), launch_name(stage), seconds_between(open.began, launched),
+    cases_.push_back({classname(stage.role), launch_name(stage), util::to_seconds(launched - open.began),
                       std::nullopt, "", std::nullopt, ""});
-    cases_.push_back({classname(stage.role), "gate " + stage.gate.why, seconds_between(launched, now),
+    cases_.push_back({classname(stage.role), "gate " + stage.gate.why, util::to_seconds(now - launched),
                       std::nullopt, "", std::nullopt, ""});
     open_.erase(found);
 }
@@ -70,7 +68,7 @@ void JunitReporter::stage_failed(const engine::StageFailure& failure, engine::Du
     inner_.stage_failed(failure, elapsed);
     std::lock_guard lock(mutex_);
     const auto found = open_.find(failure.role);
-    const auto now = Clock::now();
+    const auto now = util::SteadyClock::now();
     const std::string message = fmt::format("{} rank {} on {} ({}): {}", failure.role, failure.rank,
                                             failure.node, failure.address, failure.reason);
     std::string text = message + "\n";
@@ -89,13 +87,13 @@ void JunitReporter::stage_failed(const engine::StageFailure& failure, engine::Du
     const auto& stage = *open.stage;
     // Failed before every start command returned: the launch failed; else the gate did.
     if (open.units_done < stage.units.size()) {
-        cases_.push_back({classname(stage.role), launch_name(stage), seconds_between(open.began, now),
+        cases_.push_back({classname(stage.role), launch_name(stage), util::to_seconds(now - open.began),
                           message, text, std::nullopt, ""});
     } else {
         const auto launched = open.launched.value_or(open.began);
-        cases_.push_back({classname(stage.role), launch_name(stage), seconds_between(open.began, launched),
+        cases_.push_back({classname(stage.role), launch_name(stage), util::to_seconds(launched - open.began),
                           std::nullopt, "", std::nullopt, ""});
-        cases_.push_back({classname(stage.role), "gate " + stage.gate.why, seconds_between(launched, now),
+        cases_.push_back({classname(stage.role), "gate " + stage.gate.why, util::to_seconds(now - launched),
                           message, text, std::nullopt, ""});
     }
     open_.erase(found);
@@ -110,7 +108,7 @@ void JunitReporter::note(const std::string& message) {
 void JunitReporter::run_end(const engine::RunSummary& summary) {
     inner_.run_end(summary);
     std::lock_guard lock(mutex_);
-    seconds_ = std::chrono::duration<double>(summary.elapsed).count();
+    seconds_ = util::to_seconds(summary.elapsed);
     if (summary.code != ExitCode::kOk && !summary.message.empty())
         run_failure_ =
             fmt::format("{} (exit {}: {})", summary.message, to_int(summary.code), describe(summary.code));
@@ -124,12 +122,12 @@ void JunitReporter::fail_run(const std::string& message) {
 JunitSuite JunitReporter::suite() const {
     std::lock_guard lock(mutex_);
     JunitSuite suite{"pdctl " + verb_, timestamp_, hostname(), seconds_, cases_, notes_};
-    if (suite.seconds == 0) suite.seconds = seconds_between(began_, Clock::now());
+    if (suite.seconds == 0) suite.seconds = util::seconds_since(began_);
     // Stages still waiting when the run ended (interrupted): their gate never passed.
     for (const auto& [role, open] : open_)
         suite.cases.push_back({classname(role), "gate " + open.stage->gate.why,
-                               seconds_between(open.began, Clock::now()), "did not pass: the run ended first",
-                               "", std::nullopt, ""});
+                               util::seconds_since(open.began), "did not pass: the run ended first", "",
+                               std::nullopt, ""});
     const bool any_failed = std::any_of(suite.cases.begin(), suite.cases.end(),
                                         [](const JunitCase& test) { return test.failure.has_value(); });
     if (run_failure_ && !any_failed)

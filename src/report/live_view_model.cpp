@@ -298,18 +298,18 @@ void LiveViewModel::add_rows(const RoleView& role, LiveClock::time_point now, st
         case State::kPending: {
             row.mark = Row::Mark::kIdle;
             row.where = "—";
-            std::string waiting;
+            std::vector<std::string> waiting;
             for (const auto& dependency : role.after) {
                 const auto* other = find(dependency);
                 if (other && (other->state == State::kReady || other->state == State::kSkipped)) continue;
-                waiting += (waiting.empty() ? "" : " and ") + dependency;
+                waiting.push_back(dependency);
             }
             if (summary_)
                 row.what = "not started";
             else if (verb_ != "start")
                 row.what = "pending";
             else
-                row.what = waiting.empty() ? "queued" : "waiting for " + waiting;
+                row.what = waiting.empty() ? "queued" : "waiting for " + util::join(waiting, " and ");
             rows.push_back(row);
             break;
         }

@@ -6,6 +6,7 @@
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/shell_quote.hpp"
+#include "pdctl/util/strings.hpp"
 
 namespace pdctl::report {
 using util::format_elapsed;
@@ -16,12 +17,6 @@ using nlohmann::json;
 
 std::string env_value(const runtime::EnvEntry& entry) {
     return entry.secret ? util::kRedacted : entry.value;
-}
-
-std::string joined(const std::vector<std::string>& words, const char* separator) {
-    std::string out;
-    for (const auto& word : words) out += (out.empty() ? "" : separator) + word;
-    return out;
 }
 
 // The start payload for people, word for word what runs (the BOOTSTRAP wrapper with its guard
@@ -136,7 +131,7 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
     } else if (!stage.mode.empty()) {
         out += " (" + stage.mode + ")";
     }
-    if (!stage.edges.empty()) out += "  after " + joined(edge_texts(stage), ", ");
+    if (!stage.edges.empty()) out += "  after " + util::join(edge_texts(stage));
     out += "\n";
     if (!stage.program_note.empty()) out += "  program: " + stage.program_note + "\n";
     if (gate.checks.size() <= 1) {

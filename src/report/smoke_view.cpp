@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "pdctl/util/durations.hpp"
+
 namespace pdctl::report {
 
 using nlohmann::json;
@@ -52,7 +54,7 @@ JunitSuite smoke_to_junit(const std::vector<SmokeCheck>& checks, const std::stri
     for (const auto& check : checks) {
         JunitCase test{"pdctl.smoke." + (check.role.empty() ? std::string("router") : check.role),
                        check.name + " on " + check.node,
-                       static_cast<double>(check.latency_ms) / 1000.0,
+                       util::to_seconds(std::chrono::milliseconds(check.latency_ms)),
                        std::nullopt,
                        "",
                        std::nullopt,

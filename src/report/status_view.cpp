@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "pdctl/util/strings.hpp"
+
 namespace pdctl::report {
 
 using nlohmann::json;
@@ -65,9 +67,7 @@ std::string metrics_line(const engine::RoleMetrics& metrics) {
         parts.push_back("allocated " + bytes(*used) + (total ? " of " + bytes(*total) : std::string()));
     }
     add("master_active_clients", "clients ");
-    std::string line;
-    for (const auto& part : parts) line += (line.empty() ? "" : " · ") + part;
-    return line;
+    return util::join(parts, " · ");
 }
 
 // What the journal says of the last request a gate sent through a MiniLB router.

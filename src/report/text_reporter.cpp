@@ -3,10 +3,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <chrono>
+#include <ctime>
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/util/durations.hpp"
+#include "pdctl/util/strings.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::report {
 using engine::Duration;
@@ -30,13 +32,8 @@ std::string node_range(const plan::Stage& stage) {
 
 void TextReporter::line(const std::string& text) {
     std::lock_guard lock(mutex_);
-    const auto now = std::chrono::system_clock::now();
-    const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(now);
-    std::string stamp =
-        utc_timestamps_
-            ? fmt::format("{:%Y-%m-%dT%H:%M:%SZ} ",
-                          fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)))
-            : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::chrono::system_clock::to_time_t(now)));
+    std::string stamp = utc_timestamps_ ? util::utc_text(util::epoch_ms_now()) + " "
+                                        : fmt::format("{:%H:%M:%S} ", fmt::localtime(std::time(nullptr)));
     write_text(out_, stamp + redactor_.redact(text) + "\n");
 }
 
@@ -119,11 +116,7 @@ void TextReporter::note(const std::string& message) {
 }
 
 void TextReporter::run_end(const RunSummary& summary) {
-    if (!summary.cleaned_up.empty()) {
-        std::string roles;
-        for (const auto& role : summary.cleaned_up) roles += (roles.empty() ? "" : ", ") + role;
-        line("stopped what this run started: " + roles);
-    }
+    if (!summary.cleaned_up.empty()) line("stopped what this run started: " + util::join(summary.cleaned_up));
     const char* mark = summary.code == ExitCode::kOk ? "✓" : "✗";
     line(fmt::format("{} {}: {} ({}) · exit {} ({})", mark, summary.verb, summary.message,
                      format_elapsed(summary.elapsed), to_int(summary.code), describe(summary.code)));

@@ -7,15 +7,11 @@
 
 #include "pdctl/config/state_paths.hpp"
 #include "pdctl/state/coordinator.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::state {
-long long epoch_now() {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 std::string lock_directory(const config::Cluster& cluster) {
     return state::lock::lock_path(config::cluster_state_dir(cluster.state_dir, cluster.name));
 }
@@ -29,7 +25,7 @@ DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster,
                        WhenCoordinatorUnreachable unreachable)
     : executor_(executor), cluster_(cluster), token_(token) {
     const auto& coordinator = state::coordinator_node(cluster);
-    const auto began = std::chrono::steady_clock::now();
+    const auto began = util::SteadyClock::now();
     const auto answer = executor.run(
         coordinator, state::lock::acquire_command(lock_directory(cluster), holder_for(me, verb, token)));
     if (!answer.transport_error.empty() && unreachable == WhenCoordinatorUnreachable::kGoOnUnlocked) {
@@ -46,16 +42,14 @@ DeployLock::DeployLock(exec::Executor& executor, const config::Cluster& cluster,
     const auto result = state::lock::parse_acquire(answer);
     if (!result.acquired) {
         const auto liveness = holder_liveness(result.current.holder, me);
-        throw Failure(
-            ExitCode::kLocked,
-            state::lock::locked_message(result.current, liveness, lock_location(cluster), epoch_now()),
-            state::lock::locked_hint(result.current, liveness));
+        throw Failure(ExitCode::kLocked,
+                      state::lock::locked_message(result.current, liveness, lock_location(cluster),
+                                                  util::epoch_seconds_now()),
+                      state::lock::locked_hint(result.current, liveness));
     }
     held_ = true;
-    spdlog::info(
-        "deploy lock taken at {} in {} ms", lock_location(cluster),
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
-            .count());
+    spdlog::info("deploy lock taken at {} in {} ms", lock_location(cluster),
+                 util::milliseconds_since(began).count());
 }
 
 DeployLock::~DeployLock() {
@@ -76,7 +70,7 @@ void DeployLock::release() {
         const auto result = state::lock::parse_release(answer);
         if (result.outcome == state::lock::ReleaseOutcome::kChangedHands) {
             spdlog::warn("the deploy lock was broken during this run and is now held by {}; left it alone",
-                         state::lock::describe_holder(result.current, epoch_now()));
+                         state::lock::describe_holder(result.current, util::epoch_seconds_now()));
         } else if (result.outcome == state::lock::ReleaseOutcome::kAlreadyFree) {
             spdlog::warn(
                 "the deploy lock was broken during this run (someone ran `pdctl lock release --force`)");

@@ -1,6 +1,5 @@
 #include "pdctl/state/operator_identity.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <pwd.h>
 #include <unistd.h>
@@ -10,6 +9,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "pdctl/util/wall_clock.hpp"
 
 namespace pdctl::state {
 namespace {
@@ -83,15 +84,14 @@ state::lock::Liveness holder_liveness(const state::lock::Holder& holder, const O
 
 state::lock::Holder holder_for(const OperatorIdentity& me, const std::string& verb,
                                const std::string& token) {
-    const auto now = std::chrono::system_clock::now();
+    const auto now_ms = util::epoch_ms_now();
     state::lock::Holder holder;
     holder.user = me.user;
     holder.host = me.host;
     holder.pid = me.pid;
     holder.pid_start = me.pid_start;
-    holder.since =
-        fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
-    holder.since_epoch = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    holder.since = util::utc_text(now_ms);
+    holder.since_epoch = now_ms / 1000;
     holder.verb = verb;
     holder.version = PDCTL_VERSION;
     holder.token = token;

@@ -6,9 +6,16 @@
 
 namespace pdctl::util {
 
-long long milliseconds_since(std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
-        .count();
+std::chrono::milliseconds milliseconds_since(SteadyClock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began);
+}
+
+double to_seconds(std::chrono::duration<double> elapsed) {
+    return elapsed.count();
+}
+
+double seconds_since(SteadyClock::time_point began) {
+    return to_seconds(SteadyClock::now() - began);
 }
 
 std::string format_elapsed(std::chrono::milliseconds elapsed) {

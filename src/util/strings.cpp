@@ -71,6 +71,11 @@ std::string pad(const std::string& text, std::size_t width) {
     return used >= width ? text : text + std::string(width - used, ' ');
 }
 
+std::string without_trailing_slash(std::string_view text) {
+    while (!text.empty() && text.back() == '/') text.remove_suffix(1);
+    return std::string(text);
+}
+
 std::string url_with_path(const std::string& url, std::string_view path) {
     const auto scheme = url.find("://");
     const auto slash = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);

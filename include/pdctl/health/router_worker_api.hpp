@@ -30,7 +30,7 @@ const ListedWorker* find_worker(const std::vector<ListedWorker>& workers, const 
 class RouterWorkerApi {
   public:
     // `base_url`: http://address:port of the router.
-    RouterWorkerApi(HttpProber& prober, std::string base_url, std::chrono::milliseconds timeout);
+    RouterWorkerApi(HttpProber& prober, const std::string& base_url, std::chrono::milliseconds timeout);
 
     std::optional<std::vector<ListedWorker>> list(std::string& error);
     // Each returns "" once the router accepted the request, else what it answered. Removing a worker

@@ -14,41 +14,39 @@
 
 #include "pdctl/load/request_record.hpp"
 #include "pdctl/load/sse_parser.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::load {
-
-using Clock = std::chrono::steady_clock;
 
 class StreamTally {
   public:
     // `expected_tokens`: max_new_tokens with ignore_eos, so a shorter answer is a failure. `stream`
     // false: the answer is one JSON document, read whole when the request ends.
-    StreamTally(Clock::time_point sent, int input_tokens, int expected_tokens, bool stream = true);
+    StreamTally(util::SteadyClock::time_point sent, int input_tokens, int expected_tokens,
+                bool stream = true);
 
-    void on_bytes(std::string_view bytes, Clock::time_point now);
+    void on_bytes(std::string_view bytes, util::SteadyClock::time_point now);
 
     // The request ended: `http_status` (0: no answer) and the transport's error text (empty: none).
-    RequestRecord finish(int http_status, const std::string& transport_error, Clock::time_point now);
+    RequestRecord finish(int http_status, const std::string& transport_error,
+                         util::SteadyClock::time_point now);
 
     int tokens() const { return tokens_; }
 
   private:
-    void on_event(std::string_view data, Clock::time_point now);
+    void on_event(std::string_view data, util::SteadyClock::time_point now);
     // The old, whole reading of an event: for one whose meta_info could not be read quickly.
-    void on_event_parsed(std::string_view data, Clock::time_point now);
-    void count_tokens(int tokens, Clock::time_point now);
-    static double seconds(Clock::duration duration) {
-        return std::chrono::duration<double>(duration).count();
-    }
+    void on_event_parsed(std::string_view data, util::SteadyClock::time_point now);
+    void count_tokens(int tokens, util::SteadyClock::time_point now);
 
-    void read_whole_answer(Clock::time_point now);
+    void read_whole_answer(util::SteadyClock::time_point now);
 
     SseParser parser_;
     bool stream_;
     std::string answer_;  // stream false: the body
     RequestRecord record_;
-    Clock::time_point sent_;
-    Clock::time_point last_token_at_{};
+    util::SteadyClock::time_point sent_;
+    util::SteadyClock::time_point last_token_at_{};
     int expected_tokens_;
     int tokens_ = 0;
     bool done_ = false;

@@ -26,8 +26,4 @@ std::string change_intent(
     const std::vector<std::string>& stages,
     const std::function<bool(state::intent::Intent&, const state::intent::Act&)>& change);
 
-// Epoch ms now, and its UTC text.
-long long epoch_ms_now();
-std::string utc_text(long long epoch_ms);
-
 }  // namespace pdctl::ops

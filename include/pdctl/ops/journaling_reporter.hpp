@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pdctl/engine/reporter.hpp"
+#include "pdctl/util/durations.hpp"
 #include "pdctl/util/redactor.hpp"
 
 namespace pdctl::ops {
@@ -65,7 +66,7 @@ class JournalingReporter : public engine::Reporter {
     engine::Reporter& inner_;
     const util::Redactor& redactor_;
     JournalRun run_;
-    std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
+    util::SteadyClock::time_point began_ = util::SteadyClock::now();
     std::mutex mutex_;
     std::string lines_;
     int seq_ = 0;
@@ -75,7 +76,7 @@ class JournalingReporter : public engine::Reporter {
     struct OpenStage {
         std::string action;
         std::string role;
-        std::chrono::steady_clock::time_point began;
+        util::SteadyClock::time_point began;
     };
     std::optional<OpenStage> open_stage_;
 };

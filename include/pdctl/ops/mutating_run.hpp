@@ -3,6 +3,7 @@
 // the deploy lock before anything touches a unit, journal every event, write the journal record, and
 // release the lock — after success, failure, an exception or Ctrl-C alike.
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -29,6 +30,20 @@ ExitCode run_journaled_verb(
     const Deployment& deployment, engine::Reporter& reporter, const std::string& verb,
     const std::function<ExitCode(JournalingReporter&)>& action,
     state::WhenCoordinatorUnreachable unreachable = state::WhenCoordinatorUnreachable::kRefuse);
+
+// How a verb that copies to the nodes (push, pull) ended: what its exit code and record follow from.
+struct CopyOutcome {
+    bool all_in_place = false;     // every file or image is where it belongs
+    bool any_unreachable = false;  // some node could not be reached
+    std::chrono::milliseconds elapsed{0};
+    std::string message;  // the view's summary line
+};
+
+// run_mutating_verb for push and pull: nothing on the terminal but their own view, Ctrl-C caught, and
+// the exit code from `copy`'s outcome: interrupted, ok, then unreachable before failed, as everywhere
+// (docs/exit-codes.md): the operator fixes the link, then runs it again.
+ExitCode run_copy_verb(const Deployment& deployment, const std::string& verb,
+                       const std::function<CopyOutcome(engine::Reporter& journal)>& copy);
 
 // A run of one line, for an act that is not a verb's run but must be audited (`lock release --force`):
 // its record, with `message` as the outcome, appended to the journal.

@@ -11,6 +11,7 @@
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/report/junit.hpp"
+#include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
 
@@ -42,18 +43,17 @@ class JunitReporter : public engine::Reporter {
     void fail_run(const std::string& message);
 
   private:
-    using Clock = std::chrono::steady_clock;
     struct Open {
         const plan::Stage* stage = nullptr;
-        Clock::time_point began;
-        std::optional<Clock::time_point> launched;  // the last start command returned
+        util::SteadyClock::time_point began;
+        std::optional<util::SteadyClock::time_point> launched;  // the last start command returned
         std::size_t units_done = 0;
     };
     std::string classname(const std::string& role) const { return "pdctl." + verb_ + "." + role; }
 
     engine::Reporter& inner_;
     std::string verb_;
-    Clock::time_point began_ = Clock::now();
+    util::SteadyClock::time_point began_ = util::SteadyClock::now();
     std::string timestamp_;
     mutable std::mutex mutex_;
     std::map<std::string, Open> open_;  // start stages by role, until they end

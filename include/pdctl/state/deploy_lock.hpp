@@ -15,8 +15,6 @@ namespace pdctl::state {
 // "n1:/var/lib/pdctl/kimi3/lock"
 std::string lock_location(const config::Cluster& cluster);
 std::string lock_directory(const config::Cluster& cluster);
-// Seconds since the epoch, the unit lock holders record their start in.
-long long epoch_now();
 
 // What a verb does when the coordinator cannot be reached at all (a lock held by someone else always
 // refuses): refuse with exit 3, or go on without the lock (`stop`, so an emergency stop never depends on

@@ -23,6 +23,9 @@ std::vector<std::string> split_trimmed(std::string_view text, char separator);
 std::size_t display_width(std::string_view text);
 // `text` followed by spaces up to `width` display columns (unchanged when it is already that wide).
 std::string pad(const std::string& text, std::size_t width);
+// Without the '/'s at its end, so that "http://r:8000/" and "http://r:8000" compare equal and a path
+// can be appended with one '/'. "/" becomes "".
+std::string without_trailing_slash(std::string_view text);
 // http://host:port/anything -> http://host:port<path>: another endpoint of the same server.
 std::string url_with_path(const std::string& url, std::string_view path);
 

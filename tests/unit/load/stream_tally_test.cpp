@@ -7,8 +7,8 @@ namespace {
 
 using std::chrono::milliseconds;
 
-const Clock::time_point kSent{};
-Clock::time_point kSentTime() {
+const util::SteadyClock::time_point kSent{};
+util::SteadyClock::time_point kSentTime() {
     return kSent;
 }
 

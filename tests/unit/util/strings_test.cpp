@@ -17,6 +17,18 @@ TEST(UrlWithPath, AddsThePathToAUrlWithoutOne) {
     EXPECT_EQ(url_with_path("127.0.0.1:9003", "/metrics"), "127.0.0.1:9003/metrics");
 }
 
+TEST(WithoutTrailingSlash, DropsEverySlashAtTheEndOnly) {
+    EXPECT_EQ(without_trailing_slash("http://127.0.0.1:8000/"), "http://127.0.0.1:8000");
+    EXPECT_EQ(without_trailing_slash("http://127.0.0.1:8000//"), "http://127.0.0.1:8000");
+    EXPECT_EQ(without_trailing_slash("http://127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
+    EXPECT_EQ(without_trailing_slash("/var/lib/pdctl/"), "/var/lib/pdctl");
+}
+
+TEST(WithoutTrailingSlash, LeavesNothingOfTheRoot) {
+    EXPECT_EQ(without_trailing_slash("/"), "");
+    EXPECT_EQ(without_trailing_slash(""), "");
+}
+
 }  // namespace
 }  // namespace pdctl::util
 
