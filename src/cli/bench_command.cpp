@@ -148,7 +148,7 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
     command
         ->add_option("--base-url", options->spec.base_url,
                      "send the load to this SGLang-compatible endpoint instead of the config's router "
-                     "(one pdctl did not start); journaled with the cluster's runs")
+                     "(one pdctl did not start); recorded with the cluster's runs")
         ->type_name("URL");
     command->add_flag("--allow-unverified", options->spec.allow_unverified,
                       "a soak may pass when a group's KV counters cannot be read (judged by requests alone)");
@@ -179,7 +179,7 @@ void add_bench_verb(CLI::App& app, Verbs& verbs) {
                         "the router role to send through (default: the first)");
     command->add_option(
         "--vs", options->vs,
-        "compare with a journaled bench run (its id, or last: the newest passing run of the same "
+        "compare with a recorded bench run (its id, or last: the newest passing run of the same "
         "rows); a metric worse than --max-regress and significantly so exits 16");
     command->add_option("--baseline", options->baseline, "compare with a record `pdctl --json bench` wrote")
         ->type_name("FILE");

@@ -85,7 +85,7 @@ void add_logs_verb(CLI::App& app, Verbs& verbs) {
     command
         ->add_option("--bundle", all->bundle,
                      "write every selected unit's current and kept log, the plan, status --json and the "
-                     "journal's newest runs to FILE (.tar.gz) for an incident ticket; no ROLE: every unit")
+                     "newest recorded runs to FILE (.tar.gz) for an incident ticket; no ROLE: every unit")
         ->type_name("FILE");
     verbs.add(command, [all](const GlobalOptions& global) { return logs_command(global, *all); });
 }

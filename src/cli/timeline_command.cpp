@@ -61,7 +61,7 @@ void add_timeline_verb(CLI::App& app, Verbs& verbs) {
     auto* command = app.add_subcommand(
         "timeline",
         "a past start as a chart: one row per unit, its start-up phases, where each gate passed, the "
-        "critical path (from the journal)");
+        "critical path (from the recorded runs)");
     command->add_option("run", options->run, "the run: last (default), a run id or a unique prefix of one");
     command->add_option("--vs", options->vs,
                         "compare with this run: both charts on one scale, then phase by phase");
