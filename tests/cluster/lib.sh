@@ -1,7 +1,8 @@
 # Shared settings of the SSH test cluster scripts (sourced by up.sh and down.sh).
 # Host i (1..N) is network namespace ${PDT_PREFIX}i with eth0 = 10.77.0.i, plugged into bridge pdtbr0
 # (10.77.0.254/24) in the root namespace through veth pdtv<i>. Only these addresses are ever used.
-# A second cluster (bench/run uses pdb, pdbbr0, 10.78.0) can run next to the test cluster without its
+# A second cluster (bench/run uses pdb, pdbbr0, 10.78.0; the gcc pass of CI pdc, pdcbr0, 10.80.0: preset
+# ci's environment) can run next to the test cluster without its
 # lock by setting PDCTL_TEST_PREFIX, PDCTL_TEST_BRIDGE, PDCTL_TEST_SUBNET (a /24, first three octets)
 # and PDCTL_TEST_CLUSTER_DIR; the defaults are the test cluster's.
 
