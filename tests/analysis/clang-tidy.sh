@@ -37,18 +37,14 @@ mkdir -p "$cache"
 preprocess_command() {  # the batch's compile command from the database, as -E -C
   python3 - "$build/compile_commands.json" "$1" <<'PY'
 import json, shlex, sys
+sys.dont_write_bytecode = True  # nothing written into the checkout
+sys.path.insert(0, "tests/analysis")
+from standalone import without_outputs
 database, batch = sys.argv[1], sys.argv[2]
 for entry in json.load(open(database)):
     if entry["file"].endswith(batch):
-        arguments, kept, skip = entry.get("arguments") or shlex.split(entry["command"]), [], False
-        for argument in arguments:
-            if skip:
-                skip = False
-            elif argument in ("-o", "-MF", "-MT", "-MQ"):
-                skip = True
-            elif argument not in ("-c", "-MD", "-MMD"):
-                kept.append(argument)
-        print(shlex.join(kept + ["-E", "-C"]))
+        arguments = entry.get("arguments") or shlex.split(entry["command"])
+        print(shlex.join(without_outputs(arguments) + ["-E", "-C"]))
         break
 PY
 }

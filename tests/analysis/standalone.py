@@ -47,8 +47,9 @@ def configure():
         return json.load(database)
 
 
-def syntax_only(arguments):
-    """A compile command turned into a syntax check: no -o, no -c, no dependency file."""
+def without_outputs(arguments):
+    """A compile command without what makes it write files: no -o, no -c, no dependency file
+    (tests/analysis/clang-tidy.sh uses it too, to preprocess a batch)."""
     kept, skip = [], False
     for argument in arguments:
         if skip:
@@ -57,7 +58,12 @@ def syntax_only(arguments):
             skip = True
         elif argument not in ("-c", "-MD", "-MMD"):
             kept.append(argument)
-    return kept + ["-fsyntax-only"]
+    return kept
+
+
+def syntax_only(arguments):
+    """A compile command turned into a syntax check."""
+    return without_outputs(arguments) + ["-fsyntax-only"]
 
 
 def source_checks(database):

@@ -7,7 +7,6 @@
 
 #include <csignal>
 
-#include "pdctl/state/intent.hpp"
 #include "unit/support/fake_deployment.hpp"
 #include "unit/support/recording_reporter.hpp"
 
@@ -95,12 +94,7 @@ TEST_F(HealTest, ACrashedPrefillIsRestartedWithItsDecodeInDependencyOrderUnderTh
 
 TEST_F(HealTest, AGroupStoppedOnPurposeIsLeftStoppedAndSaidSo) {
     // `pdctl stop --group decode` took its units away and recorded who meant it.
-    for (int rank = 0; rank < 4; ++rank) fake.nodes.forget("pd-demo-decode-" + std::to_string(rank));
-    state::intent::Intent intent;
-    intent.stopped["decode"] = {{"alice@h1", "2026-12-06T10:00:00Z", 1, "run-1"},
-                                "pdctl stop --group decode",
-                                "pdctl start --group decode"};
-    fake.nodes.intent = state::intent::to_text(intent);
+    fake.stop_decode_on_purpose();
 
     const auto report = pass();
     EXPECT_EQ(report.code, ExitCode::kOk);

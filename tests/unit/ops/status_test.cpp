@@ -58,12 +58,7 @@ TEST_F(StatusTest, NothingRunningIsStopped) {
 // bring it back, and the rest running as configured is `running`, exit 0.
 TEST_F(StatusTest, AGroupStoppedOnPurposeSaysWhoAndHowAndDoesNotCountAgainstTheCluster) {
     fake.run_everything();
-    for (int rank = 0; rank < 4; ++rank) fake.nodes.forget("pd-demo-decode-" + std::to_string(rank));
-    state::intent::Intent intent;
-    intent.stopped["decode"] = {{"alice@h1", "2026-12-06T10:00:00Z", 1, "run-1"},
-                                "pdctl stop --group decode",
-                                "pdctl start --group decode"};
-    fake.nodes.intent = state::intent::to_text(intent);
+    fake.stop_decode_on_purpose();
 
     const auto seen = status();
     const auto& decode = role_of(seen, "decode");

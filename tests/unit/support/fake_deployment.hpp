@@ -14,6 +14,7 @@
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/plan/builder.hpp"
+#include "pdctl/state/intent.hpp"
 #include "unit/support/fake_cluster.hpp"
 #include "unit/support/sample_cluster.hpp"
 
@@ -47,6 +48,17 @@ class FakeDeployment {
     void run_everything() {
         for (const auto& stage : deployment.plan.stages)
             for (const auto& unit : stage.units) nodes.preload_running(unit, unit.fingerprint);
+    }
+    // As after `pdctl stop --group decode` by alice: the decode ranks gone and the intent recorded.
+    void stop_decode_on_purpose() {
+        for (const auto& stage : deployment.plan.stages)
+            if (stage.role == "decode")
+                for (const auto& unit : stage.units) nodes.forget(unit.name);
+        state::intent::Intent intent;
+        intent.stopped["decode"] = {{"alice@h1", "2026-12-06T10:00:00Z", 1, "run-1"},
+                                    "pdctl stop --group decode",
+                                    "pdctl start --group decode"};
+        nodes.intent = state::intent::to_text(intent);
     }
     const plan::Unit& unit_named(const std::string& name) const {
         for (const auto& stage : deployment.plan.stages)
