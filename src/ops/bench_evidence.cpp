@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "pdctl/engine/silent_reporter.hpp"
@@ -126,10 +125,7 @@ struct BenchJournal::Record {
 };
 
 BenchJournal::BenchJournal(const Deployment& deployment)
-    : deployment_(deployment),
-      record_(std::make_unique<Record>(
-          deployment, state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}()))) {
-}
+    : deployment_(deployment), record_(std::make_unique<Record>(deployment, state::journal::new_run_id())) {}
 
 BenchJournal::~BenchJournal() = default;
 

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <random>
 
 #include "pdctl/config/duration.hpp"
 #include "pdctl/engine/backend.hpp"
@@ -32,9 +31,8 @@ constexpr std::chrono::milliseconds kRouterTimeout{std::chrono::seconds(5)};
 // start or restart under way touches nothing (Failure kLocked names the holder).
 void ensure_lock_free(const Deployment& deployment) {
     const auto me = state::current_operator();
-    state::DeployLock probe(
-        *deployment.executor, deployment.cluster, me, "heal",
-        state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}()));
+    state::DeployLock probe(*deployment.executor, deployment.cluster, me, "heal",
+                            state::journal::new_run_id());
     probe.release();
 }
 

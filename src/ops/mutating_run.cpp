@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <random>
-
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
 #include "pdctl/ops/journaling_reporter.hpp"
@@ -27,8 +25,7 @@ ExitCode run_journaled_verb(const Deployment& deployment, engine::Reporter& repo
                             state::WhenCoordinatorUnreachable unreachable) {
     auto& executor = *deployment.executor;
     const auto me = state::current_operator();
-    const std::string run_id =
-        state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}());
+    const std::string run_id = state::journal::new_run_id();
     state::DeployLock lock(executor, deployment.cluster, me, verb, run_id, unreachable);
     // Ctrl-C while the lock was being taken: nothing was touched yet, nothing to journal.
     if (engine::interrupted()) return ExitCode::kInterrupted;
@@ -92,11 +89,9 @@ ExitCode run_copy_verb(const Deployment& deployment, const std::string& verb,
 
 void journal_audit(const Deployment& deployment, const std::string& verb, const std::string& message) {
     engine::SilentReporter unseen;  // a record without events: nothing to show
-    JournalingReporter journal(
-        unseen, deployment.redactor,
-        {state::journal::new_run_id(std::chrono::system_clock::now(), std::random_device{}()), verb,
-         state::current_operator().who(), deployment.cluster.name, deployment.plan.fingerprint,
-         PDCTL_VERSION});
+    JournalingReporter journal(unseen, deployment.redactor,
+                               {state::journal::new_run_id(), verb, state::current_operator().who(),
+                                deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION});
     state::write_journal(*deployment.executor, deployment.cluster, journal.finish(ExitCode::kOk, message));
 }
 

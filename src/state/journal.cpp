@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "embedded/state_scripts.hpp"
@@ -65,6 +66,10 @@ std::string new_run_id(std::chrono::system_clock::time_point now, unsigned rando
     // fmt 9 formats a time_point in local time: convert to UTC explicitly.
     return fmt::format("{:%Y%m%dT%H%M%S}Z-{:06x}", fmt::gmtime(std::chrono::system_clock::to_time_t(now)),
                        random_bits & 0xffffffu);
+}
+
+std::string new_run_id() {
+    return new_run_id(std::chrono::system_clock::now(), std::random_device{}());
 }
 
 std::vector<RunRecord> parse_history(const std::string& jsonl) {

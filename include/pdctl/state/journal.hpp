@@ -24,6 +24,8 @@ exec::Command read_command(const std::string& cluster_dir, std::size_t max_bytes
 
 // "20261129T081203Z-3f9c1e": sortable by time, unique enough across operators.
 std::string new_run_id(std::chrono::system_clock::time_point now, unsigned random_bits);
+// A new run's id: the wall clock now and fresh random bits.
+std::string new_run_id();
 
 // One past run, summarised from its lines.
 struct RunRecord {
