@@ -56,6 +56,8 @@ void add_lock_verb(CLI::App& app, Verbs& verbs);
 void add_ssh_verb(CLI::App& app, Verbs& verbs);
 void add_history_verb(CLI::App& app, Verbs& verbs);
 void add_timeline_verb(CLI::App& app, Verbs& verbs);
+void add_config_verb(CLI::App& app, Verbs& verbs);
+void add_diff_verb(CLI::App& app, Verbs& verbs);
 void add_export_verb(CLI::App& app, Verbs& verbs);
 void add_completion_verb(CLI::App& app, Verbs& verbs);
 

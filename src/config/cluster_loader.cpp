@@ -209,12 +209,34 @@ void read_document(const YAML::Node& root, const FileSource& files, const Alloca
     cluster.env_references = ctx.env_references;
 }
 
+// Remembers every file it reads, once, for Cluster::sources.
+class RecordingFileSource : public FileSource {
+  public:
+    RecordingFileSource(const FileSource& inner, std::vector<SourceFile>& read)
+        : inner_(inner), read_(read) {}
+    std::optional<std::string> read(const std::string& path) const override {
+        auto content = inner_.read(path);
+        if (content && std::none_of(read_.begin(), read_.end(),
+                                    [&](const SourceFile& file) { return file.path == path; }))
+            read_.push_back({path, *content});
+        return content;
+    }
+    std::string resolve(const std::string& relative_to, const std::string& path) const override {
+        return inner_.resolve(relative_to, path);
+    }
+
+  private:
+    const FileSource& inner_;
+    std::vector<SourceFile>& read_;
+};
+
 }  // namespace
 
-Cluster load_cluster(const std::string& path, const FileSource& files, const AllocationReader& allocation) {
+Cluster load_cluster(const std::string& path, const FileSource& source, const AllocationReader& allocation) {
     Diagnostics diags;
     Cluster cluster;
     cluster.config_path = path;
+    const RecordingFileSource files(source, cluster.sources);
     const auto content = files.read(path);
     if (!content) {
         diags.error({path}, "", "cannot read the cluster file");

@@ -121,7 +121,7 @@ struct BenchJournal::Record {
     Record(const Deployment& deployment, std::string run_id)
         : journal(unseen, deployment.redactor,
                   {std::move(run_id), "bench", state::current_operator().who(), deployment.cluster.name,
-                   deployment.plan.fingerprint, PDCTL_VERSION}) {}
+                   deployment.plan.fingerprint, PDCTL_VERSION, ""}) {}
 };
 
 BenchJournal::BenchJournal(const Deployment& deployment)

@@ -59,6 +59,18 @@ config::Cluster load_cluster(const std::string& config_path, EmbeddedFallback fa
     return checked(config::load_cluster(config::kEmbeddedConfigPath, memory));
 }
 
+util::Redactor secrets_of(const config::Cluster& cluster, const plan::Plan& plan) {
+    util::Redactor redactor;
+    for (const auto& role : cluster.roles)
+        for (const auto& var : role.env)
+            if (var.secret) redactor.add_secret(var.value);
+    for (const auto& stage : plan.stages)
+        for (const auto& unit : stage.units)
+            for (const auto& value : config::secret_flag_values(unit.program.argv))
+                redactor.add_secret(value);
+    return redactor;
+}
+
 Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) {
     if (!options.clock || !options.prober)
         throw Failure(ExitCode::kInternal, "a deployment opened without a clock or an HTTP prober");
@@ -66,14 +78,8 @@ Deployment open_deployment(config::Cluster cluster, const OpenOptions& options) 
     deployment.clock = options.clock;
     deployment.prober = options.prober;
     deployment.cluster = std::move(cluster);
-    for (const auto& role : deployment.cluster.roles)
-        for (const auto& var : role.env)
-            if (var.secret) deployment.redactor.add_secret(var.value);
     deployment.plan = plan::build_plan(deployment.cluster);
-    for (const auto& stage : deployment.plan.stages)
-        for (const auto& unit : stage.units)
-            for (const auto& value : config::secret_flag_values(unit.program.argv))
-                deployment.redactor.add_secret(value);
+    deployment.redactor = secrets_of(deployment.cluster, deployment.plan);
     // Never used by the local executor, but an error or debug line may still quote the environment.
     if (const char* passphrase = std::getenv("PDCTL_SSH_PASSPHRASE"); passphrase && *passphrase)
         deployment.redactor.add_secret(passphrase);

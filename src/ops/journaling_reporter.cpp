@@ -42,9 +42,10 @@ void redact_json(json& value, const util::Redactor& redactor) {
 
 JournalingReporter::JournalingReporter(Reporter& inner, const util::Redactor& redactor, JournalRun run)
     : inner_(inner), redactor_(redactor), run_(std::move(run)) {
-    record(
-        "record_begin",
-        {{"who", run_.who}, {"cluster", run_.cluster}, {"config", run_.config}, {"version", run_.version}});
+    json begin = {
+        {"who", run_.who}, {"cluster", run_.cluster}, {"config", run_.config}, {"version", run_.version}};
+    if (!run_.config_id.empty()) begin["config_id"] = run_.config_id;
+    record("record_begin", std::move(begin));
 }
 
 void JournalingReporter::record(const char* event, json fields) {

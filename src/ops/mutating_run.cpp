@@ -4,6 +4,7 @@
 
 #include "pdctl/engine/clock.hpp"
 #include "pdctl/engine/silent_reporter.hpp"
+#include "pdctl/ops/config_history.hpp"
 #include "pdctl/ops/journaling_reporter.hpp"
 #include "pdctl/state/deploy_lock.hpp"
 #include "pdctl/state/journal.hpp"
@@ -30,9 +31,11 @@ ExitCode run_journaled_verb(const Deployment& deployment, engine::Reporter& repo
     // Ctrl-C while the lock was being taken: nothing was touched yet, nothing to journal.
     if (engine::interrupted()) return ExitCode::kInterrupted;
 
-    JournalingReporter journal(
-        reporter, deployment.redactor,
-        {run_id, verb, me.who(), deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION});
+    // Before anything starts from it, so that an interrupted run's config is kept too.
+    const std::string config_id = lock.held() && keeps_config(verb) ? keep_config(deployment) : "";
+    JournalingReporter journal(reporter, deployment.redactor,
+                               {run_id, verb, me.who(), deployment.cluster.name, deployment.plan.fingerprint,
+                                PDCTL_VERSION, config_id});
     if (!lock.held()) {
         const std::string unlocked =
             lock.why_not_held() + ": " + verb +
@@ -91,7 +94,7 @@ void journal_audit(const Deployment& deployment, const std::string& verb, const 
     engine::SilentReporter unseen;  // a record without events: nothing to show
     JournalingReporter journal(unseen, deployment.redactor,
                                {state::journal::new_run_id(), verb, state::current_operator().who(),
-                                deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION});
+                                deployment.cluster.name, deployment.plan.fingerprint, PDCTL_VERSION, ""});
     state::write_journal(*deployment.executor, deployment.cluster, journal.finish(ExitCode::kOk, message));
 }
 

@@ -45,13 +45,15 @@ std::string readable_time(std::string ts) {
 
 std::string render_history_text(const std::vector<RunRecord>& runs, const std::string& source) {
     if (runs.empty()) return fmt::format("no runs recorded yet in {}\n", source);
-    const std::vector<std::string> header = {"TIME (UTC)", "VERB",           "WHO", "RESULT", "EXIT",
-                                             "DURATION",   "WHERE IT FAILED"};
+    // RUN is what `timeline`, `config show` and `rollback` take; CONFIG the kept config's first digits.
+    const std::vector<std::string> header = {
+        "TIME (UTC)", "RUN", "VERB", "WHO", "RESULT", "EXIT", "DURATION", "CONFIG", "WHERE IT FAILED"};
     std::vector<std::vector<std::string>> rows;
     for (const auto& run : runs) {
-        rows.push_back({readable_time(run.started), run.verb, run.who, outcome(run),
+        rows.push_back({readable_time(run.started), run.run, run.verb, run.who, outcome(run),
                         run.exit_code >= 0 ? std::to_string(run.exit_code) : "-",
-                        format_elapsed(Duration(run.duration_ms)), where_it_failed(run)});
+                        format_elapsed(Duration(run.duration_ms)),
+                        run.config_id.empty() ? "-" : run.config_id.substr(0, 12), where_it_failed(run)});
     }
     std::vector<std::size_t> widths(header.size());
     for (std::size_t c = 0; c < header.size(); ++c) {
@@ -75,10 +77,19 @@ nlohmann::json history_to_json(const std::vector<RunRecord>& runs, const std::st
     nlohmann::json list = nlohmann::json::array();
     for (const auto& run : runs) {
         nlohmann::json item = {
-            {"run", run.run},         {"started", run.started},     {"verb", run.verb},
-            {"who", run.who},         {"config", run.config},       {"version", run.version},
-            {"result", run.result},   {"exit_code", run.exit_code}, {"duration_ms", run.duration_ms},
-            {"message", run.message}, {"complete", run.complete},   {"failed", nullptr}};
+            {"run", run.run},
+            {"started", run.started},
+            {"verb", run.verb},
+            {"who", run.who},
+            {"config", run.config},
+            {"version", run.version},
+            {"config_id", run.config_id.empty() ? nlohmann::json() : nlohmann::json(run.config_id)},
+            {"result", run.result},
+            {"exit_code", run.exit_code},
+            {"duration_ms", run.duration_ms},
+            {"message", run.message},
+            {"complete", run.complete},
+            {"failed", nullptr}};
         if (run.exit_code != 0 && !run.failed_role.empty())
             item["failed"] = {{"role", run.failed_role},
                               {"node", run.failed_node},

@@ -168,4 +168,28 @@ std::vector<UnitState> ContainerRuntime::parse_inspect(const std::string& output
     return units;
 }
 
+exec::Command image_ids_command(const std::string& cli, const std::vector<std::string>& images) {
+    exec::Command command;
+    command.argv = {"sh", "-c", std::string(scripts::container_image_ids), "pdctl-image-ids", cli};
+    command.argv.insert(command.argv.end(), images.begin(), images.end());
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
+std::map<std::string, std::string> parse_image_ids(const std::string& output) {
+    std::map<std::string, std::string> ids;
+    std::size_t at = 0;
+    while (at < output.size()) {
+        auto end = output.find('\n', at);
+        if (end == std::string::npos) end = output.size();
+        const std::string line = output.substr(at, end - at);
+        at = end + 1;
+        const auto space = line.rfind(' ');
+        if (space == std::string::npos || space == 0) continue;
+        const std::string id = line.substr(space + 1);
+        ids[line.substr(0, space)] = id == "-" ? "" : id;
+    }
+    return ids;
+}
+
 }  // namespace pdctl::runtime

@@ -164,6 +164,8 @@ std::vector<UnitState> parse_state_blocks(const std::string& output) {
                 current.finished_epoch = value.empty() ? 0 : std::stoll(value);
             else if (key == "scheduler")
                 current.scheduler = value;
+            else if (key == "image_id")
+                current.image_id = value;
             else
                 current.labels[key] = value;
         } catch (const std::exception&) {

@@ -99,6 +99,7 @@ std::vector<RunRecord> parse_history(const std::string& jsonl) {
             record.verb = text_field(line, "verb");
             record.who = text_field(line, "who");
             record.config = text_field(line, "config");
+            record.config_id = text_field(line, "config_id");
             record.version = text_field(line, "version");
         } else if (event == "stage_failed") {
             take_failure(record, line);

@@ -243,6 +243,13 @@ struct SlurmSettings {
     SourceLocation where;             // the `slurm:` block, or the `executor:` line without one
 };
 
+// One file the loader read (the cluster file, an env file, a profile), as it read it: what is kept of a
+// run's config, so that the same files can be read again (`pdctl config show|restore`, `rollback`).
+struct SourceFile {
+    std::string path;  // as the loader named it (resolved against the cluster file)
+    std::string content;
+};
+
 struct Cluster {
     std::string name;
     std::string config_path;  // the cluster file, as given
@@ -263,6 +270,9 @@ struct Cluster {
     // `drills: allowed`: `pdctl drill` may break this deployment on purpose. Absent (or `refused`) on
     // anything in production, so that a drill aimed at the wrong file is refused.
     bool drills_allowed = false;
+    // Every file the config was read from, in the order it was read, the cluster file first (not the
+    // `files:` sources: those are pushed, and kept as a digest).
+    std::vector<SourceFile> sources;
 
     const Node* find_node(const std::string& name) const;
     const Role* find_role(const std::string& name) const;

@@ -64,6 +64,10 @@ struct OpenOptions {
     health::HttpProber* prober = nullptr;
 };
 
+// The config's secret values (its secret env keys, the values of secret flags in its programs' argv),
+// to be replaced wherever text about it is shown.
+util::Redactor secrets_of(const config::Cluster& cluster, const plan::Plan& plan);
+
 // Builds the plan, learns the secrets, picks the executor, takes the clock and the prober (a missing one
 // is an internal error). kOnNodes asks the backend whether it serves the
 // verb: a refusal is a usage error (exit 2) naming it.

@@ -24,6 +24,8 @@ struct JournalRun {
     std::string cluster;
     std::string config;  // the plan's fingerprint
     std::string version;
+    // The config kept for this run (state/config_store.hpp), "" when the verb keeps none.
+    std::string config_id;
 };
 
 class JournalingReporter : public engine::Reporter {

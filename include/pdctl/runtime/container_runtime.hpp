@@ -3,6 +3,10 @@
 // unit. The labels carry cluster, role, rank, node and config fingerprint, so the nodes themselves
 // are the state store.
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "pdctl/runtime/runtime.hpp"
 
 namespace pdctl::runtime {
@@ -26,5 +30,10 @@ class ContainerRuntime : public Runtime {
     RuntimeSpec spec_;
     std::string dir_;
 };
+
+// The image ID each of `images` names on a node now (`CLI image inspect`), one command for all.
+exec::Command image_ids_command(const std::string& cli, const std::vector<std::string>& images);
+// image -> ID ("" for an image the node does not have), from image_ids_command's output.
+std::map<std::string, std::string> parse_image_ids(const std::string& output);
 
 }  // namespace pdctl::runtime

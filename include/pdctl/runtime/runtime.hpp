@@ -29,6 +29,8 @@ struct UnitState {
     long long age_seconds = -1;
     // executor: slurm: the unit's job as SLURM sees it, "job 42 PENDING (Resources)"; "" otherwise.
     std::string scheduler;
+    // Containers: the ID of the image it runs ("sha256:..."), which a tag moved since does not change.
+    std::string image_id;
     std::map<std::string, std::string>
         labels;  // pdctl.cluster, pdctl.role, pdctl.rank, pdctl.node, pdctl.config
 };

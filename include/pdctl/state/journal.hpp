@@ -35,6 +35,7 @@ struct RunRecord {
     std::string verb;
     std::string who;  // user@host
     std::string config;
+    std::string config_id;  // the config kept for it (state/config_store.hpp); "" for a run that kept none
     std::string version;
     std::string result;  // "success", "stage failed", ...; "unfinished" when the run left no end
     int exit_code = -1;

@@ -10,6 +10,7 @@ namespace pdctl {
 enum class ExitCode : int {
     kOk = 0,
     kInternal = 1,             // a bug or an unexpected library failure
+    kDiffers = 1,              // diff: what runs differs from the config (as diff(1) and kubectl diff)
     kUsage = 2,                // bad command line or invalid config (every problem is listed)
     kUnreachable = 3,          // a node could not be reached or authenticated
     kStageFailed = 4,          // a role's process/container failed to start or exited while its stage waited

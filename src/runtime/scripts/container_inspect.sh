@@ -14,6 +14,7 @@ pid={{.State.Pid}}
 exit_code={{.State.ExitCode}}
 started_at={{.State.StartedAt}}
 finished_at={{.State.FinishedAt}}
+image_id={{.Image}}
 pdctl.cluster={{index .Config.Labels "pdctl.cluster"}}
 pdctl.role={{index .Config.Labels "pdctl.role"}}
 pdctl.rank={{index .Config.Labels "pdctl.rank"}}

@@ -37,7 +37,7 @@ class JournalingReporterTest : public ::testing::Test {
     void TearDown() override { engine::interrupt_signal() = 0; }
 
     JournalRun run_info(const std::string& verb) {
-        return {"20261129T081203Z-abcdef", verb, "alice@jump1", plan.cluster, plan.fingerprint, "0.1.0"};
+        return {"20261129T081203Z-abcdef", verb, "alice@jump1", plan.cluster, plan.fingerprint, "0.1.0", ""};
     }
 
     plan::Plan plan = plan::build_plan(testing::sample_cluster());
@@ -160,7 +160,7 @@ TEST(JournalingReporterTimeline, RecordsEachPhaseEnteredWithItsDateAndTheStagesF
     testing::RecordingReporter inner;
     util::Redactor redactor;
     JournalingReporter journal(inner, redactor,
-                               {"r1", "start", "a@b", plan.cluster, plan.fingerprint, "0.1.0"});
+                               {"r1", "start", "a@b", plan.cluster, plan.fingerprint, "0.1.0", ""});
     journal.stage_begin("start", stage);
     engine::UnitProgress progress;
     progress.phase = runtime::Phase::kKvCache;

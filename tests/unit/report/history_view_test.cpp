@@ -37,12 +37,13 @@ std::vector<RunRecord> sample_runs() {
 
 TEST(HistoryView, OneAlignedRowPerRunWithWhereItFailed) {
     const auto text = render_history_text(sample_runs(), "n1:/x/journal.jsonl");
-    EXPECT_EQ(
-        text,
-        "TIME (UTC)           VERB   WHO          RESULT          EXIT  DURATION  WHERE IT FAILED\n"
-        "2026-11-29 09:00:00  start  bob@jump2    ✗ stage failed  4     3m12s     prefill n3 rank2: exited "
-        "(code 1)\n"
-        "2026-11-29 08:00:00  stop   alice@jump1  ✓ success       0     4.2s\n");
+    EXPECT_EQ(text,
+              "TIME (UTC)           RUN  VERB   WHO          RESULT          EXIT  DURATION  CONFIG  WHERE "
+              "IT FAILED\n"
+              "2026-11-29 09:00:00  r2   start  bob@jump2    ✗ stage failed  4     3m12s     -       prefill "
+              "n3 rank2: "
+              "exited (code 1)\n"
+              "2026-11-29 08:00:00  r1   stop   alice@jump1  ✓ success       0     4.2s      -\n");
 }
 
 TEST(HistoryView, SaysWhereItLookedWhenThereIsNothing) {
