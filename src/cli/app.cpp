@@ -36,11 +36,12 @@ constexpr const char* kExitCodes =
     "  15 bench: requests failed, or a soak saw a KV failure counter rise\n"
     "  16 bench --vs/--baseline: a metric got worse than --max-regress allows\n"
     "  17 heal: a group failed again after --max-tries heals within --window; left alone\n"
+    "  18 rollout: a group failed its gate; every group already changed was rolled back\n"
     "  130 interrupted (SIGINT/SIGTERM) · 141 stdout closed by its reader     details: docs/exit-codes.md";
 
 // The verbs, in the order `pdctl --help` lists them.
 using AddVerb = void (*)(CLI::App&, Verbs&);
-constexpr AddVerb kVerbs[] = {add_plan_verb,   add_start_verb,   add_stop_verb,      add_restart_verb,
+constexpr AddVerb kVerbs[] = {add_plan_verb,   add_start_verb,   add_stop_verb,      add_restart_verb, add_rollout_verb, add_rollback_verb,
                               add_heal_verb,   add_drill_verb,   add_doctor_verb,    add_status_verb,
                               add_logs_verb,   add_push_verb,    add_pull_verb,      add_smoke_verb,
                               add_bench_verb,  add_exec_verb,    add_stack_verb,     add_lock_verb,

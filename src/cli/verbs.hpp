@@ -41,6 +41,8 @@ void add_plan_verb(CLI::App& app, Verbs& verbs);
 void add_start_verb(CLI::App& app, Verbs& verbs);
 void add_stop_verb(CLI::App& app, Verbs& verbs);
 void add_restart_verb(CLI::App& app, Verbs& verbs);
+void add_rollout_verb(CLI::App& app, Verbs& verbs);
+void add_rollback_verb(CLI::App& app, Verbs& verbs);
 void add_heal_verb(CLI::App& app, Verbs& verbs);
 void add_drill_verb(CLI::App& app, Verbs& verbs);
 void add_doctor_verb(CLI::App& app, Verbs& verbs);

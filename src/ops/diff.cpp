@@ -40,8 +40,12 @@ class KeptPlans {
     }
 
     // The newest kept plan whose stage `stage` has every one of `units` with its fingerprint.
-    std::pair<const plan::Stage*, std::string> explain(const std::string& stage,
-                                                       const std::vector<RunningUnit>& units) {
+    struct Explained {
+        const plan::Stage* stage = nullptr;
+        std::string run;  // "RUN (config ID12)"
+        std::string config_id;
+    };
+    Explained explain(const std::string& stage, const std::vector<RunningUnit>& units) {
         for (auto& candidate : candidates_) {
             const auto* planned = plan_of(candidate);
             if (!planned) continue;
@@ -52,9 +56,10 @@ class KeptPlans {
                     return unit.name == running.unit && unit.fingerprint == running.fingerprint;
                 });
             });
-            if (all) return {found, fmt::format("{} (config {})", candidate.run, candidate.id.substr(0, 12))};
+            if (all)
+                return {found, fmt::format("{} (config {})", candidate.run, candidate.id.substr(0, 12)), candidate.id};
         }
-        return {nullptr, ""};
+        return {};
     }
 
     const std::string& source() const { return source_; }
@@ -256,10 +261,11 @@ DiffResult diff_deployment(const Deployment& deployment) {
         group.units_running = static_cast<int>(units.size());
         if (same_as_wanted(stage, units)) {
             group.diff = plan::diff_stage(stage, stage);
-        } else if (const auto [from, run] = kept.explain(stage.role, units); from) {
-            group.diff = plan::diff_stage(*from, stage);
+        } else if (const auto explained = kept.explain(stage.role, units); explained.stage) {
+            group.diff = plan::diff_stage(*explained.stage, stage);
             group.diff.nodes_before = nodes_of(units);
-            group.running_from = run;
+            group.running_from = explained.run;
+            group.running_config_id = explained.config_id;
             // Fingerprints differ though rank 0's program does not: a rank's own setting, or a rank missing.
             group.diff.change = plan::GroupChange::kChanged;
         } else {
@@ -286,9 +292,10 @@ DiffResult diff_deployment(const Deployment& deployment) {
         const auto& units = running.at(role);
         GroupDrift group;
         group.units_running = static_cast<int>(units.size());
-        if (const auto [from, run] = kept.explain(role, units); from) {
-            group.diff = plan::diff_stage(*from, *from);
-            group.running_from = run;
+        if (const auto explained = kept.explain(role, units); explained.stage) {
+            group.diff = plan::diff_stage(*explained.stage, *explained.stage);
+            group.running_from = explained.run;
+            group.running_config_id = explained.config_id;
             group.diff.nodes_after.clear();
             group.diff.mode_after.clear();
             group.diff.image_after.clear();

@@ -45,7 +45,19 @@ void ServingMetrics::Histogram::observe(double value) {
 ServingMetrics::ServingMetrics()
     : transfer_latency_ms_({1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000}),
       transfer_total_mb_({1, 5, 10, 50, 100, 500, 1000, 5000, 10000}),
-      transfer_speed_gb_s_({0.1, 0.5, 1, 5, 10, 25, 50, 100, 200, 400}) {}
+      transfer_speed_gb_s_({0.1, 0.5, 1, 5, 10, 25, 50, 100, 200, 400}),
+      // TokenizerMetricsCollector's default buckets for these two (the same file).
+      time_to_first_token_s_({0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400}),
+      inter_token_latency_s_({0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040,
+                              0.060, 0.080, 0.100, 0.200, 0.400, 0.600, 0.800, 1.0, 2.0, 4.0, 6.0, 8.0}) {}
+
+void ServingMetrics::latencies_observed(double first_token_seconds, double seconds_after_first,
+                                        int tokens_after_first) {
+    std::lock_guard lock(mutex_);
+    time_to_first_token_s_.observe(first_token_seconds);
+    for (int i = 0; i < tokens_after_first; ++i)
+        inter_token_latency_s_.observe(seconds_after_first / tokens_after_first);
+}
 
 void ServingMetrics::prefill_computed(long fresh, long cached) {
     std::lock_guard lock(mutex_);
@@ -121,6 +133,12 @@ std::string ServingMetrics::prometheus(const ServerArgs& args) {
                last_transfer_gb_s_);
         metric(out, "sglang:kv_transfer_latency_ms", "gauge", "The KV transfer latency in ms.", labels,
                last_transfer_ms_);
+    }
+    if (time_to_first_token_s_.count > 0) {
+        histogram(out, "sglang:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
+                  labels, time_to_first_token_s_);
+        histogram(out, "sglang:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.",
+                  labels, inter_token_latency_s_);
     }
     metric(out, "sglang:prompt_tokens_total", "counter", "Number of prefill tokens processed.", labels,
            static_cast<double>(prompt_tokens_));

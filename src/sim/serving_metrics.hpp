@@ -36,6 +36,10 @@ class ServingMetrics {
     void prefill_computed(long fresh, long cached);
     // The prefill sent a KV of `bytes` in `milliseconds` (newer SGLang's transfer histograms).
     void transfer_observed(double bytes, double milliseconds);
+    // A streamed request's latencies as its server saw them (TokenizerMetricsCollector): the time to
+    // its first token, and the intervals between the tokens after it (`tokens_after_first` of them
+    // over `seconds_after_first`; each interval observed at their mean).
+    void latencies_observed(double first_token_seconds, double seconds_after_first, int tokens_after_first);
     int running() const { return running_.load(); }
     // The KV path (SGLang's disaggregation metrics): a transfer failed, a bootstrap lookup failed, a
     // transfer of `bytes` took `milliseconds`.
@@ -82,6 +86,8 @@ class ServingMetrics {
     Histogram transfer_latency_ms_;
     Histogram transfer_total_mb_;
     Histogram transfer_speed_gb_s_;
+    Histogram time_to_first_token_s_;
+    Histogram inter_token_latency_s_;
 
   public:
     ServingMetrics();

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -182,7 +184,9 @@ void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::
                     if (request->batched) event["index"] = index;
                     return event;
                 };
+                std::optional<Clock::time_point> first_token;
                 auto served = serve_item(context_, item, [&](int n, int cached_tokens) {
+                    if (n == 1) first_token = Clock::now();
                     cached = cached_tokens;
                     std::string delta = n == 1 ? "" : " ";
                     delta += words.next();
@@ -206,6 +210,13 @@ void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::
                 }
                 metrics_.finished(item.prompt_tokens, args_.prefill() ? 1 : done.output_tokens,
                                   done.cached_tokens);
+                // The decode streams the tokens: its TTFT and ITL are the request's.
+                if (first_token && !args_.prefill()) {
+                    const auto end = Clock::now();
+                    metrics_.latencies_observed(std::chrono::duration<double>(*first_token - started).count(),
+                                                std::chrono::duration<double>(end - *first_token).count(),
+                                                std::max(0, done.output_tokens - 1));
+                }
             }
             if (listening) {
                 const std::string done = "data: [DONE]\n\n";

@@ -40,6 +40,8 @@ const char* describe(ExitCode code) {
             return "bench regressed";
         case ExitCode::kHealGaveUp:
             return "heal gave up";
+        case ExitCode::kRolledBack:
+            return "rolled back";
         case ExitCode::kInterrupted:
             return "interrupted";
         case ExitCode::kOutputClosed:

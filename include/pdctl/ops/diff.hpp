@@ -18,6 +18,7 @@ struct GroupDrift {
     // The run whose kept config the group runs from: "20261207T..-ab12cd (config 1a2b3c4d5e6f)"; empty
     // for a group added, or one whose fingerprints no kept config has (`unexplained`).
     std::string running_from;
+    std::string running_config_id;  // that config's ID (config_store)
     bool unexplained = false;  // it runs from a config pdctl did not keep: the fields cannot be named
     int units_running = 0;
     int units_wanted = 0;

@@ -1,0 +1,17 @@
+#pragma once
+// `pdctl rollout` and `rollback`: the plan (`--dry-run`) and how the run ended, as text or JSON.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pdctl/ops/rollout.hpp"
+
+namespace pdctl::report {
+
+std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const ops::RolloutRequest& request);
+nlohmann::json rollout_plan_to_json(const ops::RolloutPreview& preview);
+
+std::string render_rollout_text(const ops::RolloutResult& result);
+nlohmann::json rollout_to_json(const ops::RolloutResult& result);
+
+}  // namespace pdctl::report

@@ -1,0 +1,119 @@
+#include "pdctl/report/rollout_view.hpp"
+
+#include <fmt/format.h>
+
+#include "pdctl/util/durations.hpp"
+#include "pdctl/util/strings.hpp"
+
+namespace pdctl::report {
+namespace {
+
+nlohmann::json steps_json(const plan::RolloutPlan& plan) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& step : plan.steps)
+        steps.push_back({{"group", step.group}, {"canary", step.canary}, {"change", step.what}});
+    return steps;
+}
+
+}  // namespace
+
+std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const ops::RolloutRequest& request) {
+    const auto& plan = preview.plan;
+    std::string text = fmt::format("{} through {} ({} of {} groups change; unchanged: {})\n", request.verb, plan.router,
+                                   plan.steps.size(), plan.steps.size() + plan.unchanged.size(),
+                                   plan.unchanged.empty() ? "none" : util::join(plan.unchanged, ", "));
+    if (plan.downtime) {
+        text += fmt::format("  downtime: {}\n", plan.downtime_why);
+        for (const auto& why : plan.kv_reasons) text += "    " + why + "\n";
+        text += fmt::format("  1. restart {} in place with the config; the downtime is measured\n",
+                            [&] {
+                                std::vector<std::string> groups;
+                                for (const auto& step : plan.steps) groups.push_back(step.group);
+                                return util::join(groups, ", ");
+                            }());
+    } else {
+        text += fmt::format("  0. baseline: {} of load through {} at concurrency {}{}\n",
+                            util::format_elapsed(request.canary_window), plan.router, request.concurrency,
+                            request.baseline_file.empty() ? "" : " (read from " + request.baseline_file + " instead)");
+        int n = 1;
+        for (const auto& step : plan.steps) {
+            text += fmt::format("  {}. replace {}{}: {}\n", n++, step.group, step.canary ? " (canary)" : "", step.what);
+            text += fmt::format("     take it out of {}, restart it with the config, wait for its gate, add it back\n",
+                                plan.router);
+            if (step.canary)
+                text += fmt::format(
+                    "     gate: {} of the same load; no failed request, no KV failure counter rise, the bench within "
+                    "{:.0f}% of the baseline (significant at p<0.01), and its own latency within {:.0f}% of the "
+                    "groups beside it\n",
+                    util::format_elapsed(request.canary_window), request.max_regress * 100, request.max_regress * 100);
+        }
+    }
+    text += fmt::format("  on failure: every group already replaced goes back to the config of run {}{}\n",
+                        preview.previous_run.empty() ? "(none kept)" : preview.previous_run,
+                        plan.downtime ? " (`pdctl rollback`)" : ", one at a time, out of the router meanwhile");
+    return text;
+}
+
+nlohmann::json rollout_plan_to_json(const ops::RolloutPreview& preview) {
+    const auto& plan = preview.plan;
+    return {{"router", plan.router},
+            {"steps", steps_json(plan)},
+            {"unchanged", plan.unchanged},
+            {"downtime", plan.downtime},
+            {"downtime_why", plan.downtime_why},
+            {"kv_layout_changes", plan.kv_reasons},
+            {"previous_run", preview.previous_run},
+            {"previous_config", preview.previous_config}};
+}
+
+std::string render_rollout_text(const ops::RolloutResult& result) {
+    std::string text;
+    if (result.canary) {
+        const auto& canary = *result.canary;
+        text += fmt::format("canary {}: {}\n", canary.group, canary.passed() ? "passed" : "FAILED");
+        if (canary.latency)
+            text += fmt::format("  {} {:.2f} ms against {:.2f} ms on {} ({:+.0f}%)\n", canary.latency->metric,
+                                canary.latency->canary_ms, canary.latency->others_ms,
+                                util::join(canary.latency->others, ", "), canary.latency->worse_by * 100);
+        else if (!canary.latency_not_judged.empty())
+            text += "  own latency not compared: " + canary.latency_not_judged + "\n";
+        if (canary.comparison)
+            for (const auto& change : canary.comparison->changes)
+                text += fmt::format("  {} {}: {:.4g} -> {:.4g} ({:+.0f}% worse){}\n", change.level, change.metric,
+                                    change.before, change.now, change.worse_by * 100,
+                                    change.regressed                                       ? "  REGRESSED"
+                                    : change.metric == "E2E p50" || change.metric == "output tok/s" ? ""
+                                                                                           : "  (not gated)");
+        for (const auto& problem : canary.problems) text += "  ✗ " + problem + "\n";
+    }
+    if (result.downtime) text += fmt::format("downtime: {}\n", util::format_elapsed(*result.downtime));
+    if (result.rolled_back)
+        text += fmt::format("rolled back: {}\n",
+                            result.rolled_back_groups.empty() ? "nothing" : util::join(result.rolled_back_groups, ", "));
+    text += fmt::format("{} {}\n", result.code == ExitCode::kOk ? "✓" : "✗", result.message);
+    return text;
+}
+
+nlohmann::json rollout_to_json(const ops::RolloutResult& result) {
+    nlohmann::json document = rollout_plan_to_json(result.preview);
+    document["replaced"] = result.replaced;
+    document["rolled_back"] = result.rolled_back;
+    document["rolled_back_groups"] = result.rolled_back_groups;
+    document["exit_code"] = static_cast<int>(result.code);
+    document["message"] = result.message;
+    if (result.downtime) document["downtime_ms"] = result.downtime->count();
+    if (result.canary) {
+        const auto& canary = *result.canary;
+        nlohmann::json item = {{"group", canary.group}, {"passed", canary.passed()}, {"problems", canary.problems}};
+        if (canary.latency)
+            item["latency"] = {{"metric", canary.latency->metric},      {"canary_ms", canary.latency->canary_ms},
+                               {"others_ms", canary.latency->others_ms}, {"others", canary.latency->others},
+                               {"worse_by", canary.latency->worse_by},   {"regressed", canary.latency->regressed}};
+        else
+            item["latency_not_judged"] = canary.latency_not_judged;
+        document["canary"] = item;
+    }
+    return document;
+}
+
+}  // namespace pdctl::report

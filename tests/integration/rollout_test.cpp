@@ -1,0 +1,114 @@
+// `pdctl rollout` on a simulated 2P+2D cluster behind SMG (127.0.126.x) with a request stream through
+// the router during every rollout: a good change rolls through with no failed request and leaves
+// nothing to diff; a change that makes decode 30 % slower is stopped at its canary and rolled back; a
+// decode-only page-size change is refused before anything is touched.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "generate_stream.hpp"
+#include "pdctl_harness.hpp"
+#include "text_edit.hpp"
+
+namespace pdctl::testing {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+class RolloutTest : public ::testing::Test {
+  protected:
+    RolloutTest() : cluster_("rollout", 126) {}
+
+    void SetUp() override {
+        state_home_ =
+            std::filesystem::temp_directory_path() / ("pdctl-it-rollout-home-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(state_home_);
+        ::setenv("XDG_STATE_HOME", state_home_.c_str(), 1);
+        auto text = read_text(cluster_.config());
+        two_groups_each(text, "smg");
+        write_text(cluster_.config(), text);
+        // Tokens that take time, so that a decode's speed shows in its inter-token latency.
+        original_decode_ = read_text(decode_env()) + "PDSIM_TOKEN_MS=8\n";
+        write_text(decode_env(), original_decode_);
+    }
+    void TearDown() override {
+        ::unsetenv("XDG_STATE_HOME");
+        std::filesystem::remove_all(state_home_);
+    }
+
+    std::filesystem::path decode_env() const { return cluster_.config().parent_path() / "decode.env"; }
+    void decode_extra(const std::string& text) { write_text(decode_env(), original_decode_ + text); }
+    PdctlRun rollout(std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"rollout", "--canary-window", "4s", "--drain-grace", "1s"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cluster_.run(args, std::chrono::seconds(240));
+    }
+
+    SimCluster cluster_;
+    std::filesystem::path state_home_;
+    std::string original_decode_;
+};
+
+TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayoutIsRefused) {
+    const auto start = cluster_.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+
+    // A good change: one flag, both decode groups.
+    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+                 "--max-running-requests 64\"\n");
+    const auto plan = cluster_.run({"rollout", "--dry-run"});
+    ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
+    EXPECT_THAT(plan.out, HasSubstr("1. replace decode (canary): +--max-running-requests 64"));
+    EXPECT_THAT(plan.out, HasSubstr("2. replace decode-2"));
+    EXPECT_THAT(plan.out, HasSubstr("on failure: every group already replaced goes back to the config of run"));
+    {
+        GenerateStream stream(cluster_.address(5), 31000);
+        const auto good = rollout();
+        stream.stop();
+        EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+        EXPECT_THAT(good.out, HasSubstr("canary decode: passed"));
+        EXPECT_GT(stream.sent(), 20);
+        EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
+                                               << " failed:" << first_failures(stream.failures()) << good.out;
+    }
+    const auto after_good = cluster_.run({"diff"});
+    EXPECT_EQ(after_good.exit_code, 0) << after_good.out << after_good.err;
+
+    // A change that makes decode 30 % slower: the canary's own ITL shows it against decode-2's.
+    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+                 "--max-running-requests 64\"\nPDSIM_SLOWDOWN=0.3\n");
+    {
+        GenerateStream stream(cluster_.address(5), 31000);
+        const auto slow = cluster_.run({"--json", "rollout", "--canary-window", "4s", "--drain-grace", "1s"},
+                                       std::chrono::seconds(240));
+        stream.stop();
+        EXPECT_EQ(slow.exit_code, 18) << slow.out << slow.err;
+        const auto events = slow.events();
+        ASSERT_FALSE(events.empty()) << slow.out << slow.err;
+        const auto& doc = events.back();
+        ASSERT_EQ(doc.value("event", ""), "rollout_result") << slow.out << slow.err;
+        EXPECT_TRUE(doc["rolled_back"]);
+        EXPECT_EQ(doc["rolled_back_groups"], json::array({"decode"}));
+        EXPECT_EQ(doc["canary"]["latency"]["metric"], "ITL mean");
+        EXPECT_TRUE(doc["canary"]["latency"]["regressed"]) << doc["canary"].dump(2);
+        EXPECT_GT(doc["canary"]["latency"]["worse_by"].get<double>(), 0.15) << doc["canary"].dump(2);
+        EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
+                                               << " failed:" << first_failures(stream.failures());
+    }
+    const auto pending = cluster_.run({"diff"});
+    EXPECT_EQ(pending.exit_code, 1) << pending.out;
+    EXPECT_THAT(pending.out, HasSubstr("env + PDSIM_SLOWDOWN=0.3"));
+    EXPECT_EQ(cluster_.run({"status"}).exit_code, 0);
+
+    // A page size on decode alone: refused, nothing touched.
+    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+                 "--max-running-requests 64 --page-size 64\"\n");
+    const auto before = running_unit_pids(cluster_);
+    const auto refused = rollout();
+    EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr("prefill and decode speaking different KV layouts: --page-size"));
+    EXPECT_EQ(running_unit_pids(cluster_), before) << "a refused rollout touched something";
+}
+
+}  // namespace
+}  // namespace pdctl::testing
