@@ -26,13 +26,17 @@ std::vector<LatencyReading> read_latencies(const Deployment& deployment) {
     std::vector<LatencyReading> readings;
     for (const auto& stage : deployment.plan.stages)
         if (stage.kind == config::RoleKind::Sglang && (stage.mode == "prefill" || stage.mode == "decode"))
-            readings.push_back({stage.role, stage.mode, util::url_with_path(stage.gate.url, "/metrics"), "", 0, 0, 0, 0});
+            readings.push_back(
+                {stage.role, stage.mode, util::url_with_path(stage.gate.url, "/metrics"), "", 0, 0, 0, 0});
     util::for_each_parallel(readings.size(), util::kEngineFanout, [&](std::size_t i) {
         auto& reading = readings[i];
         const auto answer = deployment.prober->get(reading.url, kLatencyScrapeTimeout);
         if (answer.status != 200) {
-            reading.error = answer.status == 404 ? "/metrics answered 404 (no --enable-metrics)"
-                                                 : "/metrics: " + (answer.error.empty() ? "HTTP " + std::to_string(answer.status) : answer.error);
+            reading.error =
+                answer.status == 404
+                    ? "/metrics answered 404 (no --enable-metrics)"
+                    : "/metrics: " +
+                          (answer.error.empty() ? "HTTP " + std::to_string(answer.status) : answer.error);
             return;
         }
         const auto samples = health::parse_prometheus(answer.body);
@@ -46,8 +50,9 @@ std::vector<LatencyReading> read_latencies(const Deployment& deployment) {
 
 std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading>& before,
                                                 const std::vector<LatencyReading>& after,
-                                                const std::string& canary, const std::vector<std::string>& replaced,
-                                                double max_regress, std::string& why) {
+                                                const std::string& canary,
+                                                const std::vector<std::string>& replaced, double max_regress,
+                                                std::string& why) {
     const auto* canary_after = find(after, canary);
     if (!canary_after) {
         why = canary + " was not read";
@@ -57,27 +62,28 @@ std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading
     // time to the first token, which the decode that streams the request measures.
     const bool decode = canary_after->mode == "decode";
     const auto mean_ms = [&](const LatencyReading* from, const LatencyReading* to, double& count) {
-        const double sum = decode ? to->itl_sum - (from ? from->itl_sum : 0) : to->ttft_sum - (from ? from->ttft_sum : 0);
-        count = decode ? to->itl_count - (from ? from->itl_count : 0) : to->ttft_count - (from ? from->ttft_count : 0);
+        const double sum =
+            decode ? to->itl_sum - (from ? from->itl_sum : 0) : to->ttft_sum - (from ? from->ttft_sum : 0);
+        count = decode ? to->itl_count - (from ? from->itl_count : 0)
+                       : to->ttft_count - (from ? from->ttft_count : 0);
         return count > 0 ? sum / count * 1000.0 : 0.0;
     };
     LatencyComparison comparison;
     comparison.metric = decode ? "ITL mean" : "TTFT mean";
     if (!decode) {
-        why = "a prefill canary is judged by the router's bench (the time to a first token is measured where "
-              "the tokens stream, at the decodes)";
+        why =
+            "a prefill canary is judged by the router's bench (the time to a first token is measured where "
+            "the tokens stream, at the decodes)";
         return std::nullopt;
     }
     if (!canary_after->error.empty()) {
         why = canary + ": " + canary_after->error;
         return std::nullopt;
     }
-    // The canary restarted between the readings: its counters began again at 0 (`before` is its old self).
-    const auto* canary_before = find(before, canary);
+    // The canary restarted between the readings: its counters began again at 0, and `before` is its old
+    // self, so all of what it counted is its own.
     double canary_count = 0;
-    comparison.canary_ms = mean_ms(
-        canary_before && canary_before->itl_count <= canary_after->itl_count ? canary_before : nullptr, canary_after,
-        canary_count);
+    comparison.canary_ms = mean_ms(nullptr, canary_after, canary_count);
     double other_sum = 0, other_count = 0;
     for (const auto& reading : after) {
         if (reading.mode != canary_after->mode || reading.role == canary) continue;

@@ -51,7 +51,8 @@ std::vector<RecordedLevel> baseline_levels(const RolloutRequest& request, const 
     text << in.rdbuf();
     if (!in) throw Failure(ExitCode::kUsage, "cannot read --baseline " + request.baseline_file);
     const auto record = nlohmann::json::parse(text.str(), nullptr, false);
-    if (record.is_discarded()) throw Failure(ExitCode::kUsage, "--baseline " + request.baseline_file + ": not JSON");
+    if (record.is_discarded())
+        throw Failure(ExitCode::kUsage, "--baseline " + request.baseline_file + ": not JSON");
     return recorded_levels(record, request.baseline_file);
 }
 
@@ -73,17 +74,18 @@ CanaryVerdict judge(const std::string& group, const std::vector<std::string>& re
     for (const auto& change : verdict.comparison->changes)
         if (change.regressed)
             verdict.problems.push_back(fmt::format(
-                "{} {}: {:.4g} against {:.4g} before, {:+.0f}% worse (more than {:.0f}% allowed, p={:.3g})", change.level,
-                change.metric, change.now, change.before, change.worse_by * 100, request.max_regress * 100,
-                change.p_value.value_or(0)));
+                "{} {}: {:.4g} against {:.4g} before, {:+.0f}% worse (more than {:.0f}% allowed, p={:.3g})",
+                change.level, change.metric, change.now, change.before, change.worse_by * 100,
+                request.max_regress * 100, change.p_value.value_or(0)));
     verdict.latency =
         compare_canary(before, after, group, replaced, request.max_regress, verdict.latency_not_judged);
     if (verdict.latency && verdict.latency->regressed)
-        verdict.problems.push_back(fmt::format("{} {} {:.2f} ms against {:.2f} ms on {} (the old config, same load, "
-                                               "same time): {:+.0f}% (more than {:.0f}% allowed)",
-                                               group, verdict.latency->metric, verdict.latency->canary_ms,
-                                               verdict.latency->others_ms, util::join(verdict.latency->others, ", "),
-                                               verdict.latency->worse_by * 100, request.max_regress * 100));
+        verdict.problems.push_back(
+            fmt::format("{} {} {:.2f} ms against {:.2f} ms on {} (the old config, same load, "
+                        "same time): {:+.0f}% (more than {:.0f}% allowed)",
+                        group, verdict.latency->metric, verdict.latency->canary_ms,
+                        verdict.latency->others_ms, util::join(verdict.latency->others, ", "),
+                        verdict.latency->worse_by * 100, request.max_regress * 100));
     verdict.measured = std::move(measured);
     return verdict;
 }
@@ -100,9 +102,10 @@ ExitCode roll_back(const Deployment& previous, const RolloutRequest& request, Ro
                                  result.preview.previous_run));
         const auto code = replace_group(previous, group, request, journal);
         if (code != ExitCode::kOk) {
-            journal.note(fmt::format("rollback of {} failed: `pdctl rollback` tries again; `pdctl diff` shows what "
-                                     "runs",
-                                     group));
+            journal.note(
+                fmt::format("rollback of {} failed: `pdctl rollback` tries again; `pdctl diff` shows what "
+                            "runs",
+                            group));
             return code;
         }
         result.rolled_back_groups.push_back(group);
@@ -118,9 +121,10 @@ RolloutPreview preview_rollout(const Deployment& deployment, const RolloutReques
     auto diff = diff_deployment(deployment);
     if (!diff.unreachable.empty()) {
         const auto& [node, why] = *diff.unreachable.begin();
-        throw Failure(ExitCode::kUnreachable,
-                      fmt::format("{}: {}: a rollout must see every node before it touches one; nothing was touched",
-                                  node, why));
+        throw Failure(
+            ExitCode::kUnreachable,
+            fmt::format("{}: {}: a rollout must see every node before it touches one; nothing was touched",
+                        node, why));
     }
     std::vector<plan::GroupDiff> changes;
     std::set<std::string> previous;
@@ -129,11 +133,12 @@ RolloutPreview preview_rollout(const Deployment& deployment, const RolloutReques
         if (group.diff.change == plan::GroupChange::kSame && !group.image_moved.empty())
             group.diff.change = plan::GroupChange::kChanged;
         if (group.diff.change != plan::GroupChange::kSame && group.unexplained)
-            throw Failure(ExitCode::kUsage,
-                          fmt::format("{} runs from a config pdctl did not keep: a rollout could not bring it back; "
-                                      "nothing was touched",
-                                      group.diff.stage),
-                          "`pdctl start` replaces it (and keeps the config it starts from)");
+            throw Failure(
+                ExitCode::kUsage,
+                fmt::format("{} runs from a config pdctl did not keep: a rollout could not bring it back; "
+                            "nothing was touched",
+                            group.diff.stage),
+                "`pdctl start` replaces it (and keeps the config it starts from)");
         if (group.diff.change == plan::GroupChange::kChanged && !group.running_config_id.empty()) {
             previous.insert(group.running_config_id);
             preview.previous_run = group.running_from;
@@ -142,17 +147,19 @@ RolloutPreview preview_rollout(const Deployment& deployment, const RolloutReques
     }
     preview.plan = plan::rollout_plan(deployment.plan, changes, {request.canary, request.allow_downtime});
     if (previous.size() > 1)
-        throw Failure(ExitCode::kUsage,
-                      fmt::format("the changed groups run from {} configs: a rollback would have no one config to go "
-                                  "back to; nothing was touched",
-                                  previous.size()),
-                      "`pdctl diff` shows which group runs from which run; roll back or finish the last change first");
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("the changed groups run from {} configs: a rollback would have no one config to go "
+                        "back to; nothing was touched",
+                        previous.size()),
+            "`pdctl diff` shows which group runs from which run; roll back or finish the last change first");
     if (!previous.empty()) preview.previous_config = *previous.begin();
     preview.groups = std::move(diff.groups);
     return preview;
 }
 
-RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& request, engine::Reporter& screen) {
+RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& request,
+                          engine::Reporter& screen) {
     RolloutResult result;
     auto& clock = *deployment.clock;
     engine::install_interrupt_handlers();  // Ctrl-C ends a step the engine's way, then the run's record
@@ -169,15 +176,17 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
         std::string error;
         const auto bundle = fetch_kept_config(deployment, result.preview.previous_config, error);
         if (!bundle)
-            throw Failure(ExitCode::kUsage,
-                          fmt::format("the previous config ({}) cannot be read: {}; without a way back nothing was "
-                                      "touched",
-                                      result.preview.previous_run, error));
-        const auto previous =
-            open_deployment(load_kept_config(*bundle), {false, Purpose::kDrive, request.verb, &clock, deployment.prober});
+            throw Failure(
+                ExitCode::kUsage,
+                fmt::format("the previous config ({}) cannot be read: {}; without a way back nothing was "
+                            "touched",
+                            result.preview.previous_run, error));
+        const auto previous = open_deployment(
+            load_kept_config(*bundle), {false, Purpose::kDrive, request.verb, &clock, deployment.prober});
 
         if (rollout.downtime) {
-            journal.note("downtime: " + rollout.downtime_why + "; " + util::join(groups, ", ") + " restart in place");
+            journal.note("downtime: " + rollout.downtime_why + "; " + util::join(groups, ", ") +
+                         " restart in place");
             const auto began = clock.now();
             EngineRequest engine;
             engine.verb = EngineVerb::kRestart;
@@ -185,13 +194,15 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
             const auto code = run_engine_locked(deployment, engine, journal);
             result.downtime = std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - began);
             if (code == ExitCode::kOk) result.replaced = groups;
-            result.message = fmt::format("{} replaced in place; the router's clients saw {} of downtime at most",
-                                         util::join(groups, ", "), util::format_elapsed(*result.downtime));
+            result.message =
+                fmt::format("{} replaced in place; the router's clients saw {} of downtime at most",
+                            util::join(groups, ", "), util::format_elapsed(*result.downtime));
             return code;
         }
 
         journal.note(fmt::format("baseline: {} of load through {} at concurrency {}",
-                                 util::format_elapsed(request.canary_window), rollout.router, request.concurrency));
+                                 util::format_elapsed(request.canary_window), rollout.router,
+                                 request.concurrency));
         BenchReport baseline_run;
         if (request.baseline_file.empty()) {
             baseline_run = run_bench(deployment, rollout_bench(request, 1), {});
@@ -217,8 +228,9 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 return roll_back(previous, request, result, journal);
             }
             if (!step.canary) continue;
-            journal.note(fmt::format("canary {}: {} of load, judged against the baseline and the groups beside it",
-                                     step.group, util::format_elapsed(request.canary_window)));
+            journal.note(
+                fmt::format("canary {}: {} of load, judged against the baseline and the groups beside it",
+                            step.group, util::format_elapsed(request.canary_window)));
             auto measured = run_bench(deployment, rollout_bench(request, 2), {});
             const auto after = read_latencies(deployment);
             result.canary =
@@ -228,7 +240,8 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                                              {"passed", result.canary->passed()},
                                              {"problems", result.canary->problems}});
             if (!result.canary->passed()) {
-                result.message = "canary " + step.group + " failed: " + util::join(result.canary->problems, "; ");
+                result.message =
+                    "canary " + step.group + " failed: " + util::join(result.canary->problems, "; ");
                 journal.note(result.message);
                 return roll_back(previous, request, result, journal);
             }
@@ -250,9 +263,14 @@ RollbackTarget rollback_target(const Deployment& deployment, const std::string& 
     std::string chosen = selector;
     if (chosen.empty()) {
         // What runs now: the configs the running groups were started from.
+        // A group that runs what the config file says runs that file's config.
         std::set<std::string> running;
-        for (const auto& group : diff_deployment(deployment).groups)
+        const auto current = state::config_store::bundle_id(
+            state::config_store::to_document(config_bundle(deployment.cluster)));
+        for (const auto& group : diff_deployment(deployment).groups) {
             if (!group.running_config_id.empty()) running.insert(group.running_config_id);
+            if (group.diff.change == plan::GroupChange::kSame) running.insert(current);
+        }
         const auto journal = read_journal(deployment);
         auto runs = state::journal::parse_history(journal.text);
         for (auto run = runs.rbegin(); run != runs.rend() && chosen.empty(); ++run)
@@ -260,15 +278,17 @@ RollbackTarget rollback_target(const Deployment& deployment, const std::string& 
                 !running.count(run->config_id))
                 chosen = run->run;
         if (chosen.empty())
-            throw Failure(ExitCode::kUsage,
-                          fmt::format("no run that ended well kept a config other than the one that runs ({})",
-                                      journal.source),
-                          "name one: `pdctl rollback RUN` (`pdctl history` lists them)");
+            throw Failure(
+                ExitCode::kUsage,
+                fmt::format("no run that ended well kept a config other than the one that runs ({})",
+                            journal.source),
+                "name one: `pdctl rollback RUN` (`pdctl history` lists them)");
     }
     RollbackTarget target;
     target.kept = read_kept_config(deployment, chosen);
-    target.deployment = open_deployment(load_kept_config(target.kept.bundle),
-                                        {false, Purpose::kDrive, "rollback", deployment.clock, deployment.prober});
+    target.deployment =
+        open_deployment(load_kept_config(target.kept.bundle),
+                        {false, Purpose::kDrive, "rollback", deployment.clock, deployment.prober});
     return target;
 }
 

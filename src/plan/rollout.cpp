@@ -37,13 +37,14 @@ void refuse_mixed_layouts(const Plan& wanted) {
         for (const auto& [value, groups] : groups_by_value)
             sides.push_back(fmt::format("{} {}", util::join(groups, ", "),
                                         value.empty() ? "without " + std::string(layout.flag) : value));
-        throw Failure(ExitCode::kUsage,
-                      fmt::format("the change would leave prefill and decode speaking different KV layouts: {} "
-                                  "{} ({}); nothing was touched",
-                                  layout.flag, util::join(sides, " but "), layout.why),
-                      fmt::format("set {} to the same value for every prefill and decode group; the rollout "
-                                  "then replaces them together",
-                                  layout.flag));
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("the change would leave prefill and decode speaking different KV layouts: {} "
+                        "{} ({}); nothing was touched",
+                        layout.flag, util::join(sides, " but "), layout.why),
+            fmt::format("set {} to the same value for every prefill and decode group; the rollout "
+                        "then replaces them together",
+                        layout.flag));
     }
 }
 
@@ -73,24 +74,28 @@ const std::vector<KvLayoutFlag>& kv_layout_flags() {
 
 std::string describe_change(const GroupDiff& diff) {
     std::vector<std::string> parts;
-    if (diff.image_before != diff.image_after) parts.push_back(fmt::format("image {} -> {}", diff.image_before, diff.image_after));
+    if (diff.image_before != diff.image_after)
+        parts.push_back(fmt::format("image {} -> {}", diff.image_before, diff.image_after));
     for (const auto& flag : diff.flags) {
         if (!flag.before_present)
-            parts.push_back("+" + flag.flag + (flag.after.empty() || flag.secret ? "" : " " + flag.after));
+            parts.push_back("add " + flag.flag + (flag.after.empty() || flag.secret ? "" : " " + flag.after));
         else if (!flag.after_present)
-            parts.push_back("-" + flag.flag);
+            parts.push_back("remove " + flag.flag);
         else
-            parts.push_back(flag.secret ? flag.flag + " changed" : fmt::format("{} {} -> {}", flag.flag, flag.before, flag.after));
+            parts.push_back(flag.secret ? flag.flag + " changed"
+                                        : fmt::format("{} {} -> {}", flag.flag, flag.before, flag.after));
     }
     for (const auto& env : diff.env)
-        parts.push_back(env.secret ? "env " + env.key + " changed"
-                                   : fmt::format("env {}={}", env.key, env.after_present ? env.after : "(unset)"));
+        parts.push_back(env.secret
+                            ? "env " + env.key + " changed"
+                            : fmt::format("env {}={}", env.key, env.after_present ? env.after : "(unset)"));
     if (diff.bootstrap_changed) parts.push_back("BOOTSTRAP changed");
     if (parts.empty()) parts.push_back("a rank's own settings");
     return util::join(parts, "; ");
 }
 
-RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes, const RolloutOptions& options) {
+RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes,
+                         const RolloutOptions& options) {
     RolloutPlan rollout;
     std::vector<const GroupDiff*> changed;
     for (const auto& diff : changes) {
@@ -104,11 +109,12 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
             case GroupChange::kAdded:
             case GroupChange::kRemoved:
             case GroupChange::kRoleChanged:
-                throw Failure(ExitCode::kUsage,
-                              fmt::format("{} is {}: a rollout replaces groups that stay what they are", diff.stage,
-                                          to_string(diff.change)),
-                              "`pdctl start` adds, removes and moves groups (it restarts what depends on them); "
-                              "`pdctl diff` shows the whole change");
+                throw Failure(
+                    ExitCode::kUsage,
+                    fmt::format("{} is {}: a rollout replaces groups that stay what they are", diff.stage,
+                                to_string(diff.change)),
+                    "`pdctl start` adds, removes and moves groups (it restarts what depends on them); "
+                    "`pdctl diff` shows the whole change");
         }
     }
     if (changed.empty())
@@ -117,9 +123,10 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
     for (const auto* diff : changed) {
         const auto* stage = wanted.find_stage(diff->stage);
         if (!stage || !is_pd(*stage))
-            throw Failure(ExitCode::kUsage,
-                          fmt::format("{} changed, and a rollout replaces prefill and decode groups only", diff->stage),
-                          "`pdctl restart --role " + diff->stage + "` restarts it with the new config");
+            throw Failure(
+                ExitCode::kUsage,
+                fmt::format("{} changed, and a rollout replaces prefill and decode groups only", diff->stage),
+                "`pdctl restart --role " + diff->stage + "` restarts it with the new config");
     }
     refuse_mixed_layouts(wanted);
 
@@ -130,7 +137,8 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
             rollout.facts = *stage.router;
         }
     if (rollout.router.empty())
-        throw Failure(ExitCode::kUsage, fmt::format("no router lists {}: a rollout goes through one", changed.front()->stage));
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("no router lists {}: a rollout goes through one", changed.front()->stage));
 
     for (const auto* diff : changed) {
         auto reasons = kv_changes_of(*diff);
@@ -139,18 +147,20 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
     rollout.together = !rollout.kv_reasons.empty();
     if (!rollout.facts.worker_api()) {
         rollout.downtime = true;
-        rollout.downtime_why = fmt::format("{} is MiniLB, whose worker list is fixed at launch: a group cannot leave "
-                                           "it while it restarts",
-                                           rollout.router);
+        rollout.downtime_why = fmt::format(
+            "{} is MiniLB, whose worker list is fixed at launch: a group cannot leave "
+            "it while it restarts",
+            rollout.router);
     } else if (rollout.together) {
         rollout.downtime = true;
         rollout.downtime_why = "the KV layout changes: every prefill and decode group is replaced at once";
     }
     if (rollout.downtime && !options.allow_downtime)
-        throw Failure(ExitCode::kUsage,
-                      fmt::format("this change cannot roll with the router serving: {}; nothing was touched",
-                                  rollout.downtime_why),
-                      "--allow-downtime replaces the groups in place with the downtime announced and measured");
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("this change cannot roll with the router serving: {}; nothing was touched",
+                        rollout.downtime_why),
+            "--allow-downtime replaces the groups in place with the downtime announced and measured");
 
     // The groups to replace: with the layout changing, every prefill and decode group.
     std::vector<std::string> groups;
@@ -162,8 +172,8 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
     }
     std::string canary = options.canary;
     if (!canary.empty() && std::find(groups.begin(), groups.end(), canary) == groups.end())
-        throw Failure(ExitCode::kUsage, fmt::format("--canary {}: not a group this change replaces ({})", canary,
-                                                    util::join(groups, ", ")));
+        throw Failure(ExitCode::kUsage, fmt::format("--canary {}: not a group this change replaces ({})",
+                                                    canary, util::join(groups, ", ")));
     if (canary.empty() && !rollout.downtime) {
         // A decode first: replacing a prefill restarts every decode with it (they keep their connection
         // to the prefill they knew), so a decode canary touches the least.
@@ -174,7 +184,8 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
             }
         if (canary.empty()) canary = groups.front();
     }
-    std::stable_partition(groups.begin(), groups.end(), [&](const std::string& group) { return group == canary; });
+    std::stable_partition(groups.begin(), groups.end(),
+                          [&](const std::string& group) { return group == canary; });
     for (const auto& group : groups) {
         RolloutStep step;
         step.group = group;

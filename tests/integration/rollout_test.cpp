@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 
 class RolloutTest : public ::testing::Test {
   protected:
-    RolloutTest() : cluster_("rollout", 126) {}
+    explicit RolloutTest(const std::string& name = "rollout", int block = 126) : cluster_(name, block) {}
 
     void SetUp() override {
         state_home_ =
@@ -54,13 +54,15 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
 
     // A good change: one flag, both decode groups.
-    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
-                 "--max-running-requests 64\"\n");
+    decode_extra(
+        "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+        "--max-running-requests 64\"\n");
     const auto plan = cluster_.run({"rollout", "--dry-run"});
     ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
-    EXPECT_THAT(plan.out, HasSubstr("1. replace decode (canary): +--max-running-requests 64"));
+    EXPECT_THAT(plan.out, HasSubstr("1. replace decode (canary): add --max-running-requests 64"));
     EXPECT_THAT(plan.out, HasSubstr("2. replace decode-2"));
-    EXPECT_THAT(plan.out, HasSubstr("on failure: every group already replaced goes back to the config of run"));
+    EXPECT_THAT(plan.out,
+                HasSubstr("on failure: every group already replaced goes back to the config of run"));
     {
         GenerateStream stream(cluster_.address(5), 31000);
         const auto good = rollout();
@@ -75,8 +77,9 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
     EXPECT_EQ(after_good.exit_code, 0) << after_good.out << after_good.err;
 
     // A change that makes decode 30 % slower: the canary's own ITL shows it against decode-2's.
-    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
-                 "--max-running-requests 64\"\nPDSIM_SLOWDOWN=0.3\n");
+    decode_extra(
+        "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+        "--max-running-requests 64\"\nPDSIM_SLOWDOWN=0.3\n");
     {
         GenerateStream stream(cluster_.address(5), 31000);
         const auto slow = cluster_.run({"--json", "rollout", "--canary-window", "4s", "--drain-grace", "1s"},
@@ -101,13 +104,62 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
     EXPECT_EQ(cluster_.run({"status"}).exit_code, 0);
 
     // A page size on decode alone: refused, nothing touched.
-    decode_extra("EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
-                 "--max-running-requests 64 --page-size 64\"\n");
+    decode_extra(
+        "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+        "--max-running-requests 64 --page-size 64\"\n");
     const auto before = running_unit_pids(cluster_);
     const auto refused = rollout();
     EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
     EXPECT_THAT(refused.err, HasSubstr("prefill and decode speaking different KV layouts: --page-size"));
     EXPECT_EQ(running_unit_pids(cluster_), before) << "a refused rollout touched something";
+}
+
+class RolloutBackTest : public RolloutTest {
+  protected:
+    RolloutBackTest() : RolloutTest("rollback", 127) {}
+};
+
+TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanarySoakAndRollbackReturnsToThePreviousRun) {
+    const auto start = cluster_.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    const auto first_run =
+        json::parse(cluster_.run({"--json", "history"}).out)["runs"][0]["run"].get<std::string>();
+
+    // Transfers above 20 MB fail on the new decode: the rollout's 512-token prompts carry about 36 MB.
+    decode_extra("PDSIM_KV_FAIL_ABOVE_MB=20\n");
+    const auto broken = rollout();
+    EXPECT_EQ(broken.exit_code, 18) << broken.out << broken.err;
+    EXPECT_THAT(broken.out, HasSubstr("canary decode: FAILED"));
+    EXPECT_THAT(broken.out, HasSubstr("rolled back: decode"));
+    EXPECT_EQ(cluster_.run({"status"}).exit_code, 0);
+
+    // A good change rolls through; rollback then brings back the first run's config, through the router.
+    decode_extra(
+        "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+        "--max-running-requests 48\"\n");
+    const auto good = rollout();
+    ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+    const auto planned = cluster_.run({"rollback", "--dry-run"});
+    ASSERT_EQ(planned.exit_code, 0) << planned.out << planned.err;
+    EXPECT_THAT(planned.out, HasSubstr("1. replace decode (canary): remove --max-running-requests"));
+    {
+        GenerateStream stream(cluster_.address(5), 31000);
+        const auto back =
+            cluster_.run({"rollback", first_run, "--canary-window", "4s", "--drain-grace", "1s"},
+                         std::chrono::seconds(240));
+        stream.stop();
+        EXPECT_EQ(back.exit_code, 0) << back.out << back.err;
+        EXPECT_GT(stream.sent(), 20);
+        EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
+                                               << " failed:" << first_failures(stream.failures());
+    }
+    // What runs is the first run's config again: restored, it has nothing to diff.
+    const auto restored_dir = cluster_.config().parent_path() / "first";
+    ASSERT_EQ(cluster_.run({"config", "restore", first_run, "-o", restored_dir.string()}).exit_code, 0);
+    const auto same = cluster_.run_without_config({"-c", (restored_dir / "pdctl.yaml").string(), "diff"});
+    EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+    const auto history = json::parse(cluster_.run({"--json", "history"}).out);
+    EXPECT_EQ(history["runs"][0]["verb"], "rollback");
 }
 
 }  // namespace

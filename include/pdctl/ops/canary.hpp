@@ -35,11 +35,13 @@ struct LatencyComparison {
 };
 
 // The canary (`canary`, its mode's metric: ITL for a decode, TTFT for a prefill) against the other
-// groups of its mode, from two readings around the load. Nothing when a side saw no requests or could
+// groups of its mode, from two readings around the load; the canary restarted after the first, so only
+// its second counts. Nothing when a side saw no requests or could
 // not be read (`why` says so). Pure.
 std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading>& before,
                                                 const std::vector<LatencyReading>& after,
-                                                const std::string& canary, const std::vector<std::string>& replaced,
-                                                double max_regress, std::string& why);
+                                                const std::string& canary,
+                                                const std::vector<std::string>& replaced, double max_regress,
+                                                std::string& why);
 
 }  // namespace pdctl::ops

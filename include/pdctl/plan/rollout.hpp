@@ -53,9 +53,10 @@ struct RolloutOptions {
 // or moves between prefill and decode (start applies those); the change would leave prefill and decode
 // with different KV layouts; the change cannot roll behind the router and --allow-downtime was not
 // given; a canary that is not a changed group.
-RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes, const RolloutOptions& options);
+RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes,
+                         const RolloutOptions& options);
 
-// What a group's change is, in one line: "image a -> b; ~ --page-size 32 -> 64; env A changed".
+// What a group's change is, in one line: "image a -> b; --page-size 32 -> 64; add --x 1; env A changed".
 std::string describe_change(const GroupDiff& diff);
 
 }  // namespace pdctl::plan

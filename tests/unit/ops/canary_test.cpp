@@ -1,0 +1,52 @@
+// The canary's own latency against the old groups beside it (ops/canary.hpp).
+#include "pdctl/ops/canary.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace pdctl::ops {
+namespace {
+
+LatencyReading decode(const std::string& role, double itl_sum, double itl_count) {
+    LatencyReading reading;
+    reading.role = role;
+    reading.mode = "decode";
+    reading.itl_sum = itl_sum;
+    reading.itl_count = itl_count;
+    return reading;
+}
+
+TEST(Canary, TheCanaryMeanOverTheLoadAgainstTheOldGroupsMean) {
+    // decode restarted between the readings (its counters began again); decode-2 ran on.
+    const std::vector<LatencyReading> before = {decode("decode", 50, 5000), decode("decode-2", 40, 5000)};
+    const std::vector<LatencyReading> after = {decode("decode", 10.4, 1000), decode("decode-2", 48, 6000)};
+    std::string why;
+    const auto comparison = compare_canary(before, after, "decode", {"decode"}, 0.10, why);
+    ASSERT_TRUE(comparison) << why;
+    EXPECT_EQ(comparison->metric, "ITL mean");
+    EXPECT_NEAR(comparison->canary_ms, 10.4, 1e-9);
+    EXPECT_NEAR(comparison->others_ms, 8.0, 1e-9);
+    EXPECT_NEAR(comparison->worse_by, 0.3, 1e-9);
+    EXPECT_TRUE(comparison->regressed);
+    EXPECT_EQ(comparison->others, std::vector<std::string>{"decode-2"});
+
+    const auto lenient = compare_canary(before, after, "decode", {"decode"}, 0.35, why);
+    ASSERT_TRUE(lenient);
+    EXPECT_FALSE(lenient->regressed);
+}
+
+TEST(Canary, GroupsAlreadyReplacedAreNotTheBaselineAndAnIdleSideIsSaidNotJudged) {
+    const std::vector<LatencyReading> before = {decode("decode", 0, 0), decode("decode-2", 8, 1000)};
+    const std::vector<LatencyReading> after = {decode("decode", 8, 1000), decode("decode-2", 8, 1000)};
+    std::string why;
+    EXPECT_FALSE(compare_canary(before, after, "decode", {"decode"}, 0.10, why));
+    EXPECT_EQ(why, "no group of the old config served tokens beside it");
+    EXPECT_FALSE(compare_canary(after, after, "decode", {"decode", "decode-2"}, 0.10, why));
+    auto broken = after;
+    broken[0].error = "/metrics answered 404 (no --enable-metrics)";
+    EXPECT_FALSE(compare_canary(before, broken, "decode", {"decode"}, 0.10, why));
+    EXPECT_EQ(why, "decode: /metrics answered 404 (no --enable-metrics)");
+}
+
+}  // namespace
+}  // namespace pdctl::ops

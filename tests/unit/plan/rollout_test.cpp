@@ -1,0 +1,115 @@
+// Which groups a rollout replaces, in which order, with which canary, and what it refuses
+// (plan/rollout.hpp).
+#include "pdctl/plan/rollout.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "pdctl/config/file_source.hpp"
+#include "pdctl/config/loader.hpp"
+#include "pdctl/plan/builder.hpp"
+#include "pdctl/util/exit_code.hpp"
+
+namespace pdctl::plan {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 2P+2D behind `router` (smg or minilb); `decode_args` for both decode groups, `prefill_args` for both
+// prefill groups.
+Plan two_by_two(const std::string& router, const std::string& prefill_args, const std::string& decode_args) {
+    const std::string yaml = R"(cluster: x
+executor: local
+defaults: {runtime: process, gpus_per_node: 8}
+nodes:
+  - {name: n1, address: 127.0.0.1}
+  - {name: n2, address: 127.0.0.2}
+  - {name: n3, address: 127.0.0.3}
+  - {name: n4, address: 127.0.0.4}
+roles:
+  mooncake-master: {kind: mooncake-master, nodes: [n1]}
+  prefill: {kind: sglang, mode: prefill, groups: [[n1], [n2]], tp_size: 8, args: )" +
+                             prefill_args + R"(}
+  decode: {kind: sglang, mode: decode, groups: [[n3], [n4]], tp_size: 8, args: )" +
+                             decode_args + R"(}
+  router: {kind: router, nodes: [n4], impl: )" +
+                             router + R"(}
+)";
+    return build_plan(
+        config::load_cluster("/x/pdctl.yaml", config::MemoryFileSource({{"/x/pdctl.yaml", yaml}})));
+}
+
+// The per-group differences between two plans of the same groups.
+std::vector<GroupDiff> changes(const Plan& running, const Plan& wanted) {
+    std::vector<GroupDiff> diffs;
+    for (const auto& stage : wanted.stages)
+        diffs.push_back(diff_stage(*running.find_stage(stage.role), stage));
+    return diffs;
+}
+
+std::string refusal(const Plan& wanted, const std::vector<GroupDiff>& diffs, RolloutOptions options = {}) {
+    try {
+        rollout_plan(wanted, diffs, options);
+    } catch (const Failure& failure) {
+        EXPECT_EQ(failure.code(), ExitCode::kUsage);
+        return std::string(failure.what()) + " | " + failure.hint();
+    }
+    return "not refused";
+}
+
+TEST(RolloutPlan, AFlagOnBothDecodesRollsThemWithTheFirstAsCanary) {
+    const auto running = two_by_two("smg", "[]", "[]");
+    const auto wanted = two_by_two("smg", "[]", "[--max-running-requests, '64']");
+    const auto rollout = rollout_plan(wanted, changes(running, wanted), {});
+    ASSERT_EQ(rollout.steps.size(), 2U);
+    EXPECT_EQ(rollout.steps[0].group, "decode");
+    EXPECT_TRUE(rollout.steps[0].canary);
+    EXPECT_EQ(rollout.steps[0].what, "add --max-running-requests 64");
+    EXPECT_EQ(rollout.steps[1].group, "decode-2");
+    EXPECT_FALSE(rollout.steps[1].canary);
+    EXPECT_FALSE(rollout.downtime);
+    EXPECT_EQ(rollout.router, "router");
+    EXPECT_THAT(rollout.unchanged,
+                ::testing::ElementsAre("mooncake-master", "prefill", "prefill-2", "router"));
+}
+
+TEST(RolloutPlan, ADecodeIsTheCanaryEvenWhenAPrefillComesFirstUnlessOneIsNamed) {
+    const auto running = two_by_two("smg", "[]", "[]");
+    const auto wanted = two_by_two("smg", "[--max-running-requests, '64']", "[--max-running-requests, '64']");
+    const auto rollout = rollout_plan(wanted, changes(running, wanted), {});
+    ASSERT_EQ(rollout.steps.size(), 4U);
+    EXPECT_EQ(rollout.steps[0].group, "decode");
+    EXPECT_EQ(rollout.steps[1].group, "prefill");
+    const auto named = rollout_plan(wanted, changes(running, wanted), {"prefill-2", false});
+    EXPECT_EQ(named.steps[0].group, "prefill-2");
+    EXPECT_TRUE(named.steps[0].canary);
+    EXPECT_THAT(refusal(wanted, changes(running, wanted), {"router", false}),
+                HasSubstr("--canary router: not a group this change replaces"));
+}
+
+TEST(RolloutPlan, APageSizeOnDecodeAloneIsRefusedAndOnBothMovesEveryGroupTogether) {
+    const auto running = two_by_two("smg", "[]", "[]");
+    const auto decode_only = two_by_two("smg", "[]", "[--page-size, '64']");
+    EXPECT_THAT(refusal(decode_only, changes(running, decode_only)),
+                HasSubstr("prefill and decode speaking different KV layouts: --page-size"));
+    const auto both = two_by_two("smg", "[--page-size, '64']", "[--page-size, '64']");
+    EXPECT_THAT(refusal(both, changes(running, both)), HasSubstr("the KV layout changes"));
+    EXPECT_THAT(refusal(both, changes(running, both)), HasSubstr("--allow-downtime"));
+    const auto allowed = rollout_plan(both, changes(running, both), {"", true});
+    EXPECT_TRUE(allowed.together);
+    EXPECT_TRUE(allowed.downtime);
+    EXPECT_EQ(allowed.steps.size(), 4U);
+    EXPECT_FALSE(allowed.kv_reasons.empty());
+}
+
+TEST(RolloutPlan, MiniLbCannotRollAndNothingChangedIsNothingToDo) {
+    const auto running = two_by_two("minilb", "[]", "[]");
+    const auto wanted = two_by_two("minilb", "[]", "[--max-running-requests, '64']");
+    EXPECT_THAT(refusal(wanted, changes(running, wanted)),
+                HasSubstr("MiniLB, whose worker list is fixed at launch"));
+    EXPECT_TRUE(rollout_plan(wanted, changes(running, wanted), {"", true}).downtime);
+    EXPECT_THAT(refusal(running, changes(running, running)), HasSubstr("nothing to roll out"));
+}
+
+}  // namespace
+}  // namespace pdctl::plan
