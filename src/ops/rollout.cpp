@@ -12,6 +12,8 @@
 #include "pdctl/ops/engine_run.hpp"
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
+#include "pdctl/pull/pull_plan.hpp"
+#include "pdctl/pull/puller.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -42,6 +44,63 @@ ExitCode replace_group(const Deployment& deployment, const std::string& group, c
     engine.rolling = true;
     engine.drain_grace = request.drain_grace;
     return run_engine_locked(deployment, engine, journal);
+}
+
+// Reports each image as it is pulled; the puller calls one at a time.
+class PullNotes : public pull::PullObserver {
+  public:
+    explicit PullNotes(engine::Reporter& journal) : journal_(journal) {}
+    void image_done(const std::string& node, const pull::ImageOutcome& image, std::size_t,
+                    std::size_t) override {
+        journal_.note(fmt::format("pull {} {}: {}{}", node, image.image.image, pull::to_string(image.status),
+                                  image.error.empty() ? "" : " (" + image.error + ")"));
+    }
+    void node_done(const pull::NodeOutcome&) override {}
+    void still_pulling(const std::string& node, const pull::ImageRef& image,
+                       pull::Duration elapsed) override {
+        journal_.note(fmt::format("pull {} {}: still pulling after {}", node, image.image,
+                                  util::format_elapsed(elapsed)));
+    }
+
+  private:
+    engine::Reporter& journal_;
+};
+
+// The new images, on every node of a group whose image changes, pulled and their IDs checked alike
+// before anything is touched. A message when they are not; "" when they are (or nothing changes image).
+std::string pull_new_images(const Deployment& deployment, const RolloutPreview& preview,
+                            engine::Reporter& journal) {
+    pull::PullFilter filter;
+    for (const auto& group : preview.groups) {
+        const bool replaced =
+            std::any_of(preview.plan.steps.begin(), preview.plan.steps.end(),
+                        [&](const plan::RolloutStep& step) { return step.group == group.diff.stage; });
+        if (!replaced || group.diff.image_before == group.diff.image_after) continue;
+        const auto* stage = deployment.plan.find_stage(group.diff.stage);
+        if (!stage) continue;
+        filter.roles.push_back(stage->config_role);
+        for (const auto& unit : stage->units) filter.nodes.push_back(unit.node);
+    }
+    if (filter.nodes.empty()) return "";
+    const auto plan = pull::plan_pull(deployment.cluster, filter);
+    if (plan.empty()) return "";
+    journal.note(fmt::format("pulling the new images on {} nodes before anything is touched", plan.size()));
+    PullNotes notes(journal);
+    pull::PullOptions options;
+    options.interrupted = [] { return engine::interrupted(); };
+    const auto result = pull::run_pull(*deployment.executor, plan, notes, options);
+    if (result.all_pulled()) return "";
+    std::vector<std::string> problems;
+    for (const auto& node : result.nodes) {
+        if (node.unreachable) problems.push_back(node.node + " unreachable");
+        for (const auto& image : node.images)
+            if (!image.ok())
+                problems.push_back(fmt::format("{} {}: {}", node.node, image.image.image, image.error));
+    }
+    for (const auto& mismatch : result.mismatches)
+        problems.push_back(fmt::format("{} {} is {} where most nodes have {}", mismatch.node,
+                                       mismatch.image.image, mismatch.id, mismatch.majority));
+    return "the new images are not on every node (" + util::join(problems, "; ") + "); nothing was touched";
 }
 
 std::vector<RecordedLevel> baseline_levels(const RolloutRequest& request, const BenchReport& measured) {
@@ -183,6 +242,11 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                             result.preview.previous_run, error));
         const auto previous = open_deployment(
             load_kept_config(*bundle), {false, Purpose::kDrive, request.verb, &clock, deployment.prober});
+
+        if (const auto missing = pull_new_images(deployment, result.preview, journal); !missing.empty()) {
+            result.message = missing;
+            return ExitCode::kStageFailed;
+        }
 
         if (rollout.downtime) {
             journal.note("downtime: " + rollout.downtime_why + "; " + util::join(groups, ", ") +

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -19,38 +21,54 @@ nlohmann::json steps_json(const plan::RolloutPlan& plan) {
 
 std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const ops::RolloutRequest& request) {
     const auto& plan = preview.plan;
-    std::string text = fmt::format("{} through {} ({} of {} groups change; unchanged: {})\n", request.verb, plan.router,
-                                   plan.steps.size(), plan.steps.size() + plan.unchanged.size(),
+    std::string text = fmt::format("{} through {} ({} of {} groups change; unchanged: {})\n", request.verb,
+                                   plan.router, plan.steps.size(), plan.steps.size() + plan.unchanged.size(),
                                    plan.unchanged.empty() ? "none" : util::join(plan.unchanged, ", "));
+    for (const auto& group : preview.groups)
+        if (group.diff.image_before != group.diff.image_after &&
+            std::any_of(plan.steps.begin(), plan.steps.end(),
+                        [&](const plan::RolloutStep& step) { return step.group == group.diff.stage; })) {
+            text +=
+                "  first: pull the new images on the nodes of the groups that change, their IDs checked "
+                "alike, "
+                "before anything is touched\n";
+            break;
+        }
     if (plan.downtime) {
         text += fmt::format("  downtime: {}\n", plan.downtime_why);
         for (const auto& why : plan.kv_reasons) text += "    " + why + "\n";
-        text += fmt::format("  1. restart {} in place with the config; the downtime is measured\n",
-                            [&] {
-                                std::vector<std::string> groups;
-                                for (const auto& step : plan.steps) groups.push_back(step.group);
-                                return util::join(groups, ", ");
-                            }());
+        text += fmt::format("  1. restart {} in place with the config; the downtime is measured\n", [&] {
+            std::vector<std::string> groups;
+            for (const auto& step : plan.steps) groups.push_back(step.group);
+            return util::join(groups, ", ");
+        }());
     } else {
-        text += fmt::format("  0. baseline: {} of load through {} at concurrency {}{}\n",
-                            util::format_elapsed(request.canary_window), plan.router, request.concurrency,
-                            request.baseline_file.empty() ? "" : " (read from " + request.baseline_file + " instead)");
+        text += fmt::format(
+            "  0. baseline: {} of load through {} at concurrency {}{}\n",
+            util::format_elapsed(request.canary_window), plan.router, request.concurrency,
+            request.baseline_file.empty() ? "" : " (read from " + request.baseline_file + " instead)");
         int n = 1;
         for (const auto& step : plan.steps) {
-            text += fmt::format("  {}. replace {}{}: {}\n", n++, step.group, step.canary ? " (canary)" : "", step.what);
-            text += fmt::format("     take it out of {}, restart it with the config, wait for its gate, add it back\n",
-                                plan.router);
+            text += fmt::format("  {}. replace {}{}: {}\n", n++, step.group, step.canary ? " (canary)" : "",
+                                step.what);
+            text += fmt::format(
+                "     take it out of {}, restart it with the config, wait for its gate, add it back\n",
+                plan.router);
             if (step.canary)
                 text += fmt::format(
-                    "     gate: {} of the same load; no failed request, no KV failure counter rise, the bench within "
-                    "{:.0f}% of the baseline (significant at p<0.01), and its own latency within {:.0f}% of the "
+                    "     gate: {} of the same load; no failed request, no KV failure counter rise, the "
+                    "bench within "
+                    "{:.0f}% of the baseline (significant at p<0.01), and its own latency within {:.0f}% of "
+                    "the "
                     "groups beside it\n",
-                    util::format_elapsed(request.canary_window), request.max_regress * 100, request.max_regress * 100);
+                    util::format_elapsed(request.canary_window), request.max_regress * 100,
+                    request.max_regress * 100);
         }
     }
-    text += fmt::format("  on failure: every group already replaced goes back to the config of run {}{}\n",
-                        preview.previous_run.empty() ? "(none kept)" : preview.previous_run,
-                        plan.downtime ? " (`pdctl rollback`)" : ", one at a time, out of the router meanwhile");
+    text +=
+        fmt::format("  on failure: every group already replaced goes back to the config of run {}{}\n",
+                    preview.previous_run.empty() ? "(none kept)" : preview.previous_run,
+                    plan.downtime ? " (`pdctl rollback`)" : ", one at a time, out of the router meanwhile");
     return text;
 }
 
@@ -79,17 +97,19 @@ std::string render_rollout_text(const ops::RolloutResult& result) {
             text += "  own latency not compared: " + canary.latency_not_judged + "\n";
         if (canary.comparison)
             for (const auto& change : canary.comparison->changes)
-                text += fmt::format("  {} {}: {:.4g} -> {:.4g} ({:+.0f}% worse){}\n", change.level, change.metric,
-                                    change.before, change.now, change.worse_by * 100,
-                                    change.regressed                                       ? "  REGRESSED"
-                                    : change.metric == "E2E p50" || change.metric == "output tok/s" ? ""
-                                                                                           : "  (not gated)");
+                text += fmt::format("  {} {}: {:.4g} -> {:.4g} ({:+.0f}% worse){}\n", change.level,
+                                    change.metric, change.before, change.now, change.worse_by * 100,
+                                    change.regressed ? "  REGRESSED"
+                                    : change.metric == "E2E p50" || change.metric == "output tok/s"
+                                        ? ""
+                                        : "  (not gated)");
         for (const auto& problem : canary.problems) text += "  ✗ " + problem + "\n";
     }
     if (result.downtime) text += fmt::format("downtime: {}\n", util::format_elapsed(*result.downtime));
     if (result.rolled_back)
-        text += fmt::format("rolled back: {}\n",
-                            result.rolled_back_groups.empty() ? "nothing" : util::join(result.rolled_back_groups, ", "));
+        text += fmt::format("rolled back: {}\n", result.rolled_back_groups.empty()
+                                                     ? "nothing"
+                                                     : util::join(result.rolled_back_groups, ", "));
     text += fmt::format("{} {}\n", result.code == ExitCode::kOk ? "✓" : "✗", result.message);
     return text;
 }
@@ -104,11 +124,13 @@ nlohmann::json rollout_to_json(const ops::RolloutResult& result) {
     if (result.downtime) document["downtime_ms"] = result.downtime->count();
     if (result.canary) {
         const auto& canary = *result.canary;
-        nlohmann::json item = {{"group", canary.group}, {"passed", canary.passed()}, {"problems", canary.problems}};
+        nlohmann::json item = {
+            {"group", canary.group}, {"passed", canary.passed()}, {"problems", canary.problems}};
         if (canary.latency)
-            item["latency"] = {{"metric", canary.latency->metric},      {"canary_ms", canary.latency->canary_ms},
-                               {"others_ms", canary.latency->others_ms}, {"others", canary.latency->others},
-                               {"worse_by", canary.latency->worse_by},   {"regressed", canary.latency->regressed}};
+            item["latency"] = {
+                {"metric", canary.latency->metric},       {"canary_ms", canary.latency->canary_ms},
+                {"others_ms", canary.latency->others_ms}, {"others", canary.latency->others},
+                {"worse_by", canary.latency->worse_by},   {"regressed", canary.latency->regressed}};
         else
             item["latency_not_judged"] = canary.latency_not_judged;
         document["canary"] = item;
