@@ -70,26 +70,18 @@ std::string group_header(const ops::GroupDrift& group, std::size_t name_width) {
     return line + "\n";
 }
 
-nlohmann::json flag_json(const plan::FlagChange& flag) {
-    nlohmann::json item = {{"flag", flag.flag}, {"secret", flag.secret}};
-    item["before"] = !flag.before_present ? nlohmann::json()
-                     : flag.secret        ? nlohmann::json("[secret]")
-                                          : nlohmann::json(flag.before);
-    item["after"] = !flag.after_present ? nlohmann::json()
-                    : flag.secret       ? nlohmann::json("[secret]")
-                                        : nlohmann::json(flag.after);
-    return item;
-}
-
-nlohmann::json env_json(const plan::EnvChange& env) {
-    nlohmann::json item = {{"key", env.key}, {"secret", env.secret}};
-    item["before"] = !env.before_present ? nlohmann::json()
-                     : env.secret        ? nlohmann::json("[secret]")
-                                         : nlohmann::json(env.before);
-    item["after"] = !env.after_present ? nlohmann::json()
-                    : env.secret       ? nlohmann::json("[secret]")
-                                       : nlohmann::json(env.after);
-    return item;
+// One change of a flag or an environment key: absent is null, a secret "[secret]".
+template <typename Change>
+nlohmann::json change_json(const char* name_key, const std::string& name, const Change& change) {
+    const auto side = [&](bool present, const std::string& value) {
+        return !present        ? nlohmann::json()
+               : change.secret ? nlohmann::json("[secret]")
+                               : nlohmann::json(value);
+    };
+    return {{name_key, name},
+            {"secret", change.secret},
+            {"before", side(change.before_present, change.before)},
+            {"after", side(change.after_present, change.after)}};
 }
 
 }  // namespace
@@ -162,9 +154,9 @@ nlohmann::json diff_to_json(const ops::DiffResult& result, const std::string& co
                                {"bootstrap_changed", diff.bootstrap_changed}};
         if (!diff.running_stage.empty()) item["running_group"] = diff.running_stage;
         item["flags"] = nlohmann::json::array();
-        for (const auto& flag : diff.flags) item["flags"].push_back(flag_json(flag));
+        for (const auto& flag : diff.flags) item["flags"].push_back(change_json("flag", flag.flag, flag));
         item["env"] = nlohmann::json::array();
-        for (const auto& env : diff.env) item["env"].push_back(env_json(env));
+        for (const auto& env : diff.env) item["env"].push_back(change_json("key", env.key, env));
         groups.push_back(std::move(item));
     }
     nlohmann::json files = nlohmann::json::array();

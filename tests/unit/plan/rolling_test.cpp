@@ -8,6 +8,7 @@
 #include "pdctl/config/loader.hpp"
 #include "pdctl/plan/builder.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "unit/support/pd_plan.hpp"
 
 namespace pdctl::plan {
 namespace {
@@ -17,28 +18,8 @@ using Steps = std::vector<std::string>;
 
 // The master, `prefill` and `decode` groups as given, and a router of `impl`.
 Plan rolling_fixture(const std::string& prefill, const std::string& decode, const std::string& impl) {
-    const std::string yaml = R"(cluster: r
-executor: local
-defaults: {runtime: process, gpus_per_node: 8}
-nodes:
-  - {name: n1, address: 127.0.0.1}
-  - {name: n2, address: 127.0.0.2}
-  - {name: n3, address: 127.0.0.3}
-  - {name: n4, address: 127.0.0.4}
-  - {name: n5, address: 127.0.0.5}
-roles:
-  mooncake-master: {kind: mooncake-master, nodes: [n1]}
-  prefill: {kind: sglang, mode: prefill, )" +
-                             prefill + R"(}
-  decode: {kind: sglang, mode: decode, )" +
-                             decode + R"(}
-  router: {kind: router, impl: )" +
-                             impl + R"(, nodes: [n5]}
-)";
-    return build_plan(
-        config::load_cluster("/r/pdctl.yaml", config::MemoryFileSource({{"/r/pdctl.yaml", yaml}})));
+    return testing::pd_plan(prefill, decode, impl);
 }
-
 Steps steps_of(const RollingPlan& rolling) {
     Steps steps;
     for (const auto& step : rolling.steps) steps.push_back(to_string(step.action) + " " + step.stage);

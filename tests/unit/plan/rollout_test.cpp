@@ -5,10 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "pdctl/config/file_source.hpp"
-#include "pdctl/config/loader.hpp"
-#include "pdctl/plan/builder.hpp"
 #include "pdctl/util/exit_code.hpp"
+#include "unit/support/pd_plan.hpp"
 
 namespace pdctl::plan {
 namespace {
@@ -18,27 +16,9 @@ using ::testing::HasSubstr;
 // 2P+2D behind `router` (smg or minilb); `decode_args` for both decode groups, `prefill_args` for both
 // prefill groups.
 Plan two_by_two(const std::string& router, const std::string& prefill_args, const std::string& decode_args) {
-    const std::string yaml = R"(cluster: x
-executor: local
-defaults: {runtime: process, gpus_per_node: 8}
-nodes:
-  - {name: n1, address: 127.0.0.1}
-  - {name: n2, address: 127.0.0.2}
-  - {name: n3, address: 127.0.0.3}
-  - {name: n4, address: 127.0.0.4}
-roles:
-  mooncake-master: {kind: mooncake-master, nodes: [n1]}
-  prefill: {kind: sglang, mode: prefill, groups: [[n1], [n2]], tp_size: 8, args: )" +
-                             prefill_args + R"(}
-  decode: {kind: sglang, mode: decode, groups: [[n3], [n4]], tp_size: 8, args: )" +
-                             decode_args + R"(}
-  router: {kind: router, nodes: [n4], impl: )" +
-                             router + R"(}
-)";
-    return build_plan(
-        config::load_cluster("/x/pdctl.yaml", config::MemoryFileSource({{"/x/pdctl.yaml", yaml}})));
+    return testing::pd_plan("groups: [[n1], [n2]], tp_size: 8, args: " + prefill_args,
+                            "groups: [[n3], [n4]], tp_size: 8, args: " + decode_args, router);
 }
-
 // The per-group differences between two plans of the same groups.
 std::vector<GroupDiff> changes(const Plan& running, const Plan& wanted) {
     std::vector<GroupDiff> diffs;
