@@ -17,6 +17,7 @@ namespace {
 
 struct RolloutFlags {
     bool dry_run = false;
+    bool pause_after_canary = false;
     std::string canary;
     bool allow_downtime = false;
     std::string max_regress = "10%";
@@ -31,10 +32,11 @@ ops::RolloutRequest request_of(const RolloutFlags& flags, const std::string& ver
     ops::RolloutRequest request;
     request.verb = verb;
     request.canary = flags.canary;
+    request.pause_after_canary = flags.pause_after_canary;
     request.allow_downtime = flags.allow_downtime;
     request.max_regress = ops::parse_regress_fraction(flags.max_regress);
-    request.canary_window =
-        std::chrono::duration_cast<std::chrono::milliseconds>(parse_duration_flag("--canary-window", flags.canary_window));
+    request.canary_window = std::chrono::duration_cast<std::chrono::milliseconds>(
+        parse_duration_flag("--canary-window", flags.canary_window));
     if (flags.concurrency < 1) throw Failure(ExitCode::kUsage, "--concurrency must be at least 1");
     request.concurrency = flags.concurrency;
     request.baseline_file = flags.baseline;
@@ -71,6 +73,19 @@ ExitCode rollout_command(const GlobalOptions& global, const RolloutFlags& flags)
     return roll(global, context, context.redactor, request, flags.dry_run);
 }
 
+// `rollout resume`: the rest of the paused rollout, with the same config file; `rollout abort`: the
+// canary back to the config it replaced.
+ExitCode paused_command(const GlobalOptions& global, const RolloutFlags& flags, bool abort) {
+    auto request = request_of(flags, abort ? "rollback" : "rollout");
+    request.resuming = true;
+    auto context = load_context(global);
+    auto target = ops::paused_rollout(context, abort);
+    if (!abort) return roll(global, context, context.redactor, request, flags.dry_run);
+    util::Redactor redactor = context.redactor;
+    redactor.add_secrets_of(target.previous->redactor);
+    return roll(global, *target.previous, redactor, request, flags.dry_run);
+}
+
 ExitCode rollback_command(const GlobalOptions& global, const RolloutFlags& flags) {
     const auto request = request_of(flags, "rollback");
     auto context = load_context(global);
@@ -83,12 +98,19 @@ ExitCode rollback_command(const GlobalOptions& global, const RolloutFlags& flags
 void add_rollout_flags(CLI::App& command, RolloutFlags& flags) {
     command.add_flag("--dry-run", flags.dry_run,
                      "print the plan (groups, order, canary, its gate, the way back) and touch nothing");
-    command.add_option("--canary", flags.canary, "the group replaced and judged first (default: a decode group)");
-    command.add_flag("--allow-downtime", flags.allow_downtime,
-                     "a change that cannot roll with the router serving (MiniLB, a KV layout change): replace the "
-                     "groups in place, the downtime measured");
-    command.add_option("--max-regress", flags.max_regress,
-                       "how much worse the canary may be than the baseline and than the groups beside it")
+    command.add_option("--canary", flags.canary,
+                       "the group replaced and judged first (default: a decode group)");
+    command.add_flag(
+        "--pause-after-canary", flags.pause_after_canary,
+        "once the canary passed, stop there: `rollout resume` replaces the rest, `rollout abort` "
+        "puts the canary back");
+    command.add_flag(
+        "--allow-downtime", flags.allow_downtime,
+        "a change that cannot roll with the router serving (MiniLB, a KV layout change): replace the "
+        "groups in place, the downtime measured");
+    command
+        .add_option("--max-regress", flags.max_regress,
+                    "how much worse the canary may be than the baseline and than the groups beside it")
         ->capture_default_str();
     add_duration_option(command, "--canary-window", flags.canary_window,
                         "the load the baseline and the canary are each measured under (default 20s)");
@@ -108,14 +130,33 @@ void add_rollout_verb(CLI::App& app, Verbs& verbs) {
         "take the deployment to the config one group at a time through the router: a canary judged by the "
         "bench first, every changed group rolled back when it fails (exit 18)");
     add_rollout_flags(*command, *flags);
+    auto resume_flags = std::make_shared<RolloutFlags>();
+    auto* resume = command->add_subcommand("resume", "replace the rest of a rollout paused after its canary");
+    add_duration_option(*resume, "--drain-grace", resume_flags->drain_grace,
+                        "how long a group keeps running after the router dropped it (default 5s)");
+    auto abort_flags = std::make_shared<RolloutFlags>();
+    auto* abort =
+        command->add_subcommand("abort", "put the canary of a paused rollout back to the config it replaced");
+    add_duration_option(*abort, "--drain-grace", abort_flags->drain_grace,
+                        "how long a group keeps running after the router dropped it (default 5s)");
+    resume->fallthrough();
+    abort->fallthrough();
+    // Before `rollout` itself: the first parsed entry runs, and `rollout resume` parses `rollout` too.
+    verbs.add(resume, [resume_flags](const GlobalOptions& global) {
+        return paused_command(global, *resume_flags, false);
+    });
+    verbs.add(abort, [abort_flags](const GlobalOptions& global) {
+        return paused_command(global, *abort_flags, true);
+    });
     verbs.add(command, [flags](const GlobalOptions& global) { return rollout_command(global, *flags); });
 }
 
 void add_rollback_verb(CLI::App& app, Verbs& verbs) {
     auto flags = std::make_shared<RolloutFlags>();
     auto* command = app.add_subcommand(
-        "rollback", "bring the deployment back to a past run's kept config, the way rollout goes (default: the "
-                    "newest run that ended well with another config than the one that runs)");
+        "rollback",
+        "bring the deployment back to a past run's kept config, the way rollout goes (default: the "
+        "newest run that ended well with another config than the one that runs)");
     command->add_option("run", flags->run, "a run id or a unique prefix of one (`pdctl history`)");
     add_rollout_flags(*command, *flags);
     verbs.add(command, [flags](const GlobalOptions& global) { return rollback_command(global, *flags); });

@@ -10,6 +10,7 @@
 #include "pdctl/ops/bench_record.hpp"
 #include "pdctl/ops/config_history.hpp"
 #include "pdctl/ops/engine_run.hpp"
+#include "pdctl/ops/intent_store.hpp"
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/pull/pull_plan.hpp"
@@ -223,6 +224,16 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
     auto& clock = *deployment.clock;
     engine::install_interrupt_handlers();  // Ctrl-C ends a step the engine's way, then the run's record
     result.code = run_journaled_verb(deployment, screen, request.verb, [&](JournalingReporter& journal) {
+        if (!request.resuming) {
+            const auto intent = read_intent(deployment);
+            if (intent.intent.rollout)
+                throw Failure(
+                    ExitCode::kUsage,
+                    fmt::format("a rollout is paused after its canary {} (by {} at {}); nothing was touched",
+                                intent.intent.rollout->canary, intent.intent.rollout->act.who,
+                                intent.intent.rollout->act.at),
+                    "`pdctl rollout resume` replaces the rest, `pdctl rollout abort` puts the canary back");
+        }
         result.preview = preview_rollout(deployment, request);
         const auto& rollout = result.preview.plan;
         std::vector<std::string> groups;
@@ -264,11 +275,12 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
             return code;
         }
 
-        journal.note(fmt::format("baseline: {} of load through {} at concurrency {}",
-                                 util::format_elapsed(request.canary_window), rollout.router,
-                                 request.concurrency));
+        if (!request.resuming)
+            journal.note(fmt::format("baseline: {} of load through {} at concurrency {}",
+                                     util::format_elapsed(request.canary_window), rollout.router,
+                                     request.concurrency));
         BenchReport baseline_run;
-        if (request.baseline_file.empty()) {
+        if (request.baseline_file.empty() && !request.resuming) {
             baseline_run = run_bench(deployment, rollout_bench(request, 1), {});
             if (!baseline_run.passed()) {
                 result.message = "the running deployment fails its own baseline (" +
@@ -276,7 +288,8 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 return ExitCode::kBenchFailed;
             }
         }
-        const auto baseline = baseline_levels(request, baseline_run);
+        const auto baseline =
+            request.resuming ? std::vector<RecordedLevel>{} : baseline_levels(request, baseline_run);
 
         for (std::size_t i = 0; i < rollout.steps.size(); ++i) {
             const auto& step = rollout.steps[i];
@@ -291,7 +304,7 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                                              static_cast<int>(code));
                 return roll_back(previous, request, result, journal);
             }
-            if (!step.canary) continue;
+            if (!step.canary || request.resuming) continue;
             journal.note(
                 fmt::format("canary {}: {} of load, judged against the baseline and the groups beside it",
                             step.group, util::format_elapsed(request.canary_window)));
@@ -310,6 +323,40 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 return roll_back(previous, request, result, journal);
             }
             journal.note("canary " + step.group + " passed");
+            if (request.pause_after_canary) {
+                const auto config_id = state::config_store::bundle_id(
+                    state::config_store::to_document(config_bundle(deployment.cluster)));
+                const auto unrecorded =
+                    change_intent(deployment, journal, "rollout paused", {step.group},
+                                  [&](state::intent::Intent& intent, const state::intent::Act& act) {
+                                      intent.rollout = state::intent::PausedRollout{
+                                          act, config_id, result.preview.previous_config,
+                                          result.preview.previous_run, step.group};
+                                      return true;
+                                  });
+                if (!unrecorded.empty()) {
+                    result.message =
+                        unrecorded + ": the pause could not be recorded, so the canary goes back";
+                    return roll_back(previous, request, result, journal);
+                }
+                result.paused = true;
+                result.message = fmt::format(
+                    "paused after canary {}: `pdctl rollout resume` replaces the rest, `pdctl rollout abort` "
+                    "puts "
+                    "the canary back",
+                    step.group);
+                return ExitCode::kOk;
+            }
+        }
+        if (request.resuming) {
+            const auto unrecorded =
+                change_intent(deployment, journal, "rollout resumed", groups,
+                              [](state::intent::Intent& intent, const state::intent::Act&) {
+                                  const bool paused = intent.rollout.has_value();
+                                  intent.rollout.reset();
+                                  return paused;
+                              });
+            if (!unrecorded.empty()) journal.note(unrecorded + ": the pause still reads as recorded");
         }
         result.message = fmt::format("{} replaced with the config, one at a time through {}",
                                      util::join(result.replaced, ", "), rollout.router);
@@ -353,6 +400,40 @@ RollbackTarget rollback_target(const Deployment& deployment, const std::string& 
     target.deployment =
         open_deployment(load_kept_config(target.kept.bundle),
                         {false, Purpose::kDrive, "rollback", deployment.clock, deployment.prober});
+    return target;
+}
+
+}  // namespace pdctl::ops
+
+namespace pdctl::ops {
+
+PausedTarget paused_rollout(const Deployment& deployment, bool abort) {
+    const auto read = read_intent(deployment);
+    if (!read.error.empty()) throw Failure(ExitCode::kUnreachable, read.error);
+    if (!read.intent.rollout)
+        throw Failure(ExitCode::kUsage, "no rollout is paused",
+                      "`pdctl rollout --pause-after-canary` pauses one");
+    PausedTarget target;
+    target.paused = *read.intent.rollout;
+    if (!abort) {
+        const auto config_id = state::config_store::bundle_id(
+            state::config_store::to_document(config_bundle(deployment.cluster)));
+        if (config_id != target.paused.config_id)
+            throw Failure(
+                ExitCode::kUsage,
+                fmt::format("the config file is not the one whose canary {} passed (config {}, this is {})",
+                            target.paused.canary, target.paused.config_id.substr(0, 12),
+                            config_id.substr(0, 12)),
+                "resume with the same config file, or `pdctl rollout abort`");
+        return target;
+    }
+    std::string error;
+    const auto bundle = fetch_kept_config(deployment, target.paused.previous_config_id, error);
+    if (!bundle)
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("the config to go back to ({}): {}", target.paused.previous_run, error));
+    target.previous = open_deployment(load_kept_config(*bundle), {false, Purpose::kDrive, "rollout abort",
+                                                                  deployment.clock, deployment.prober});
     return target;
 }
 

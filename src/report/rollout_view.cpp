@@ -118,6 +118,7 @@ nlohmann::json rollout_to_json(const ops::RolloutResult& result) {
     nlohmann::json document = rollout_plan_to_json(result.preview);
     document["replaced"] = result.replaced;
     document["rolled_back"] = result.rolled_back;
+    document["paused"] = result.paused;
     document["rolled_back_groups"] = result.rolled_back_groups;
     document["exit_code"] = static_cast<int>(result.code);
     document["message"] = result.message;

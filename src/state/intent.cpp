@@ -52,6 +52,10 @@ Intent parse(const std::string& text) {
     if (const auto pause = document.find("pause"); pause != document.end() && pause->is_object())
         intent.pause =
             HealPause{act_of(*pause), number_of(*pause, "until_epoch_ms"), text_of(*pause, "reason")};
+    if (const auto rollout = document.find("rollout"); rollout != document.end() && rollout->is_object())
+        intent.rollout = PausedRollout{act_of(*rollout), text_of(*rollout, "config_id"),
+                                       text_of(*rollout, "previous_config_id"),
+                                       text_of(*rollout, "previous_run"), text_of(*rollout, "canary")};
     return intent;
 }
 
@@ -68,6 +72,14 @@ std::string to_text(const Intent& intent) {
         pause["until_epoch_ms"] = intent.pause->until_epoch_ms;
         pause["reason"] = intent.pause->reason;
         document["pause"] = std::move(pause);
+    }
+    if (intent.rollout) {
+        auto rollout = act_json(intent.rollout->act);
+        rollout["config_id"] = intent.rollout->config_id;
+        rollout["previous_config_id"] = intent.rollout->previous_config_id;
+        rollout["previous_run"] = intent.rollout->previous_run;
+        rollout["canary"] = intent.rollout->canary;
+        document["rollout"] = std::move(rollout);
     }
     return document.dump(2) + "\n";
 }

@@ -119,7 +119,7 @@ class RolloutBackTest : public RolloutTest {
     RolloutBackTest() : RolloutTest("rollback", 127) {}
 };
 
-TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanarySoakAndRollbackReturnsToThePreviousRun) {
+TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanaryAPauseResumesOrAbortsAndRollbackReturnsToTheFirstRun) {
     const auto start = cluster_.run({"start"});
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
     const auto first_run =
@@ -139,9 +139,31 @@ TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanarySoakAndRollbackReturnsToTh
         "--max-running-requests 48\"\n");
     const auto good = rollout();
     ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+    // Paused after the canary: another rollout is refused, abort puts the canary back, and a resume of
+    // the same change (paused again) replaces the rest.
+    decode_extra(
+        "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
+        "--max-running-requests 40\"\n");
+    const auto paused = rollout({"--pause-after-canary"});
+    ASSERT_EQ(paused.exit_code, 0) << paused.out << paused.err;
+    EXPECT_THAT(paused.out, HasSubstr("paused after canary decode"));
+    const auto refused = rollout();
+    EXPECT_EQ(refused.exit_code, 2) << refused.out;
+    EXPECT_THAT(refused.err, HasSubstr("a rollout is paused after its canary decode"));
+    const auto aborted = cluster_.run({"rollout", "abort", "--drain-grace", "1s"}, std::chrono::seconds(240));
+    ASSERT_EQ(aborted.exit_code, 0) << aborted.out << aborted.err;
+    EXPECT_THAT(cluster_.run({"rollout", "resume"}).err, HasSubstr("no rollout is paused"));
+    ASSERT_EQ(rollout({"--pause-after-canary"}).exit_code, 0);
+    const auto resumed =
+        cluster_.run({"rollout", "resume", "--drain-grace", "1s"}, std::chrono::seconds(240));
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+    EXPECT_THAT(resumed.out, HasSubstr("decode-2 replaced with the config"));
+    EXPECT_EQ(cluster_.run({"diff"}).exit_code, 0);
+
+    // By default rollback goes to the newest run that ended well with another config: the 48 one.
     const auto planned = cluster_.run({"rollback", "--dry-run"});
     ASSERT_EQ(planned.exit_code, 0) << planned.out << planned.err;
-    EXPECT_THAT(planned.out, HasSubstr("1. replace decode (canary): remove --max-running-requests"));
+    EXPECT_THAT(planned.out, HasSubstr("1. replace decode (canary): --max-running-requests 40 -> 48"));
     {
         GenerateStream stream(cluster_.address(5), 31000);
         const auto back =

@@ -18,6 +18,7 @@
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/ops/diff.hpp"
 #include "pdctl/plan/rollout.hpp"
+#include "pdctl/state/intent.hpp"
 #include "pdctl/util/exit_code.hpp"
 
 namespace pdctl::ops {
@@ -34,6 +35,11 @@ struct RolloutRequest {
     std::chrono::milliseconds drain_grace{std::chrono::seconds(5)};
     // What the verb is called in the journal and messages ("rollout", "rollback").
     std::string verb = "rollout";
+    // --pause-after-canary: once the canary passed, record the pause and end; `rollout resume|abort`.
+    bool pause_after_canary = false;
+    // `rollout resume|abort`: every step a plain replacement, no baseline and no canary (the canary was
+    // judged before the pause; abort goes back to the config that served), and the pause cleared.
+    bool resuming = false;
 };
 
 // What a rollout will do, before anything is touched (`--dry-run` prints it).
@@ -60,6 +66,7 @@ struct RolloutResult {
     std::vector<std::string> replaced;  // groups now on the config
     std::optional<CanaryVerdict> canary;
     bool rolled_back = false;
+    bool paused = false;  // --pause-after-canary: the canary passed, the rest waits
     std::vector<std::string> rolled_back_groups;
     std::optional<std::chrono::milliseconds> downtime;  // --allow-downtime: measured
     ExitCode code = ExitCode::kOk;
@@ -72,7 +79,17 @@ RolloutPreview preview_rollout(const Deployment& deployment, const RolloutReques
 
 // The whole rollout under the deploy lock, journaled as one run of `request.verb`; `screen` sees the
 // progress. Throws Failure as preview_rollout does, before anything is touched.
-RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& request, engine::Reporter& screen);
+RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& request,
+                          engine::Reporter& screen);
+
+// `rollout resume` / `rollout abort`: the paused rollout's config (resume: it must be the config file's
+// own), or the config it started from (abort), opened as a deployment to roll out with `resuming`.
+// Throws Failure (usage) when no rollout is paused, or the config file is another than the paused one.
+struct PausedTarget {
+    state::intent::PausedRollout paused;
+    std::optional<Deployment> previous;  // abort: the config to go back to
+};
+PausedTarget paused_rollout(const Deployment& deployment, bool abort);
 
 }  // namespace pdctl::ops
 

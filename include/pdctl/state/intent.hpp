@@ -39,9 +39,19 @@ struct HealPause {
     bool expired(long long now_ms) const { return now_ms >= until_epoch_ms; }
 };
 
+// `rollout --pause-after-canary`: the canary passed and the rest waits for `rollout resume|abort`.
+struct PausedRollout {
+    Act act;
+    std::string config_id;           // the config rolled out (resume refuses another)
+    std::string previous_config_id;  // where `abort` goes back to
+    std::string previous_run;
+    std::string canary;
+};
+
 struct Intent {
     std::map<std::string, DeliberateStop> stopped;  // stage -> its deliberate stop
     std::optional<HealPause> pause;                 // may have expired: ask active_pause
+    std::optional<PausedRollout> rollout;
     const DeliberateStop* stopped_on_purpose(const std::string& stage) const;
     const HealPause* active_pause(long long now_ms) const;
 };

@@ -74,5 +74,22 @@ TEST(Intent, TheScopesWordsAreTheFlagsThatNameIt) {
     EXPECT_EQ(scope_words({"decode"}, {"prefill-2"}), " --role decode --group prefill-2");
 }
 
+TEST(Intent, APausedRolloutReadsBackWholeAndAnEmptyDocumentHasNone) {
+    Intent intent;
+    intent.rollout = PausedRollout{{"alice@h1", "2026-12-07T10:00:00Z", 1796637600000, "r1"},
+                                   std::string(64, 'a'),
+                                   std::string(64, 'b'),
+                                   "r0 (config bbbbbbbbbbbb)",
+                                   "decode"};
+    const auto back = parse(to_text(intent));
+    ASSERT_TRUE(back.rollout);
+    EXPECT_EQ(back.rollout->config_id, std::string(64, 'a'));
+    EXPECT_EQ(back.rollout->previous_config_id, std::string(64, 'b'));
+    EXPECT_EQ(back.rollout->previous_run, "r0 (config bbbbbbbbbbbb)");
+    EXPECT_EQ(back.rollout->canary, "decode");
+    EXPECT_EQ(back.rollout->act.who, "alice@h1");
+    EXPECT_FALSE(parse("{}").rollout);
+}
+
 }  // namespace
 }  // namespace pdctl::state::intent
