@@ -46,7 +46,7 @@ PdctlRun through_head(const SimCluster& cluster, const std::vector<std::string>&
 }
 
 TEST(ClosedStdout, AReaderThatLeftEndsPdctlQuietlyWithExit141) {
-    SimCluster cluster("closedout", 122);
+    SimCluster cluster("closedout", 193);
     ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
     const std::vector<std::vector<std::string>> verbs = {
         {"plan", "--json"}, {"status"}, {"history"}, {"logs", "prefill", "--tail", "50"}};

@@ -1,5 +1,5 @@
 // `pdctl diff` and the kept configs (`config show|restore`, `history`) with the real pdctl on a
-// simulated cluster (127.0.124.x): a start keeps its config; an edited config shows as per-group
+// simulated cluster (127.0.190.x): a start keeps its config; an edited config shows as per-group
 // differences, secrets as changed only; the restored config of the run is what runs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ using ::testing::Not;
 
 class DiffTest : public ::testing::Test {
   protected:
-    DiffTest() : cluster_("diff", 124) {}
+    DiffTest() : cluster_("diff", 190) {}
 
     void SetUp() override {
         state_home_ =

@@ -274,7 +274,7 @@ TEST(Heal, AGroupThatCrashesAtEveryStartIsLeftAloneAfterMaxTriesAndAHeldLockIsNe
 // leaves it alone with one line naming who stopped it; a pause holds every pass until `heal resume`; a
 // whole stop is never started again by heal.
 TEST(Heal, WhatAnOperatorStoppedOrPausedIsLeftAloneAndSaysWhoAndHowToUndoIt) {
-    SimCluster cluster("healintent", 121);
+    SimCluster cluster("healintent", 195);
     HealCluster::two_groups_behind_smg(cluster);
     ASSERT_EQ(cluster.run({"start"}).exit_code, 0);
     const std::string decode2 = "http://" + cluster.address(7) + ":30000";

@@ -199,7 +199,7 @@ TEST(Readiness, StatusSendsARequestOnlyWithProbe) {
 // has beyond them is the journal: a MiniLB whose last gate request failed is not called ready, and
 // the line says which run sent it, when, and why it failed (issue 32).
 TEST(Readiness, AMiniLbWhoseLastGateRequestFailedIsNotReadyWithoutAProbe) {
-    SimCluster cluster("lastreq", 120);
+    SimCluster cluster("lastreq", 194);
     auto text = read_text(cluster.config());
     replace_all(text, "health: {deadline: 8s, interval: 200ms}", "health: {deadline: 30s, interval: 200ms}");
     write_text(cluster.config(), text);

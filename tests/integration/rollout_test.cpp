@@ -1,4 +1,4 @@
-// `pdctl rollout` on a simulated 2P+2D cluster behind SMG (127.0.126.x) with a request stream through
+// `pdctl rollout` on a simulated 2P+2D cluster behind SMG (127.0.191.x; 127.0.192.x for the rollback case) with a request stream through
 // the router during every rollout: a good change rolls through with no failed request and leaves
 // nothing to diff; a change that makes decode 30 % slower is stopped at its canary and rolled back; a
 // decode-only page-size change is refused before anything is touched.
@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 
 class RolloutTest : public ::testing::Test {
   protected:
-    explicit RolloutTest(const std::string& name = "rollout", int block = 126) : cluster_(name, block) {}
+    explicit RolloutTest(const std::string& name = "rollout", int block = 191) : cluster_(name, block) {}
 
     void SetUp() override {
         state_home_ =
@@ -116,7 +116,7 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
 
 class RolloutBackTest : public RolloutTest {
   protected:
-    RolloutBackTest() : RolloutTest("rollback", 127) {}
+    RolloutBackTest() : RolloutTest("rollback", 192) {}
 };
 
 TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanaryAPauseResumesOrAbortsAndRollbackReturnsToTheFirstRun) {
