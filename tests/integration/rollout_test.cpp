@@ -1,7 +1,9 @@
-// `pdctl rollout` on a simulated 2P+2D cluster behind SMG (127.0.191.x; 127.0.192.x for the rollback case) with a request stream through
-// the router during every rollout: a good change rolls through with no failed request and leaves
-// nothing to diff; a change that makes decode 30 % slower is stopped at its canary and rolled back; a
-// decode-only page-size change is refused before anything is touched.
+// `pdctl rollout` on a simulated 2P+2D cluster behind SMG (127.0.191.x; the rollback case 127.0.192.x)
+// with a request stream through the router during every rollout: a good change rolls through with no
+// failed request and leaves nothing to diff; a change that makes decode 30 % slower is stopped at its
+// canary and rolled back; a decode-only page-size change is refused before anything is touched; a KV
+// path broken above 20 MB fails the canary's soak; a paused rollout resumes or aborts; rollback returns
+// to a past run's config.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
