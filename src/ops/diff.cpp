@@ -57,7 +57,8 @@ class KeptPlans {
                 });
             });
             if (all)
-                return {found, fmt::format("{} (config {})", candidate.run, candidate.id.substr(0, 12)), candidate.id};
+                return {found, fmt::format("{} (config {})", candidate.run, candidate.id.substr(0, 12)),
+                        candidate.id};
         }
         return {};
     }

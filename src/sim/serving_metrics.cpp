@@ -48,8 +48,9 @@ ServingMetrics::ServingMetrics()
       transfer_speed_gb_s_({0.1, 0.5, 1, 5, 10, 25, 50, 100, 200, 400}),
       // TokenizerMetricsCollector's default buckets for these two (the same file).
       time_to_first_token_s_({0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400}),
-      inter_token_latency_s_({0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040,
-                              0.060, 0.080, 0.100, 0.200, 0.400, 0.600, 0.800, 1.0, 2.0, 4.0, 6.0, 8.0}) {}
+      inter_token_latency_s_({0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025,
+                              0.030, 0.035, 0.040, 0.060, 0.080, 0.100, 0.200, 0.400,
+                              0.600, 0.800, 1.0,   2.0,   4.0,   6.0,   8.0}) {}
 
 void ServingMetrics::latencies_observed(double first_token_seconds, double seconds_after_first,
                                         int tokens_after_first) {

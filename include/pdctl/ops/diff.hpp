@@ -19,7 +19,7 @@ struct GroupDrift {
     // for a group added, or one whose fingerprints no kept config has (`unexplained`).
     std::string running_from;
     std::string running_config_id;  // that config's ID (config_store)
-    bool unexplained = false;  // it runs from a config pdctl did not keep: the fields cannot be named
+    bool unexplained = false;       // it runs from a config pdctl did not keep: the fields cannot be named
     int units_running = 0;
     int units_wanted = 0;
     // Containers: nodes where the image's tag now names another image than the one the unit runs

@@ -27,8 +27,8 @@ enum class ExitCode : int {
     kBenchFailed = 15,  // bench: requests failed, or a soak saw a KV transfer/bootstrap failure counter rise
     kBenchRegressed = 16,  // bench --vs/--baseline: a metric got worse than --max-regress allows
     kHealGaveUp = 17,      // heal: a group failed again after --max-tries heals within --window; left alone
-    kRolledBack = 18,      // rollout: the canary or a later group failed its gate; what changed was rolled back
-    kInterrupted = 130,    // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
+    kRolledBack = 18,    // rollout: the canary or a later group failed its gate; what changed was rolled back
+    kInterrupted = 130,  // SIGINT/SIGTERM; what this run started was stopped (unless --keep-on-failure)
     // The reader of stdout closed it (`pdctl plan --json | head`): pdctl ends quietly, with the code a
     // shell gives a program that SIGPIPE ended (128 + 13), as `git log | head` does.
     kOutputClosed = 141,
