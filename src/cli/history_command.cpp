@@ -30,10 +30,11 @@ ExitCode history_command(const GlobalOptions& global, const HistoryOptions& opti
 
 void add_history_verb(CLI::App& app, Verbs& verbs) {
     auto options = std::make_shared<HistoryOptions>();
-    auto* command = app.add_subcommand("history",
-                                       "past runs of every verb that changed or measured the cluster "
-                                       "(start, stop, restart, push, pull, heal, bench, drill, lock "
-                                       "release --force), from the run history kept on the coordinator");
+    auto* command =
+        app.add_subcommand("history",
+                           "past runs of every verb that changed or measured the cluster "
+                           "(start, stop, restart, rollout, rollback, push, pull, heal, bench, drill, lock "
+                           "release --force), from the run history kept on the coordinator");
     command->add_option("--limit", options->limit, "newest runs to show (0: all)")->capture_default_str();
     verbs.add(command, [options](const GlobalOptions& global) { return history_command(global, *options); });
 }

@@ -232,12 +232,12 @@ class RecordingFileSource : public FileSource {
 
 }  // namespace
 
-Cluster load_cluster(const std::string& path, const FileSource& source, const AllocationReader& allocation) {
+Cluster load_cluster(const std::string& path, const FileSource& files, const AllocationReader& allocation) {
     Diagnostics diags;
     Cluster cluster;
     cluster.config_path = path;
-    const RecordingFileSource files(source, cluster.sources);
-    const auto content = files.read(path);
+    const RecordingFileSource recorded(files, cluster.sources);
+    const auto content = recorded.read(path);
     if (!content) {
         diags.error({path}, "", "cannot read the cluster file");
         fail(diags, path);
@@ -247,7 +247,7 @@ Cluster load_cluster(const std::string& path, const FileSource& source, const Al
         if (root.IsNull()) {
             diags.error({path}, "", "the cluster file is empty", "docs/config.md describes its keys");
         } else {
-            read_document(root, files, allocation, diags, cluster);
+            read_document(root, recorded, allocation, diags, cluster);
         }
     } catch (const YAML::Exception& e) {
         // Syntax errors; the readers check types before converting, so nothing else should land here.

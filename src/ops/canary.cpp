@@ -58,8 +58,8 @@ std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading
         why = canary + " was not read";
         return std::nullopt;
     }
-    // A decode's tokens stream from it: its inter-token latency is its own. A prefill's work shows in the
-    // time to the first token, which the decode that streams the request measures.
+    // A decode's tokens stream from it: its inter-token latency is its own. A prefill's half of a request
+    // ends with the one token it computes: its time to that token is its own.
     const bool decode = canary_after->mode == "decode";
     const auto mean_ms = [&](const LatencyReading* from, const LatencyReading* to, double& count) {
         const double sum =
@@ -70,12 +70,6 @@ std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading
     };
     LatencyComparison comparison;
     comparison.metric = decode ? "ITL mean" : "TTFT mean";
-    if (!decode) {
-        why =
-            "a prefill canary is judged by the router's bench (the time to a first token is measured where "
-            "the tokens stream, at the decodes)";
-        return std::nullopt;
-    }
     if (!canary_after->error.empty()) {
         why = canary + ": " + canary_after->error;
         return std::nullopt;

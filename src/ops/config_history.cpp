@@ -27,8 +27,8 @@ std::string cluster_dir(const config::Cluster& cluster) {
     return config::cluster_state_dir(cluster.state_dir, cluster.name);
 }
 
-const state::journal::RunRecord& pick_run(const std::vector<state::journal::RunRecord>& newest_first,
-                                          const std::string& selector, const std::string& source) {
+state::journal::RunRecord pick_run(const std::vector<state::journal::RunRecord>& newest_first,
+                                   const std::string& selector, const std::string& source) {
     if (selector == "last") {
         for (const auto& run : newest_first)
             if (!run.config_id.empty()) return run;
@@ -89,7 +89,7 @@ store::Bundle config_bundle(const config::Cluster& cluster) {
 
 std::string keep_config(const Deployment& deployment) {
     const auto document = store::to_document(config_bundle(deployment.cluster));
-    const auto id = store::bundle_id(document);
+    auto id = store::bundle_id(document);
     const auto& coordinator = state::coordinator_node(deployment.cluster);
     const auto answer = deployment.executor->run(
         coordinator, store::put_command(cluster_dir(deployment.cluster), id, document));

@@ -56,11 +56,11 @@ std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const o
                 plan.router);
             if (step.canary)
                 text += fmt::format(
-                    "     gate: {} of the same load; no failed request, no KV failure counter rise, the "
-                    "bench within "
-                    "{:.0f}% of the baseline (significant at p<0.01), and its own latency within {:.0f}% of "
-                    "the "
-                    "groups beside it\n",
+                    "     gate: {} of the same load; no failed request, no KV failure counter rise, and its "
+                    "own "
+                    "latency within {:.0f}% of the old groups beside it (else the router's E2E within "
+                    "{:.0f}% of the "
+                    "baseline)\n",
                     util::format_elapsed(request.canary_window), request.max_regress * 100,
                     request.max_regress * 100);
         }
@@ -99,10 +99,7 @@ std::string render_rollout_text(const ops::RolloutResult& result) {
             for (const auto& change : canary.comparison->changes)
                 text += fmt::format("  {} {}: {:.4g} -> {:.4g} ({:+.0f}% worse){}\n", change.level,
                                     change.metric, change.before, change.now, change.worse_by * 100,
-                                    change.regressed ? "  REGRESSED"
-                                    : change.metric == "E2E p50" || change.metric == "output tok/s"
-                                        ? ""
-                                        : "  (not gated)");
+                                    change.regressed ? "  REGRESSED" : "  (reported)");
         for (const auto& problem : canary.problems) text += "  ✗ " + problem + "\n";
     }
     if (result.downtime) text += fmt::format("downtime: {}\n", util::format_elapsed(*result.downtime));

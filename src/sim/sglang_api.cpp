@@ -147,6 +147,9 @@ void ApiServer::generate(const httplib::Request& req, httplib::Response& res) {
         outputs.push_back(output_json(
             text, ids, meta_info(item, random_id(), reported, done.cached_tokens, started, true)));
         metrics_.finished(item.prompt_tokens, reported, done.cached_tokens);
+        // A prefill's half ends with the one token it computed: its time to that token.
+        if (args_.prefill())
+            metrics_.latencies_observed(std::chrono::duration<double>(Clock::now() - started).count(), 0, 0);
     }
     reply_ordered(res, 200, request->batched ? outputs : outputs[0]);
 }
@@ -210,8 +213,12 @@ void ApiServer::stream(std::shared_ptr<const GenerateRequest> request, httplib::
                 }
                 metrics_.finished(item.prompt_tokens, args_.prefill() ? 1 : done.output_tokens,
                                   done.cached_tokens);
-                // The decode streams the tokens: its TTFT and ITL are the request's.
-                if (first_token && !args_.prefill()) {
+                // The decode streams the tokens: its TTFT and ITL are the request's. A prefill's half
+                // ends with the one token it computed: its time to that token.
+                if (args_.prefill()) {
+                    metrics_.latencies_observed(std::chrono::duration<double>(Clock::now() - started).count(),
+                                                0, 0);
+                } else if (first_token) {
                     const auto end = Clock::now();
                     metrics_.latencies_observed(std::chrono::duration<double>(*first_token - started).count(),
                                                 std::chrono::duration<double>(end - *first_token).count(),

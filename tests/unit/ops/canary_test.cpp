@@ -48,5 +48,26 @@ TEST(Canary, GroupsAlreadyReplacedAreNotTheBaselineAndAnIdleSideIsSaidNotJudged)
     EXPECT_EQ(why, "decode: /metrics answered 404 (no --enable-metrics)");
 }
 
+TEST(Canary, APrefillCanaryIsJudgedByItsTimeToItsToken) {
+    LatencyReading canary;
+    canary.role = "prefill";
+    canary.mode = "prefill";
+    canary.ttft_sum = 2.0;  // 100 requests, 20 ms each
+    canary.ttft_count = 100;
+    LatencyReading other = canary;
+    other.role = "prefill-2";
+    LatencyReading other_before = other;
+    other.ttft_sum += 1.0;  // 100 more, 10 ms each
+    other.ttft_count += 100;
+    std::string why;
+    const auto comparison =
+        compare_canary({canary, other_before}, {canary, other}, "prefill", {"prefill"}, 0.10, why);
+    ASSERT_TRUE(comparison) << why;
+    EXPECT_EQ(comparison->metric, "TTFT mean");
+    EXPECT_NEAR(comparison->canary_ms, 20.0, 1e-9);
+    EXPECT_NEAR(comparison->others_ms, 10.0, 1e-9);
+    EXPECT_TRUE(comparison->regressed);
+}
+
 }  // namespace
 }  // namespace pdctl::ops
