@@ -87,6 +87,10 @@ store::Bundle config_bundle(const config::Cluster& cluster) {
     return bundle;
 }
 
+std::string config_id_of(const config::Cluster& cluster) {
+    return store::bundle_id(store::to_document(config_bundle(cluster)));
+}
+
 std::string keep_config(const Deployment& deployment) {
     const auto document = store::to_document(config_bundle(deployment.cluster));
     auto id = store::bundle_id(document);

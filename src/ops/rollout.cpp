@@ -328,8 +328,7 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
             }
             journal.note("canary " + step.group + " passed");
             if (request.pause_after_canary) {
-                const auto config_id = state::config_store::bundle_id(
-                    state::config_store::to_document(config_bundle(deployment.cluster)));
+                const auto config_id = config_id_of(deployment.cluster);
                 const auto unrecorded =
                     change_intent(deployment, journal, "rollout paused", {step.group},
                                   [&](state::intent::Intent& intent, const state::intent::Act& act) {
@@ -380,8 +379,7 @@ RollbackTarget rollback_target(const Deployment& deployment, const std::string& 
         // What runs now: the configs the running groups were started from.
         // A group that runs what the config file says runs that file's config.
         std::set<std::string> running;
-        const auto current = state::config_store::bundle_id(
-            state::config_store::to_document(config_bundle(deployment.cluster)));
+        const auto current = config_id_of(deployment.cluster);
         for (const auto& group : diff_deployment(deployment).groups) {
             if (!group.running_config_id.empty()) running.insert(group.running_config_id);
             if (group.diff.change == plan::GroupChange::kSame) running.insert(current);
@@ -420,8 +418,7 @@ PausedTarget paused_rollout(const Deployment& deployment, bool abort) {
     PausedTarget target;
     target.paused = *read.intent.rollout;
     if (!abort) {
-        const auto config_id = state::config_store::bundle_id(
-            state::config_store::to_document(config_bundle(deployment.cluster)));
+        const auto config_id = config_id_of(deployment.cluster);
         if (config_id != target.paused.config_id)
             throw Failure(
                 ExitCode::kUsage,

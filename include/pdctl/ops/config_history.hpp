@@ -20,6 +20,9 @@ bool keeps_config(const std::string& verb);
 // The config as it is now: the files it was read from and a digest of each `files:` source.
 state::config_store::Bundle config_bundle(const config::Cluster& cluster);
 
+// The ID the config would be kept under (state/config_store.hpp): what runs from it is named by it.
+std::string config_id_of(const config::Cluster& cluster);
+
 // Keeps the deployment's config on the coordinator; its ID, or "" when it could not be kept (said on
 // stderr: the run goes on, its record then names no config).
 std::string keep_config(const Deployment& deployment);
