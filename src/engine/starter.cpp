@@ -10,6 +10,7 @@
 
 #include "kv_path_failure.hpp"
 #include "pdctl/engine/gate_probe.hpp"
+#include "pdctl/engine/router_membership_drift.hpp"
 #include "pdctl/runtime/failure_hint.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/durations.hpp"
@@ -32,8 +33,20 @@ bool Starter::stage_is_current(const plan::Stage& stage, const Observation& obse
         auto config = found->state.labels.find("pdctl.config");
         if (config == found->state.labels.end() || config->second != unit.fingerprint) return false;
     }
-    return probe_gate(stage.gate, run_.prober, {run_.options.probe_timeout, run_.options.generate_timeout})
-        .passed;
+    if (!probe_gate(stage.gate, run_.prober, {run_.options.probe_timeout, run_.options.generate_timeout})
+             .passed)
+        return false;
+    if (!stage.router || !stage.router->worker_api()) return true;
+    // Its fingerprint leaves its workers out (they change at run time): they are read from it. A list
+    // other than the config's is put right the way a changed command line is, by starting it again.
+    std::string error;
+    const auto listed =
+        health::RouterWorkerApi(run_.prober, stage.router->url, run_.options.probe_timeout).list(error);
+    const auto drift = listed ? membership_drift(*stage.router, *listed) : MembershipDrift{};
+    if (listed && drift.empty()) return true;
+    run_.reporter.note(fmt::format("{} restarts: it {}", stage.role,
+                                   listed ? drift.describe() : "does not list its workers (" + error + ")"));
+    return false;
 }
 
 std::vector<bool> Starter::stages_to_start(const Observation& observation) {

@@ -183,6 +183,14 @@ std::vector<FileDrift> file_drift(const Deployment& deployment,
     return files;
 }
 
+constexpr auto kWorkerListTimeout = std::chrono::seconds(3);
+
+void read_membership(const Deployment& deployment, const plan::RouterFacts& facts, GroupDrift& group) {
+    const auto listed =
+        health::RouterWorkerApi(*deployment.prober, facts.url, kWorkerListTimeout).list(group.workers_unread);
+    if (listed) group.workers = engine::membership_drift(facts, *listed);
+}
+
 // A removed group and an added one on the same nodes, of the other mode: one group whose role changed.
 void pair_role_changes(std::vector<GroupDrift>& groups) {
     for (auto& added : groups) {
@@ -201,6 +209,8 @@ void pair_role_changes(std::vector<GroupDrift>& groups) {
             added.diff.nodes_before = before;
             added.diff.image_before = removed->diff.image_before;
             added.running_from = removed->running_from;
+            added.running_config_id = removed->running_config_id;
+            added.unexplained = removed->unexplained;
             added.units_running = removed->units_running;
             groups.erase(removed);
             break;
@@ -211,7 +221,7 @@ void pair_role_changes(std::vector<GroupDrift>& groups) {
 }  // namespace
 
 bool GroupDrift::differs() const {
-    return diff.change != plan::GroupChange::kSame || !image_moved.empty();
+    return diff.change != plan::GroupChange::kSame || !image_moved.empty() || !workers.empty();
 }
 
 bool DiffResult::differs() const {
@@ -286,6 +296,7 @@ DiffResult diff_deployment(const Deployment& deployment) {
                     fmt::format("{}: runs {}, {} is now {}", unit.node, unit.image_id, stage.runtime.image,
                                 now->second.empty() ? "not on the node" : now->second));
             }
+        if (stage.router && stage.router->worker_api()) read_membership(deployment, *stage.router, group);
         result.groups.push_back(std::move(group));
     }
     for (const auto& role : running_order) {

@@ -191,7 +191,10 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.compute_address = node->compute();
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
-            unit.fingerprint = unit_fingerprint(unit.program, stage.runtime);
+            unit.fingerprint = unit_fingerprint(role->kind == config::RoleKind::Router
+                                                    ? router_launch_identity(cluster, *role, unit.rank)
+                                                    : unit.program,
+                                                stage.runtime);
             unit.node_dir = config::node_state_dir(cluster.state_dir, cluster.name, node->name);
             const std::shared_ptr<const runtime::Runtime> runtime =
                 runtime::make_runtime(stage.runtime, unit.node_dir);

@@ -147,6 +147,15 @@ GroupDiff diff_stage(const Stage& running, const Stage& wanted) {
         diff.program_before = parse_command_line(before.argv).program;
         diff.program_after = parse_command_line(after.argv).program;
         diff.flags = flag_changes(before.argv, after.argv);
+        // A router with a worker API: its workers are not part of its launch (router_launch_identity);
+        // ops/diff.cpp compares the ones it lists.
+        if (wanted.router && wanted.router->worker_api())
+            diff.flags.erase(std::remove_if(diff.flags.begin(), diff.flags.end(),
+                                            [](const FlagChange& flag) {
+                                                return flag.flag == "--prefill" || flag.flag == "--decode" ||
+                                                       flag.flag == "--worker-startup-timeout-secs";
+                                            }),
+                             diff.flags.end());
         diff.env = env_changes(before.env, after.env);
         diff.bootstrap_changed = before.bootstrap != after.bootstrap;
     }

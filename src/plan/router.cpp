@@ -60,7 +60,12 @@ RouterFacts router_facts(const config::Cluster& cluster, const config::Role& rou
 //   sglang-router  the same without --mini-lb: the Rust router, which waits for its workers up to
 //                  --worker-startup-timeout-secs (router_args.py).
 //   smg            smg launch --pd-disaggregation ... (smg-project/smg: the same flags).
-runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank) {
+namespace {
+
+// `with_workers`: the worker list and what is derived from it (the start-up wait for the slowest
+// worker); without them, what a router with a worker API is launched as, whichever workers it serves.
+runtime::ProgramSpec router_command(const config::Cluster& cluster, const config::Role& role, int rank,
+                                    bool with_workers) {
     const auto& node = detail::node_of(cluster, role, rank);
     runtime::ProgramSpec spec;
     const bool smg = role.router_impl == config::RouterImpl::Smg;
@@ -69,16 +74,16 @@ runtime::ProgramSpec router_program(const config::Cluster& cluster, const config
                   : std::vector<std::string>{"python3", "-m", "sglang_router.launch_router"});
     spec.argv.push_back("--pd-disaggregation");
     if (role.router_impl == config::RouterImpl::MiniLb) spec.argv.push_back("--mini-lb");
-    for (const auto& name : role.prefill_roles) {
+    for (const auto& name : with_workers ? role.prefill_roles : std::vector<std::string>{}) {
         const auto* group = cluster.find_role(name);
         detail::append(spec.argv, {"--prefill", worker_url(cluster, *group),
                                    std::to_string(group->effective_bootstrap_port())});
     }
-    for (const auto& name : role.decode_roles)
+    for (const auto& name : with_workers ? role.decode_roles : std::vector<std::string>{})
         detail::append(spec.argv, {"--decode", worker_url(cluster, *cluster.find_role(name))});
     detail::append(spec.argv, {"--host", role.host.empty() ? node.compute() : role.host, "--port",
                                std::to_string(service_port(role))});
-    if (role.router_impl != config::RouterImpl::MiniLb) {
+    if (role.router_impl != config::RouterImpl::MiniLb && with_workers) {
         detail::append(spec.argv, {"--worker-startup-timeout-secs",
                                    std::to_string(worker_startup_timeout_secs(cluster, role))});
     }
@@ -86,6 +91,17 @@ runtime::ProgramSpec router_program(const config::Cluster& cluster, const config
     spec.env = detail::role_env(role);
     spec.bootstrap = role.bootstrap;
     return spec;
+}
+
+}  // namespace
+
+runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank) {
+    return router_command(cluster, role, rank, true);
+}
+
+runtime::ProgramSpec router_launch_identity(const config::Cluster& cluster, const config::Role& role,
+                                            int rank) {
+    return router_command(cluster, role, rank, role.router_impl == config::RouterImpl::MiniLb);
 }
 
 }  // namespace pdctl::plan

@@ -63,7 +63,9 @@ std::string group_header(const ops::GroupDrift& group, std::size_t name_width) {
                 line += "from run " + group.running_from;
             break;
         case GroupChange::kSame:
-            line += group.image_moved.empty() ? "" : "its image tag moved";
+            line += !group.image_moved.empty() ? "its image tag moved"
+                    : !group.workers.empty()   ? "its workers differ from the config's"
+                                               : "";
             break;
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -116,6 +118,11 @@ std::string render_diff_text(const ops::DiffResult& result, const std::string& c
                     group.units_running, group.units_wanted);
         }
         for (const auto& moved : group.image_moved) text += "      image " + moved + "\n";
+        for (const auto& extra : group.workers.extra)
+            text += "      workers: lists " + extra + ", which the config does not have\n";
+        for (const auto& missing : group.workers.missing)
+            text += "      workers: does not list " + missing + "\n";
+        if (!group.workers_unread.empty()) text += "      workers: not read (" + group.workers_unread + ")\n";
     }
     if (!result.files.empty()) text += "files:\n";
     for (const auto& file : result.files) {
@@ -151,6 +158,10 @@ nlohmann::json diff_to_json(const ops::DiffResult& result, const std::string& co
                                {"nodes", {{"before", diff.nodes_before}, {"after", diff.nodes_after}}},
                                {"image", {{"before", diff.image_before}, {"after", diff.image_after}}},
                                {"image_moved", group.image_moved},
+                               {"workers",
+                                {{"missing", group.workers.missing},
+                                 {"extra", group.workers.extra},
+                                 {"unread", group.workers_unread}}},
                                {"bootstrap_changed", diff.bootstrap_changed}};
         if (!diff.running_stage.empty()) item["running_group"] = diff.running_stage;
         item["flags"] = nlohmann::json::array();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pdctl/engine/router_membership_drift.hpp"
 #include "pdctl/ops/deployment.hpp"
 #include "pdctl/plan/plan_diff.hpp"
 
@@ -25,6 +26,10 @@ struct GroupDrift {
     // Containers: nodes where the image's tag now names another image than the one the unit runs
     // ("n3: runs sha256:aa.., the tag is now sha256:bb..").
     std::vector<std::string> image_moved;
+    // A router with a worker API: the workers it lists against the config's (its fingerprint leaves
+    // them out: they change at run time). `workers_unread` says why they could not be read.
+    engine::MembershipDrift workers;
+    std::string workers_unread;
 
     bool differs() const;
 };

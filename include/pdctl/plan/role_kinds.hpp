@@ -22,6 +22,12 @@ std::string mooncake_rpc_port_flag(const config::Role& role);
 std::string mooncake_master_note(const config::Role& role);
 runtime::ProgramSpec sglang_program(const config::Cluster& cluster, const config::Role& role, int rank);
 runtime::ProgramSpec router_program(const config::Cluster& cluster, const config::Role& role, int rank);
+// What identifies a router's launch, for its fingerprint: its command line without the worker list
+// when it has a worker API (SMG, sglang-router), whose workers change at run time (a rollout moves a
+// group from decode to prefill without restarting it; plan::RouterFacts::workers is what it should
+// list, checked against GET /workers); MiniLB's list is fixed at launch, so it stays.
+runtime::ProgramSpec router_launch_identity(const config::Cluster& cluster, const config::Role& role,
+                                            int rank);
 runtime::ProgramSpec generic_program(const config::Cluster& cluster, const config::Role& role, int rank);
 
 // The rank-0 URLs of the prefill groups, then the decode groups, that a router is given.
