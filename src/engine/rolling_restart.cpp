@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "pdctl/engine/observer.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
 
@@ -63,6 +64,24 @@ std::optional<ExitCode> RollingRestart::restart_one(const plan::Stage& stage, Ti
     const auto result = starter_.start_stages(starting, started);
     if (result.code == ExitCode::kOk) return std::nullopt;
     return starter_.end_failed_start(result, started, began);
+}
+
+std::optional<ExitCode> RollingRestart::stop_one(const plan::Stage& stage, TimePoint began) {
+    if (const auto failures = stopper_.stop_stages({&stage}, "stop"); !failures.empty()) {
+        const auto code = failures.front().unreachable ? ExitCode::kUnreachable : ExitCode::kStopFailed;
+        return run_.end_run(code, "could not stop " + stopper_.describe(failures), began);
+    }
+    if (stage.kind != config::RoleKind::Sglang) return std::nullopt;
+    // "Stopped" means its GPUs are free too: what starts on its nodes next needs them.
+    std::vector<std::string> nodes;
+    for (const auto& unit : stage.units) nodes.push_back(unit.node);
+    if (const auto held = stopper_.wait_for_gpu_release(nodes); !held.empty())
+        return run_.end_run(
+            ExitCode::kGpusBusy,
+            fmt::format("{} stopped, but its GPU memory is still in use after {}: {}", stage.role,
+                        util::format_elapsed(run_.options.gpu_release_timeout), util::join(held, "; ")),
+            began);
+    return std::nullopt;
 }
 
 std::optional<ExitCode> RollingRestart::drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
@@ -210,6 +229,18 @@ ExitCode RollingRestart::run(const plan::RollingPlan& rolling) {
                     router_down = run_.clock.now();
                 }
                 break;
+            case plan::RollAction::kStop:
+                ended = stop_one(*stage, began);
+                break;
+            case plan::RollAction::kStart:
+                // A group that runs with this config already (a rollback of a step that stopped
+                // before its stop) is left serving.
+                if (starter_.stage_is_current(*stage, observe_all(run_.plan, run_.executor))) {
+                    run_.reporter.note(stage->role + " runs with this config already and is ready");
+                    break;
+                }
+                ended = restart_one(*stage, began);
+                break;
             case plan::RollAction::kRouterStart:
                 ended = restart_one(*stage, began);
                 if (!ended && router_down) {
@@ -232,6 +263,7 @@ ExitCode RollingRestart::run(const plan::RollingPlan& rolling) {
             return *ended;
         }
     }
+    if (!rolling.done.empty()) return run_.end_run(ExitCode::kOk, rolling.done, began);
     const auto count = static_cast<int>(groups.size()) == restarted
                            ? fmt::format("{} groups", restarted)
                            : fmt::format("{} groups ({} restarts)", groups.size(), restarted);

@@ -22,6 +22,7 @@ class RollingRestart {
   private:
     // The steps; each returns an exit code once the run ended.
     std::optional<ExitCode> restart_one(const plan::Stage& stage, TimePoint began);
+    std::optional<ExitCode> stop_one(const plan::Stage& stage, TimePoint began);
     std::optional<ExitCode> drain(const plan::RollStep& step, const plan::RollingPlan& rolling,
                                   health::RouterWorkerApi& api, TimePoint began);
     std::optional<ExitCode> add_back(const plan::RollStep& step, const plan::RollingPlan& rolling,

@@ -39,8 +39,11 @@ class Starter {
     ExitCode end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,
                               TimePoint began);
 
-  private:
+    // Every unit runs with the plan's fingerprint and the gate passes (a worker-API router: it lists
+    // the plan's workers too).
     bool stage_is_current(const plan::Stage& stage, const Observation& observation);
+
+  private:
     // A scoped start refuses (exit 7) when a stage depends on one outside the plan that is not ready.
     std::optional<ExitCode> refuse_unready_dependencies(TimePoint began);
     // Which stages start must (re)start, by plan index: not current, or depending on a replaced stage.

@@ -82,7 +82,7 @@ engine::EngineOptions engine_options(const EngineRequest& request) {
     // The backend runs the preflight and the GPU release wait, where it can (a SLURM job that has left
     // squeue has released its GRES).
     options.preflight_skipped = request.skip_preflight;
-    options.scoped = !request.scope.empty();
+    options.scoped = !request.scope.empty() || request.steps.has_value();
     return options;
 }
 
@@ -123,7 +123,9 @@ struct Target {
 
 Target target_of(const Deployment& deployment, const EngineRequest& request) {
     Target target;
-    if (request.rolling)
+    if (request.steps)
+        target.rolling = *request.steps;
+    else if (request.rolling)
         target.rolling = plan::rolling_plan(deployment.plan, request.scope, request.allow_router_restart);
     target.scoped = target.rolling
                         ? plan::ScopedPlan{rolling_stages(deployment.plan, *target.rolling), {}}

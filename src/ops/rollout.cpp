@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -47,6 +48,94 @@ ExitCode replace_group(const Deployment& deployment, const std::string& group, c
     return run_engine_locked(deployment, engine, journal);
 }
 
+// The router stage of `plan` that lists `group`.
+const plan::Stage& router_listing(const plan::Plan& plan, const std::string& group) {
+    for (const auto& stage : plan.stages)
+        if (stage.router && stage.router->find_worker(group)) return stage;
+    throw Failure(ExitCode::kInternal, "no router of the plan lists " + group);
+}
+
+// A group joins or leaves the deployment through its router, as steps the engine carries out.
+ExitCode run_router_steps(const Deployment& deployment, const std::string& group,
+                          std::vector<plan::RollAction> actions, const std::string& done,
+                          const RolloutRequest& request, engine::Reporter& journal) {
+    const auto& router = router_listing(deployment.plan, group);
+    plan::RollingPlan steps;
+    steps.router = router.role;
+    steps.facts = *router.router;
+    for (const auto action : actions) steps.steps.push_back({action, group, ""});
+    steps.done = fmt::format(fmt::runtime(done), group, router.role);
+    EngineRequest engine;
+    engine.verb = EngineVerb::kRestart;
+    engine.steps = std::move(steps);
+    engine.drain_grace = request.drain_grace;
+    return run_engine_locked(deployment, engine, journal);
+}
+
+// `group` out of its router, its requests finished, stopped and its GPUs free (`deployment`: the
+// config it runs from).
+ExitCode leave_group(const Deployment& deployment, const std::string& group, const RolloutRequest& request,
+                     engine::Reporter& journal) {
+    return run_router_steps(deployment, group, {plan::RollAction::kDrain, plan::RollAction::kStop},
+                            "{} is out of {} and stopped", request, journal);
+}
+
+// `group` started with `deployment`'s config (unless it runs with it already) and in its router.
+ExitCode join_group(const Deployment& deployment, const std::string& group, const RolloutRequest& request,
+                    engine::Reporter& journal) {
+    return run_router_steps(deployment, group, {plan::RollAction::kStart, plan::RollAction::kAdd},
+                            "{} runs with the config and is in {}", request, journal);
+}
+
+// What a rollout did, one group at a time, so that a rollback undoes exactly what was begun: a move is
+// the removal of the group that ran on the nodes, then the addition of the config's.
+struct Taken {
+    plan::RolloutAction action;  // kReplace, kAdd or kRemove
+    std::string group;
+};
+
+// One step, each part recorded in `taken` before it runs (a part that failed half-way is undone too).
+ExitCode take_step(const Deployment& wanted, const Deployment& previous, const plan::RolloutStep& step,
+                   const RolloutRequest& request, std::vector<Taken>& taken, engine::Reporter& journal) {
+    switch (step.action) {
+        case plan::RolloutAction::kReplace:
+            taken.push_back({step.action, step.group});
+            return replace_group(wanted, step.group, request, journal);
+        case plan::RolloutAction::kAdd:
+            taken.push_back({step.action, step.group});
+            return join_group(wanted, step.group, request, journal);
+        case plan::RolloutAction::kRemove:
+            taken.push_back({step.action, step.group});
+            return leave_group(previous, step.group, request, journal);
+        case plan::RolloutAction::kMove: {
+            taken.push_back({plan::RolloutAction::kRemove, step.running_group});
+            if (const auto code = leave_group(previous, step.running_group, request, journal);
+                code != ExitCode::kOk)
+                return code;
+            taken.push_back({plan::RolloutAction::kAdd, step.group});
+            return join_group(wanted, step.group, request, journal);
+        }
+    }
+    return ExitCode::kInternal;
+}
+
+// The undoing of one part: a replaced group back to the previous config, an added one out, a removed
+// one back in.
+ExitCode undo(const Deployment& wanted, const Deployment& previous, const Taken& part,
+              const RolloutRequest& request, engine::Reporter& journal) {
+    switch (part.action) {
+        case plan::RolloutAction::kReplace:
+            return replace_group(previous, part.group, request, journal);
+        case plan::RolloutAction::kAdd:
+            return leave_group(wanted, part.group, request, journal);
+        case plan::RolloutAction::kRemove:
+            return join_group(previous, part.group, request, journal);
+        case plan::RolloutAction::kMove:
+            break;
+    }
+    return ExitCode::kInternal;
+}
+
 // Reports each image as it is pulled; the puller calls one at a time.
 class PullNotes : public pull::PullObserver {
   public:
@@ -73,10 +162,13 @@ std::string pull_new_images(const Deployment& deployment, const RolloutPreview& 
                             engine::Reporter& journal) {
     pull::PullFilter filter;
     for (const auto& group : preview.groups) {
-        const bool replaced =
-            std::any_of(preview.plan.steps.begin(), preview.plan.steps.end(),
-                        [&](const plan::RolloutStep& step) { return step.group == group.diff.stage; });
-        if (!replaced || group.diff.image_before == group.diff.image_after) continue;
+        const auto step = std::find_if(
+            preview.plan.steps.begin(), preview.plan.steps.end(),
+            [&](const plan::RolloutStep& candidate) { return candidate.group == group.diff.stage; });
+        if (step == preview.plan.steps.end() || step->action == plan::RolloutAction::kRemove) continue;
+        // A group that starts on nodes that did not run it needs its image there, whichever it is.
+        const bool new_here = step->action != plan::RolloutAction::kReplace;
+        if (!new_here && group.diff.image_before == group.diff.image_after) continue;
         const auto* stage = deployment.plan.find_stage(group.diff.stage);
         if (!stage) continue;
         filter.roles.push_back(stage->config_role);
@@ -154,26 +246,25 @@ CanaryVerdict judge(const std::string& group, const std::vector<std::string>& re
     return verdict;
 }
 
-// Every group already replaced, back to the previous config, newest first. The exit code of the first
-// that fails, or kRolledBack.
-ExitCode roll_back(const Deployment& previous, const RolloutRequest& request, RolloutResult& result,
-                   engine::Reporter& journal) {
+// Every part already taken undone, newest first. The exit code of the first undoing that fails, or
+// kRolledBack.
+ExitCode roll_back(const Deployment& wanted, const Deployment& previous, std::vector<Taken> taken,
+                   const RolloutRequest& request, RolloutResult& result, engine::Reporter& journal) {
     result.rolled_back = true;
-    auto groups = result.replaced;
-    std::reverse(groups.begin(), groups.end());
-    for (const auto& group : groups) {
-        journal.note(fmt::format("rollback: {} back to the previous config (run {})", group,
-                                 result.preview.previous_run));
-        const auto code = replace_group(previous, group, request, journal);
+    for (auto part = taken.rbegin(); part != taken.rend(); ++part) {
+        journal.note(fmt::format("rollback: {} {} undone, to the previous config (run {})",
+                                 plan::to_string(part->action), part->group, result.preview.previous_run));
+        const auto code = undo(wanted, previous, *part, request, journal);
         if (code != ExitCode::kOk) {
             journal.note(
-                fmt::format("rollback of {} failed: `pdctl rollback` tries again; `pdctl diff` shows what "
-                            "runs",
-                            group));
+                fmt::format("rollback of {} failed: `pdctl rollback` tries again; `pdctl diff` shows "
+                            "what runs",
+                            part->group));
             return code;
         }
-        result.rolled_back_groups.push_back(group);
-        result.replaced.erase(std::find(result.replaced.begin(), result.replaced.end(), group));
+        result.rolled_back_groups.push_back(part->group);
+        const auto replaced = std::find(result.replaced.begin(), result.replaced.end(), part->group);
+        if (replaced != result.replaced.end()) result.replaced.erase(replaced);
     }
     return ExitCode::kRolledBack;
 }
@@ -203,7 +294,8 @@ RolloutPreview preview_rollout(const Deployment& deployment, const RolloutReques
                             "nothing was touched",
                             group.diff.stage),
                 "`pdctl start` replaces it (and keeps the config it starts from)");
-        if (group.diff.change == plan::GroupChange::kChanged && !group.running_config_id.empty()) {
+        if (group.diff.change != plan::GroupChange::kSame && group.diff.change != plan::GroupChange::kAdded &&
+            !group.running_config_id.empty()) {
             previous.insert(group.running_config_id);
             preview.previous_run = group.running_from;
         }
@@ -246,17 +338,22 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                                                {"router", rollout.router},
                                                {"previous_config", result.preview.previous_config},
                                                {"downtime", rollout.downtime}});
-        // The way back is read before anything is touched.
-        std::string error;
-        const auto bundle = fetch_kept_config(deployment, result.preview.previous_config, error);
-        if (!bundle)
-            throw Failure(
-                ExitCode::kUsage,
-                fmt::format("the previous config ({}) cannot be read: {}; without a way back nothing was "
-                            "touched",
-                            result.preview.previous_run, error));
-        const auto previous = open_deployment(
-            load_kept_config(*bundle), {false, Purpose::kDrive, request.verb, &clock, deployment.prober});
+        // The way back is read before anything is touched. Groups that only join have none to read:
+        // their way back is to leave again.
+        std::optional<Deployment> kept_previous;
+        if (!result.preview.previous_config.empty()) {
+            std::string error;
+            const auto bundle = fetch_kept_config(deployment, result.preview.previous_config, error);
+            if (!bundle)
+                throw Failure(ExitCode::kUsage,
+                              fmt::format("the previous config ({}) cannot be read: {}; without a way back "
+                                          "nothing was touched",
+                                          result.preview.previous_run, error));
+            kept_previous = open_deployment(
+                load_kept_config(*bundle), {false, Purpose::kDrive, request.verb, &clock, deployment.prober});
+        }
+        const auto& previous = kept_previous ? *kept_previous : deployment;
+        std::vector<Taken> taken;
 
         if (const auto missing = pull_new_images(deployment, result.preview, journal); !missing.empty()) {
             result.message = missing;
@@ -265,11 +362,13 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
 
         if (rollout.downtime) {
             journal.note("downtime: " + rollout.downtime_why + "; " + util::join(groups, ", ") +
-                         " restart in place");
+                         (rollout.topology ? ": a start with the config" : " restart in place"));
             const auto began = clock.now();
             EngineRequest engine;
-            engine.verb = EngineVerb::kRestart;
-            engine.scope.groups = groups;
+            // Groups added, removed or moved: the whole start stops what the config dropped, starts what
+            // it added and relaunches the router with its new list.
+            engine.verb = rollout.topology ? EngineVerb::kStart : EngineVerb::kRestart;
+            if (!rollout.topology) engine.scope.groups = groups;
             const auto code = run_engine_locked(deployment, engine, journal);
             result.downtime = std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - began);
             if (code == ExitCode::kOk) result.replaced = groups;
@@ -279,12 +378,15 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
             return code;
         }
 
-        if (!request.resuming)
+        if (!request.resuming && std::any_of(rollout.steps.begin(), rollout.steps.end(),
+                                             [](const plan::RolloutStep& step) { return step.canary; }))
             journal.note(fmt::format("baseline: {} of load through {} at concurrency {}",
                                      util::format_elapsed(request.canary_window), rollout.router,
                                      request.concurrency));
+        const bool judged = std::any_of(rollout.steps.begin(), rollout.steps.end(),
+                                        [](const plan::RolloutStep& step) { return step.canary; });
         BenchReport baseline_run;
-        if (request.baseline_file.empty() && !request.resuming) {
+        if (request.baseline_file.empty() && !request.resuming && judged) {
             baseline_run = run_bench(deployment, rollout_bench(request, 1), {});
             if (!baseline_run.passed()) {
                 result.message = "the running deployment fails its own baseline (" +
@@ -292,8 +394,8 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 return ExitCode::kBenchFailed;
             }
         }
-        const auto baseline =
-            request.resuming ? std::vector<RecordedLevel>{} : baseline_levels(request, baseline_run);
+        const auto baseline = request.resuming || !judged ? std::vector<RecordedLevel>{}
+                                                          : baseline_levels(request, baseline_run);
 
         for (std::size_t i = 0; i < rollout.steps.size(); ++i) {
             const auto& step = rollout.steps[i];
@@ -301,12 +403,12 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                                      step.canary ? " (canary)" : "", step.what));
             const auto before = step.canary ? read_latencies(deployment) : std::vector<LatencyReading>{};
             result.replaced.push_back(step.group);
-            const auto code = replace_group(deployment, step.group, request, journal);
+            const auto code = take_step(deployment, previous, step, request, taken, journal);
             if (code == ExitCode::kInterrupted) return code;
             if (code != ExitCode::kOk) {
-                result.message = fmt::format("{} did not come up with the new config (exit {})", step.group,
-                                             static_cast<int>(code));
-                return roll_back(previous, request, result, journal);
+                result.message = fmt::format("{} {} failed (exit {})", plan::to_string(step.action),
+                                             step.group, static_cast<int>(code));
+                return roll_back(deployment, previous, taken, request, result, journal);
             }
             if (!step.canary || request.resuming) continue;
             journal.note(
@@ -324,7 +426,7 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 result.message =
                     "canary " + step.group + " failed: " + util::join(result.canary->problems, "; ");
                 journal.note(result.message);
-                return roll_back(previous, request, result, journal);
+                return roll_back(deployment, previous, taken, request, result, journal);
             }
             journal.note("canary " + step.group + " passed");
             if (request.pause_after_canary) {
@@ -340,7 +442,7 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                 if (!unrecorded.empty()) {
                     result.message =
                         unrecorded + ": the pause could not be recorded, so the canary goes back";
-                    return roll_back(previous, request, result, journal);
+                    return roll_back(deployment, previous, taken, request, result, journal);
                 }
                 result.paused = true;
                 result.message = fmt::format(
@@ -361,8 +463,9 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                               });
             if (!unrecorded.empty()) journal.note(unrecorded + ": the pause still reads as recorded");
         }
-        result.message = fmt::format("{} replaced with the config, one at a time through {}",
-                                     util::join(result.replaced, ", "), rollout.router);
+        result.message =
+            fmt::format("{} {} with the config, one at a time through {}", util::join(result.replaced, ", "),
+                        rollout.topology ? "changed" : "replaced", rollout.router);
         return ExitCode::kOk;
     });
     if (result.message.empty()) result.message = describe(result.code);

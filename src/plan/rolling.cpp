@@ -76,6 +76,10 @@ std::string to_string(RollAction action) {
             return "router-stop";
         case RollAction::kRouterStart:
             return "router-start";
+        case RollAction::kStop:
+            return "stop";
+        case RollAction::kStart:
+            return "start";
     }
     return "restart";
 }
@@ -98,6 +102,12 @@ std::string describe(const RollStep& step, const RollingPlan& rolling) {
             break;
         case RollAction::kRouterStart:
             text = fmt::format("start {} and wait for its gate (requests pass again)", step.stage);
+            break;
+        case RollAction::kStop:
+            text = fmt::format("stop {} and wait for its GPUs", step.stage);
+            break;
+        case RollAction::kStart:
+            text = fmt::format("start {} and wait for its gate", step.stage);
             break;
     }
     if (!step.why.empty()) text += ": " + step.why;

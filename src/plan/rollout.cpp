@@ -48,6 +48,17 @@ void refuse_mixed_layouts(const Plan& wanted) {
     }
 }
 
+// MiniLB's worker list is on its command line: a P:D change changes it and nothing else.
+bool router_workers_only(const Plan& wanted, const GroupDiff& diff) {
+    const auto* stage = wanted.find_stage(diff.stage);
+    if (diff.change != GroupChange::kChanged || !stage || !stage->router) return false;
+    GroupDiff rest = diff;
+    rest.flags.clear();
+    for (const auto& flag : diff.flags)
+        if (flag.flag != "--prefill" && flag.flag != "--decode") rest.flags.push_back(flag);
+    return !diff.flags.empty() && !rest.spec_differs();
+}
+
 std::vector<std::string> kv_changes_of(const GroupDiff& diff) {
     std::vector<std::string> reasons;
     for (const auto& flag : diff.flags)
@@ -94,51 +105,83 @@ std::string describe_change(const GroupDiff& diff) {
     return util::join(parts, "; ");
 }
 
+const char* to_string(RolloutAction action) {
+    switch (action) {
+        case RolloutAction::kReplace:
+            return "replace";
+        case RolloutAction::kAdd:
+            return "add";
+        case RolloutAction::kRemove:
+            return "remove";
+        case RolloutAction::kMove:
+            return "move";
+    }
+    return "?";
+}
+
 RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes,
                          const RolloutOptions& options) {
     RolloutPlan rollout;
-    std::vector<const GroupDiff*> changed;
+    std::vector<const GroupDiff*> changed;  // kChanged
+    std::vector<const GroupDiff*> moving;   // kAdded, kRemoved, kRoleChanged
     for (const auto& diff : changes) {
-        switch (diff.change) {
-            case GroupChange::kSame:
-                rollout.unchanged.push_back(diff.stage);
-                break;
-            case GroupChange::kChanged:
-                changed.push_back(&diff);
-                break;
-            case GroupChange::kAdded:
-            case GroupChange::kRemoved:
-            case GroupChange::kRoleChanged:
-                throw Failure(
-                    ExitCode::kUsage,
-                    fmt::format("{} is {}: a rollout replaces groups that stay what they are", diff.stage,
-                                to_string(diff.change)),
-                    "`pdctl start` adds, removes and moves groups (it restarts what depends on them); "
-                    "`pdctl diff` shows the whole change");
+        if (diff.change == GroupChange::kSame) {
+            rollout.unchanged.push_back(diff.stage);
+            continue;
         }
-    }
-    if (changed.empty())
-        throw Failure(ExitCode::kUsage, "nothing to roll out: what runs is what the config says",
-                      "`pdctl diff` compares the two");
-    for (const auto* diff : changed) {
-        const auto* stage = wanted.find_stage(diff->stage);
-        if (!stage || !is_pd(*stage))
+        if (router_workers_only(wanted, diff)) {
+            rollout.relaunched.push_back(diff.stage);
+            continue;
+        }
+        (diff.change == GroupChange::kChanged ? changed : moving).push_back(&diff);
+        // A removed group is known by the mode it ran in; the others by the config's stage.
+        const auto* stage = wanted.find_stage(diff.stage);
+        const bool pd = diff.change == GroupChange::kRemoved
+                            ? diff.mode_before == "prefill" || diff.mode_before == "decode"
+                            : stage && is_pd(*stage);
+        if (!pd)
             throw Failure(
                 ExitCode::kUsage,
-                fmt::format("{} changed, and a rollout replaces prefill and decode groups only", diff->stage),
-                "`pdctl restart --role " + diff->stage + "` restarts it with the new config");
+                fmt::format("{} {}, and a rollout replaces prefill and decode groups only", diff.stage,
+                            diff.change == GroupChange::kChanged
+                                ? "changed"
+                                : std::string("is ") + to_string(diff.change)),
+                diff.change == GroupChange::kChanged
+                    ? "`pdctl restart --role " + diff.stage + "` restarts it with the new config"
+                    : std::string("`pdctl start` applies it"));
     }
+    if (changed.empty() && moving.empty())
+        throw Failure(ExitCode::kUsage, "nothing to roll out: what runs is what the config says",
+                      "`pdctl diff` shows what runs against the config");
     refuse_mixed_layouts(wanted);
+    rollout.topology = !moving.empty();
+    if (!rollout.relaunched.empty() && !rollout.topology)
+        throw Failure(
+            ExitCode::kUsage,
+            fmt::format("{} is launched with other workers than the config's, and no group is "
+                        "added, removed or moved",
+                        util::join(rollout.relaunched, ", ")),
+            "`pdctl restart --role " + rollout.relaunched.front() + "` launches it with the config's");
 
-    // The router that lists the changed groups.
+    // The router that lists the groups this change starts (a removal alone: the one that lists a
+    // group of the config).
+    std::vector<std::string> listed;
+    for (const auto* diff : changed) listed.push_back(diff->stage);
+    for (const auto* diff : moving)
+        if (diff->change != GroupChange::kRemoved) listed.push_back(diff->stage);
+    if (listed.empty())
+        for (const auto& stage : wanted.stages)
+            if (is_pd(stage)) listed.push_back(stage.role);
     for (const auto& stage : wanted.stages)
-        if (stage.router && stage.router->find_worker(changed.front()->stage)) {
+        if (stage.router && std::any_of(listed.begin(), listed.end(), [&](const std::string& group) {
+                return stage.router->find_worker(group) != nullptr;
+            })) {
             rollout.router = stage.role;
             rollout.facts = *stage.router;
         }
     if (rollout.router.empty())
         throw Failure(ExitCode::kUsage,
-                      fmt::format("no router lists {}: a rollout goes through one", changed.front()->stage));
+                      fmt::format("no router lists {}: a rollout goes through one", listed.front()));
 
     for (const auto* diff : changed) {
         auto reasons = kv_changes_of(*diff);
@@ -149,52 +192,93 @@ RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& chang
         rollout.downtime = true;
         rollout.downtime_why = fmt::format(
             "{} is MiniLB, whose worker list is fixed at launch: a group cannot leave "
-            "it while it restarts",
-            rollout.router);
+            "it while it restarts{}",
+            rollout.router, rollout.topology ? ", nor join it" : "");
     } else if (rollout.together) {
         rollout.downtime = true;
         rollout.downtime_why = "the KV layout changes: every prefill and decode group is replaced at once";
     }
     if (rollout.downtime && !options.allow_downtime)
-        throw Failure(
-            ExitCode::kUsage,
-            fmt::format("this change cannot roll with the router serving: {}; nothing was touched",
-                        rollout.downtime_why),
-            "--allow-downtime replaces the groups in place with the downtime announced and measured");
+        throw Failure(ExitCode::kUsage,
+                      fmt::format("this change cannot roll with the router serving: {}; nothing was touched",
+                                  rollout.downtime_why),
+                      rollout.topology
+                          ? "--allow-downtime applies it as `pdctl start` does, with the downtime announced "
+                            "and measured"
+                          : "--allow-downtime replaces the groups in place with the downtime announced "
+                            "and measured");
 
-    // The groups to replace: with the layout changing, every prefill and decode group.
-    std::vector<std::string> groups;
+    // The replacements: with the layout changing, every prefill and decode group of the config that
+    // runs now.
+    std::vector<RolloutStep> replaced;
     if (rollout.together) {
-        for (const auto& stage : wanted.stages)
-            if (is_pd(stage)) groups.push_back(stage.role);
+        for (const auto& stage : wanted.stages) {
+            const bool starts = std::any_of(moving.begin(), moving.end(), [&](const GroupDiff* diff) {
+                return diff->stage == stage.role && diff->change != GroupChange::kRemoved;
+            });
+            if (!is_pd(stage) || starts) continue;
+            const auto found = std::find_if(changed.begin(), changed.end(),
+                                            [&](const GroupDiff* diff) { return diff->stage == stage.role; });
+            replaced.push_back(
+                {stage.role, RolloutAction::kReplace, "", false,
+                 found != changed.end() ? describe_change(**found) : "replaced with the KV layout"});
+        }
     } else {
-        for (const auto* diff : changed) groups.push_back(diff->stage);
+        for (const auto* diff : changed)
+            replaced.push_back({diff->stage, RolloutAction::kReplace, "", false, describe_change(*diff)});
     }
+    std::vector<RolloutStep> added, moved, removed;
+    for (const auto* diff : moving) {
+        switch (diff->change) {
+            case GroupChange::kAdded:
+                added.push_back(
+                    {diff->stage, RolloutAction::kAdd, "", false,
+                     fmt::format("new {} on {}", diff->mode_after, util::join(diff->nodes_after, " "))});
+                break;
+            case GroupChange::kRemoved:
+                removed.push_back(
+                    {diff->stage, RolloutAction::kRemove, "", false,
+                     fmt::format("{} on {} leaves", diff->mode_before, util::join(diff->nodes_before, " "))});
+                break;
+            case GroupChange::kRoleChanged:
+                moved.push_back(
+                    {diff->stage, RolloutAction::kMove, diff->running_stage, false,
+                     fmt::format("{} ({}) -> {} ({}) on {}", diff->running_stage, diff->mode_before,
+                                 diff->stage, diff->mode_after, util::join(diff->nodes_after, " "))});
+                break;
+            default:
+                break;
+        }
+    }
+
+    // The canary: a group whose new config serves requests.
     std::string canary = options.canary;
-    if (!canary.empty() && std::find(groups.begin(), groups.end(), canary) == groups.end())
-        throw Failure(ExitCode::kUsage, fmt::format("--canary {}: not a group this change replaces ({})",
-                                                    canary, util::join(groups, ", ")));
-    if (canary.empty() && !rollout.downtime) {
+    const auto starts = [](const RolloutStep& step) { return step.action != RolloutAction::kRemove; };
+    if (!canary.empty()) {
+        std::vector<std::string> names;
+        for (const auto* steps : {&replaced, &added, &moved})
+            for (const auto& step : *steps) names.push_back(step.group);
+        if (std::find(names.begin(), names.end(), canary) == names.end())
+            throw Failure(ExitCode::kUsage,
+                          fmt::format("--canary {}: not a group this change starts ({})", canary,
+                                      names.empty() ? "none" : util::join(names, ", ")));
+    } else if (!rollout.downtime) {
         // A decode first: replacing a prefill restarts every decode with it (they keep their connection
         // to the prefill they knew), so a decode canary touches the least.
-        for (const auto& group : groups)
-            if (wanted.find_stage(group)->mode == "decode") {
-                canary = group;
+        for (const auto& step : replaced)
+            if (wanted.find_stage(step.group)->mode == "decode") {
+                canary = step.group;
                 break;
             }
-        if (canary.empty()) canary = groups.front();
+        if (canary.empty() && !replaced.empty()) canary = replaced.front().group;
+        for (const auto* steps : {&added, &moved})
+            if (canary.empty() && !steps->empty()) canary = steps->front().group;
     }
-    std::stable_partition(groups.begin(), groups.end(),
-                          [&](const std::string& group) { return group == canary; });
-    for (const auto& group : groups) {
-        RolloutStep step;
-        step.group = group;
-        step.canary = !canary.empty() && group == canary;
-        const auto found = std::find_if(changed.begin(), changed.end(),
-                                        [&](const GroupDiff* diff) { return diff->stage == group; });
-        step.what = found != changed.end() ? describe_change(**found) : "replaced with the KV layout";
-        rollout.steps.push_back(std::move(step));
-    }
+    for (const auto* steps : {&replaced, &added, &moved, &removed})
+        for (const auto& step : *steps) rollout.steps.push_back(step);
+    std::stable_partition(rollout.steps.begin(), rollout.steps.end(),
+                          [&](const RolloutStep& step) { return starts(step) && step.group == canary; });
+    for (auto& step : rollout.steps) step.canary = !canary.empty() && starts(step) && step.group == canary;
     return rollout;
 }
 

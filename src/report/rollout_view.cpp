@@ -13,8 +13,31 @@ namespace {
 nlohmann::json steps_json(const plan::RolloutPlan& plan) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& step : plan.steps)
-        steps.push_back({{"group", step.group}, {"canary", step.canary}, {"change", step.what}});
+        steps.push_back({{"group", step.group},
+                         {"action", plan::to_string(step.action)},
+                         {"running_group", step.running_group},
+                         {"canary", step.canary},
+                         {"change", step.what}});
     return steps;
+}
+
+std::string step_how(const plan::RolloutStep& step, const std::string& router) {
+    switch (step.action) {
+        case plan::RolloutAction::kReplace:
+            return fmt::format(
+                "take it out of {}, restart it with the config, wait for its gate, add it back", router);
+        case plan::RolloutAction::kAdd:
+            return fmt::format("start it, wait for its gate, add it to {}", router);
+        case plan::RolloutAction::kRemove:
+            return fmt::format("take it out of {}, let its requests finish, stop it, wait for its GPUs",
+                               router);
+        case plan::RolloutAction::kMove:
+            return fmt::format(
+                "take {} out of {}, let its requests finish, stop it, wait for its GPUs; start "
+                "{}, wait for its gate, add it to {}",
+                step.running_group, router, step.group, router);
+    }
+    return "";
 }
 
 }  // namespace
@@ -37,11 +60,18 @@ std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const o
     if (plan.downtime) {
         text += fmt::format("  downtime: {}\n", plan.downtime_why);
         for (const auto& why : plan.kv_reasons) text += "    " + why + "\n";
-        text += fmt::format("  1. restart {} in place with the config; the downtime is measured\n", [&] {
-            std::vector<std::string> groups;
-            for (const auto& step : plan.steps) groups.push_back(step.group);
-            return util::join(groups, ", ");
-        }());
+        std::vector<std::string> groups;
+        for (const auto& step : plan.steps) groups.push_back(step.group);
+        if (plan.topology)
+            text += fmt::format(
+                "  1. `pdctl start` with the config: {} ({}{}); the downtime is measured\n",
+                util::join(groups, ", "),
+                plan.relaunched.empty() ? ""
+                                        : util::join(plan.relaunched, ", ") + " relaunched with its workers",
+                plan.relaunched.empty() ? "what the config dropped stops, what it added starts" : "");
+        else
+            text += fmt::format("  1. restart {} in place with the config; the downtime is measured\n",
+                                util::join(groups, ", "));
     } else {
         text += fmt::format(
             "  0. baseline: {} of load through {} at concurrency {}{}\n",
@@ -49,11 +79,9 @@ std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const o
             request.baseline_file.empty() ? "" : " (read from " + request.baseline_file + " instead)");
         int n = 1;
         for (const auto& step : plan.steps) {
-            text += fmt::format("  {}. replace {}{}: {}\n", n++, step.group, step.canary ? " (canary)" : "",
-                                step.what);
-            text += fmt::format(
-                "     take it out of {}, restart it with the config, wait for its gate, add it back\n",
-                plan.router);
+            text += fmt::format("  {}. {} {}{}: {}\n", n++, plan::to_string(step.action), step.group,
+                                step.canary ? " (canary)" : "", step.what);
+            text += "     " + step_how(step, plan.router) + "\n";
             if (step.canary)
                 text += fmt::format(
                     "     gate: {} of the same load; no failed request, no KV failure counter rise, and its "
@@ -66,7 +94,7 @@ std::string render_rollout_plan_text(const ops::RolloutPreview& preview, const o
         }
     }
     text +=
-        fmt::format("  on failure: every group already replaced goes back to the config of run {}{}\n",
+        fmt::format("  on failure: every step already taken is undone, back to the config of run {}{}\n",
                     preview.previous_run.empty() ? "(none kept)" : preview.previous_run,
                     plan.downtime ? " (`pdctl rollback`)" : ", one at a time, out of the router meanwhile");
     return text;

@@ -3,7 +3,7 @@
 // failed request and leaves nothing to diff; a change that makes decode 30 % slower is stopped at its
 // canary and rolled back; a decode-only page-size change is refused before anything is touched; a KV
 // path broken above 20 MB fails the canary's soak; a paused rollout resumes or aborts; rollback returns
-// to a past run's config.
+// to a past run's config; a P:D change (2P+2D -> 3P+1D, 127.0.196.x) moves a group and rolls back.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -64,7 +64,7 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
     EXPECT_THAT(plan.out, HasSubstr("1. replace decode (canary): add --max-running-requests 64"));
     EXPECT_THAT(plan.out, HasSubstr("2. replace decode-2"));
     EXPECT_THAT(plan.out,
-                HasSubstr("on failure: every group already replaced goes back to the config of run"));
+                HasSubstr("on failure: every step already taken is undone, back to the config of run"));
     {
         GenerateStream stream(cluster_.address(5), 31000);
         const auto good = rollout();
@@ -184,6 +184,63 @@ TEST_F(RolloutBackTest, BrokenKvTransfersFailTheCanaryAPauseResumesOrAbortsAndRo
     EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
     const auto history = json::parse(cluster_.run({"--json", "history"}).out);
     EXPECT_EQ(history["runs"][0]["verb"], "rollback");
+}
+
+class RolloutPdTest : public RolloutTest {
+  protected:
+    RolloutPdTest() : RolloutTest("rolloutpd", 196) {}
+};
+
+// 2P+2D -> 3P+1D: decode-2 (n7 n8) becomes prefill-3 on the same nodes and the same URL, through SMG's
+// worker API, with requests flowing; then rollback to 2P+2D the same way.
+TEST_F(RolloutPdTest, APdChangeMovesAGroupThroughTheRouterAndRollsBack) {
+    const auto start = cluster_.run({"start"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    const auto two_by_two = read_text(cluster_.config());
+    auto three_by_one = two_by_two;
+    replace_all(three_by_one, "groups: [[n1, n2], [n3, n4]]", "groups: [[n1, n2], [n3, n4], [n7, n8]]");
+    replace_all(three_by_one, "groups: [[n5, n6], [n7, n8]]", "groups: [[n5, n6]]");
+    write_text(cluster_.config(), three_by_one);
+
+    const auto pending = cluster_.run({"diff"});
+    EXPECT_EQ(pending.exit_code, 1) << pending.out << pending.err;
+    EXPECT_THAT(pending.out, HasSubstr("role changed decode-2 (decode) -> prefill-3 (prefill) on n7 n8"));
+    EXPECT_THAT(pending.out, HasSubstr("workers: does not list prefill-3"));
+    const auto plan = cluster_.run({"rollout", "--dry-run"});
+    ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
+    EXPECT_THAT(plan.out,
+                HasSubstr("1. move prefill-3 (canary): decode-2 (decode) -> prefill-3 (prefill) on n7 n8"));
+    {
+        GenerateStream stream(cluster_.address(5), 31000);
+        const auto moved = rollout();
+        stream.stop();
+        EXPECT_EQ(moved.exit_code, 0) << moved.out << moved.err;
+        EXPECT_THAT(moved.out, HasSubstr("canary prefill-3: passed"));
+        EXPECT_GT(stream.sent(), 20);
+        EXPECT_TRUE(stream.failures().empty())
+            << stream.failures().size() << " of " << stream.sent()
+            << " failed:" << first_failures(stream.failures()) << moved.out;
+    }
+    const auto done = cluster_.run({"diff"});
+    EXPECT_EQ(done.exit_code, 0) << done.out << done.err;
+    const auto status = cluster_.run({"--json", "status"});
+    EXPECT_EQ(status.exit_code, 0) << status.out << status.err;
+
+    // Back to 2P+2D: the previous run's config, the same way round.
+    {
+        GenerateStream stream(cluster_.address(5), 31000);
+        const auto back = cluster_.run({"rollback", "--canary-window", "4s", "--drain-grace", "1s"},
+                                       std::chrono::seconds(240));
+        stream.stop();
+        EXPECT_EQ(back.exit_code, 0) << back.out << back.err;
+        EXPECT_THAT(back.out, HasSubstr("canary decode-2: passed"));
+        EXPECT_GT(stream.sent(), 20);
+        EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
+                                               << " failed:" << first_failures(stream.failures()) << back.out;
+    }
+    write_text(cluster_.config(), two_by_two);
+    const auto restored = cluster_.run({"diff"});
+    EXPECT_EQ(restored.exit_code, 0) << restored.out << restored.err;
 }
 
 }  // namespace

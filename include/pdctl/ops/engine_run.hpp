@@ -5,12 +5,14 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/ops/deployment.hpp"
+#include "pdctl/plan/rolling.hpp"
 #include "pdctl/plan/scope.hpp"
 #include "pdctl/timeline/start_history.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -31,6 +33,9 @@ struct EngineRequest {
     // restart only: one group at a time, through the router (plan/rolling.hpp)
     bool rolling = false;
     bool allow_router_restart = false;
+    // The steps themselves, planned by the caller (a rollout adding, moving or removing a group);
+    // the scope is then not used.
+    std::optional<plan::RollingPlan> steps;
     engine::Duration drain_grace = std::chrono::seconds(30);
     // start, restart: gate deadlines from past starts (timeline/start_history.hpp)
     timeline::DeadlinePolicy deadline_policy = timeline::DeadlinePolicy::kLearned;

@@ -17,6 +17,8 @@ enum class RollAction {
     kAdd,          // POST it back to the router; wait until the router calls it ready
     kRouterStop,   // MiniLB with --allow-router-restart: the router goes down ...
     kRouterStart,  // ... and comes back once the groups restarted
+    kStop,         // stop the group (drained before) and wait for its GPUs: it leaves the deployment
+    kStart,        // start the group unless it runs with this config and passes its gate (a group joining)
 };
 
 struct RollStep {
@@ -30,6 +32,9 @@ struct RollingPlan {
     RouterFacts facts;
     std::vector<RollStep> steps;
     bool router_restart = false;  // MiniLB: the router is down from kRouterStop to kRouterStart's gate
+    // What the run ends with once every step passed, when the steps are not a restart (a rollout that
+    // moves a group: "decode-2 out of router and stopped"); empty: the restart's own words.
+    std::string done;
 };
 
 // The steps of a rolling restart of `scope` (its groups, in plan order). A prefill group is rolled

@@ -24,8 +24,19 @@ struct KvLayoutFlag {
 };
 const std::vector<KvLayoutFlag>& kv_layout_flags();
 
+enum class RolloutAction {
+    kReplace,  // out of the router, restarted with the config, back in
+    kAdd,      // a group the config adds: started, then into the router
+    kRemove,   // a group the config drops: out of the router, stopped (from the config it runs)
+    kMove,     // a group whose nodes change role (decode -> prefill): kRemove of the one that runs
+               // there, then kAdd of the config's
+};
+const char* to_string(RolloutAction action);
+
 struct RolloutStep {
-    std::string group;
+    std::string group;  // the config's group; kRemove: the running one
+    RolloutAction action = RolloutAction::kReplace;
+    std::string running_group;  // kMove: the group that runs on its nodes now
     bool canary = false;
     std::string what;  // "image a -> b; --max-running-requests 32 -> 64"
 };
@@ -42,6 +53,11 @@ struct RolloutPlan {
     // MiniLB's worker list is fixed at launch: the changed groups restart in place (--allow-downtime).
     bool downtime = false;
     std::string downtime_why;
+    // Groups are added, removed or moved between prefill and decode: with downtime, that is a whole
+    // `start` (which stops what the config dropped and starts what it added), not a scoped restart.
+    bool topology = false;
+    // MiniLB routers whose command line changes with the worker list only: the downtime relaunches them.
+    std::vector<std::string> relaunched;
 };
 
 struct RolloutOptions {
@@ -49,10 +65,16 @@ struct RolloutOptions {
     bool allow_downtime = false;
 };
 
-// Throws Failure(kUsage) saying why and what to do instead: nothing changes; a group is added, removed
-// or moves between prefill and decode (start applies those); the change would leave prefill and decode
-// with different KV layouts; the change cannot roll behind the router and --allow-downtime was not
-// given; a canary that is not a changed group.
+// Prefill and decode groups added, removed, or moved between prefill and decode (a P:D change) roll
+// too, behind a router with a worker API: a group leaves the router before it stops, and a new one
+// joins it once its gate passed, so the router always has a prefill and a decode to send to. Order: the
+// canary, the other replacements, the additions, the moves, the removals (capacity first goes up).
+// The canary: the named one, else the first replaced decode, else the first replaced prefill, else
+// the first group that starts (added or moved); a removal only is judged by its drains.
+// Throws Failure(kUsage) saying why and what to do instead: nothing changes; a group that is not
+// prefill or decode changed; the change would leave prefill and decode with different KV layouts;
+// the change cannot roll behind the router and --allow-downtime was not given; a canary that is not a
+// group this change starts.
 RolloutPlan rollout_plan(const Plan& wanted, const std::vector<GroupDiff>& changes,
                          const RolloutOptions& options);
 
