@@ -20,6 +20,7 @@ struct RolloutFlags {
     bool pause_after_canary = false;
     std::string canary;
     bool allow_downtime = false;
+    bool allow_unverified = false;
     std::string max_regress = "10%";
     std::string canary_window = "20s";
     int concurrency = 8;
@@ -34,6 +35,7 @@ ops::RolloutRequest request_of(const RolloutFlags& flags, const std::string& ver
     request.canary = flags.canary;
     request.pause_after_canary = flags.pause_after_canary;
     request.allow_downtime = flags.allow_downtime;
+    request.allow_unverified = flags.allow_unverified;
     request.max_regress = ops::parse_regress_fraction(flags.max_regress);
     request.canary_window = std::chrono::duration_cast<std::chrono::milliseconds>(
         parse_duration_flag("--canary-window", flags.canary_window));
@@ -108,6 +110,9 @@ void add_rollout_flags(CLI::App& command, RolloutFlags& flags) {
         "--allow-downtime", flags.allow_downtime,
         "a change that cannot roll with the router serving (MiniLB, a KV layout change): replace the "
         "groups in place, the downtime measured");
+    command.add_flag("--allow-unverified", flags.allow_unverified,
+                     "groups whose KV failure counters cannot be read (no --enable-metrics): the baseline "
+                     "and the canary's soak judged by their requests alone");
     command
         .add_option("--max-regress", flags.max_regress,
                     "how much worse the canary may be than the baseline and than the groups beside it")

@@ -34,6 +34,7 @@ BenchSpec rollout_bench(const RolloutRequest& request, std::uint64_t seed) {
     spec.seed = seed;
     spec.seed_given = true;
     spec.soak = true;  // failed requests and the KV failure counters judge it too
+    spec.allow_unverified = request.allow_unverified;
     return spec;
 }
 
@@ -171,7 +172,7 @@ std::string pull_new_images(const Deployment& deployment, const RolloutPreview& 
         if (!new_here && group.diff.image_before == group.diff.image_after) continue;
         const auto* stage = deployment.plan.find_stage(group.diff.stage);
         if (!stage) continue;
-        filter.roles.push_back(stage->config_role);
+        filter.roles.push_back(stage->role);  // the group's own role: the config names each group
         for (const auto& unit : stage->units) filter.nodes.push_back(unit.node);
     }
     if (filter.nodes.empty()) return "";

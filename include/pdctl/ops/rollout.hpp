@@ -26,6 +26,9 @@ namespace pdctl::ops {
 struct RolloutRequest {
     std::string canary;  // --canary GROUP
     bool allow_downtime = false;
+    // The soaks (baseline, canary) pass with groups whose KV failure counters cannot be read (no
+    // --enable-metrics), judged by their requests alone (bench --allow-unverified).
+    bool allow_unverified = false;
     double max_regress = 0.10;
     // The load the baseline and the canary are each measured under: its length (--canary-window) and
     // its concurrency.
