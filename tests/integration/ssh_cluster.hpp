@@ -167,6 +167,16 @@ class Restore {
     std::function<void()> fn_;
 };
 
+// SIGTERM to a process this test started, then a bounded wait for its exit (pidfd, no polling).
+inline void stop_test_process(int pid) {
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    ::kill(pid, SIGTERM);
+    if (pidfd < 0) return;  // already gone
+    pollfd exited{pidfd, POLLIN, 0};
+    if (::poll(&exited, 1, 5000) == 0) ::kill(pid, SIGKILL);
+    ::close(pidfd);
+}
+
 class SshClusterTest : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -217,15 +227,7 @@ class SshClusterTest : public ::testing::Test {
         if (!temp.empty()) std::filesystem::remove_all(temp, ignored);
     }
 
-    // SIGTERM to a process this test started, then a bounded wait for its exit (pidfd, no polling).
-    static void stop_process(int pid) {
-        const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-        ::kill(pid, SIGTERM);
-        if (pidfd < 0) return;  // already gone
-        pollfd exited{pidfd, POLLIN, 0};
-        if (::poll(&exited, 1, 5000) == 0) ::kill(pid, SIGKILL);
-        ::close(pidfd);
-    }
+    static void stop_process(int pid) { stop_test_process(pid); }
 
     // A command on this machine (root namespace), e.g. to inject a fault; fails the test if it fails.
     static exec::CommandResult local(const std::vector<std::string>& argv, const std::string& stdin_data = {},

@@ -3,19 +3,14 @@
 // the pdsim test image into it, and the real pdctl pulls it over SSH on the 8 hosts of the SSH test
 // cluster (tests/cluster/up.sh; every host's registries.conf marks the registry insecure). Only the
 // cluster's own addresses (10.77.0.0/24) are contacted, and only fully qualified image names are pulled.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "ssh_cluster.hpp"
+#include "test_registry.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -43,8 +38,8 @@ class SshPullTest : public SshPdctlTest {
             GTEST_SKIP() << "no /usr/bin/docker-registry: apt-get install docker-registry (.ci/install-deps)";
         }
         image = registry + "/pdctl/pdsim:test";
-        start_registry();
-        if (HasFatalFailure()) return;
+        const auto started = registry_server.start(temp, registry);
+        ASSERT_EQ(started, "");
 
         // Host 1 (where podman works, in its own namespaces) pushes the image it already holds.
         const auto pushed =
@@ -69,54 +64,8 @@ class SshPullTest : public SshPdctlTest {
                                                     registry + "/' || true"))
                 EXPECT_EQ(answer.out, "0\n") << "an image from the test registry is left: " << answer.err;
         }
-        stop_registry();
+        registry_server.stop();
         SshPdctlTest::TearDown();
-    }
-
-    // docker-registry in the root namespace on the bridge address. PR_SET_PDEATHSIG: if this test
-    // process dies before TearDown, the kernel kills the registry too.
-    void start_registry() {
-        const auto config = temp / "registry.yml";
-        spit(config, "version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: " +
-                         (temp / "registry").string() + "\nhttp:\n  addr: " + registry + "\n");
-        const auto log = (temp / "registry.log").string();
-        const pid_t parent = ::getpid();
-        registry_pid = ::fork();
-        ASSERT_GE(registry_pid, 0) << "fork failed";
-        if (registry_pid == 0) {
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (::getppid() != parent) ::_exit(127);
-            const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd >= 0) {
-                ::dup2(fd, 1);
-                ::dup2(fd, 2);
-            }
-            ::execl("/usr/bin/docker-registry", "docker-registry", "serve", config.c_str(),
-                    static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        // Ready when GET /v2/ answers 200; bounded, and it fails at once if the registry exited.
-        const auto colon = registry.rfind(':');
-        httplib::Client client(registry.substr(0, colon), std::stoi(registry.substr(colon + 1)));
-        client.set_connection_timeout(std::chrono::milliseconds(200));
-        const auto deadline = Clock::now() + std::chrono::seconds(15);
-        while (Clock::now() < deadline) {
-            if (auto answer = client.Get("/v2/"); answer && answer->status == 200) return;
-            int status = 0;
-            if (::waitpid(registry_pid, &status, WNOHANG) == registry_pid) {
-                registry_pid = -1;
-                FAIL() << "docker-registry exited at start: " << slurp(log);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        FAIL() << "docker-registry did not answer on " << registry << " within 15 s: " << slurp(log);
-    }
-
-    void stop_registry() {
-        if (registry_pid <= 0) return;
-        stop_process(registry_pid);  // SIGTERM, bounded wait, SIGKILL
-        ::waitpid(registry_pid, nullptr, 0);
-        registry_pid = -1;
     }
 
     // 8 nodes, role `app` on all of them in the registry's image (and `extra` when given).
@@ -141,7 +90,7 @@ class SshPullTest : public SshPdctlTest {
     }
 
     std::string local_image, registry, image, expected_id;
-    pid_t registry_pid = -1;
+    TestRegistry registry_server;
 };
 
 TEST_F(SshPullTest, FirstPullReachesEveryHostWithOneImageIdAndASecondFindsItPresent) {
