@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <memory>
 
 #include "duration_flag.hpp"
+#include "engine_flags.hpp"
 #include "pdctl/ops/bench_compare.hpp"
 #include "pdctl/ops/rollout.hpp"
 #include "pdctl/report/rollout_view.hpp"
+#include "pdctl/util/durations.hpp"
 #include "print_result.hpp"
 #include "verbs.hpp"
 
@@ -27,6 +30,7 @@ struct RolloutFlags {
     std::string baseline;
     std::string drain_grace = "5s";
     std::string run;  // rollback: the run whose config to go back to
+    std::string junit;
 };
 
 ops::RolloutRequest request_of(const RolloutFlags& flags, const std::string& verb) {
@@ -48,7 +52,7 @@ ops::RolloutRequest request_of(const RolloutFlags& flags, const std::string& ver
 }
 
 ExitCode roll(const GlobalOptions& global, const ops::Deployment& target, const util::Redactor& redactor,
-              const ops::RolloutRequest& request, bool dry_run) {
+              const ops::RolloutRequest& request, bool dry_run, const std::string& junit) {
     if (dry_run) {
         const auto preview = ops::preview_rollout(target, request);
         print_result(
@@ -56,8 +60,13 @@ ExitCode roll(const GlobalOptions& global, const ops::Deployment& target, const 
             [&] { return report::render_rollout_plan_text(preview, request); });
         return ExitCode::kOk;
     }
+    if (!junit.empty()) check_junit_path(junit);
     auto reporter = make_reporter(global, redactor);
+    const auto began = std::chrono::steady_clock::now();
     const auto result = ops::run_rollout(target, request, *reporter);
+    if (!junit.empty())
+        write_junit_file(junit, {report::rollout_suite(result, request.verb, util::seconds_since(began))},
+                         redactor);
     if (global.json) {
         // After the run's JSON Lines events, its outcome is one more line: {"event": "rollout_result", ...}.
         auto document = report::rollout_to_json(result);
@@ -72,7 +81,7 @@ ExitCode roll(const GlobalOptions& global, const ops::Deployment& target, const 
 ExitCode rollout_command(const GlobalOptions& global, const RolloutFlags& flags) {
     const auto request = request_of(flags, "rollout");
     auto context = load_context(global);
-    return roll(global, context, context.redactor, request, flags.dry_run);
+    return roll(global, context, context.redactor, request, flags.dry_run, flags.junit);
 }
 
 // `rollout resume`: the rest of the paused rollout, with the same config file; `rollout abort`: the
@@ -82,10 +91,10 @@ ExitCode paused_command(const GlobalOptions& global, const RolloutFlags& flags, 
     request.resuming = true;
     auto context = load_context(global);
     auto target = ops::paused_rollout(context, abort);
-    if (!abort) return roll(global, context, context.redactor, request, flags.dry_run);
+    if (!abort) return roll(global, context, context.redactor, request, flags.dry_run, flags.junit);
     util::Redactor redactor = context.redactor;
     redactor.add_secrets_of(target.previous->redactor);
-    return roll(global, *target.previous, redactor, request, flags.dry_run);
+    return roll(global, *target.previous, redactor, request, flags.dry_run, flags.junit);
 }
 
 ExitCode rollback_command(const GlobalOptions& global, const RolloutFlags& flags) {
@@ -94,7 +103,7 @@ ExitCode rollback_command(const GlobalOptions& global, const RolloutFlags& flags
     auto target = ops::rollback_target(context, flags.run);
     util::Redactor redactor = context.redactor;
     redactor.add_secrets_of(target.deployment.redactor);
-    return roll(global, target.deployment, redactor, request, flags.dry_run);
+    return roll(global, target.deployment, redactor, request, flags.dry_run, flags.junit);
 }
 
 void add_rollout_flags(CLI::App& command, RolloutFlags& flags) {
@@ -124,6 +133,8 @@ void add_rollout_flags(CLI::App& command, RolloutFlags& flags) {
     command.add_option("--baseline", flags.baseline, "a bench record (`pdctl --json bench`) as the baseline");
     add_duration_option(command, "--drain-grace", flags.drain_grace,
                         "how long a group keeps running after the router dropped it (default 5s)");
+    add_junit_flag(command, flags.junit,
+                   "one test case per step taken, the canary's gate, and the rollback when there was one");
 }
 
 }  // namespace

@@ -249,9 +249,8 @@ CanaryVerdict judge(const std::string& group, const std::vector<std::string>& re
 
 // Every part already taken undone, newest first. The exit code of the first undoing that fails, or
 // kRolledBack.
-ExitCode roll_back(const Deployment& wanted, const Deployment& previous, std::vector<Taken> taken,
-                   const RolloutRequest& request, RolloutResult& result, engine::Reporter& journal) {
-    result.rolled_back = true;
+ExitCode undo_all(const Deployment& wanted, const Deployment& previous, std::vector<Taken> taken,
+                  const RolloutRequest& request, RolloutResult& result, engine::Reporter& journal) {
     for (auto part = taken.rbegin(); part != taken.rend(); ++part) {
         journal.note(fmt::format("rollback: {} {} undone, to the previous config (run {})",
                                  plan::to_string(part->action), part->group, result.preview.previous_run));
@@ -268,6 +267,15 @@ ExitCode roll_back(const Deployment& wanted, const Deployment& previous, std::ve
         if (replaced != result.replaced.end()) result.replaced.erase(replaced);
     }
     return ExitCode::kRolledBack;
+}
+
+ExitCode roll_back(const Deployment& wanted, const Deployment& previous, std::vector<Taken> taken,
+                   const RolloutRequest& request, RolloutResult& result, engine::Reporter& journal) {
+    result.rolled_back = true;
+    const auto began = wanted.clock->now();
+    const auto code = undo_all(wanted, previous, std::move(taken), request, result, journal);
+    result.rollback_seconds = util::to_seconds(wanted.clock->now() - began);
+    return code;
 }
 
 }  // namespace
@@ -404,7 +412,9 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
                                      step.canary ? " (canary)" : "", step.what));
             const auto before = step.canary ? read_latencies(deployment) : std::vector<LatencyReading>{};
             result.replaced.push_back(step.group);
+            const auto step_began = clock.now();
             const auto code = take_step(deployment, previous, step, request, taken, journal);
+            result.steps.push_back({step, util::to_seconds(clock.now() - step_began), code});
             if (code == ExitCode::kInterrupted) return code;
             if (code != ExitCode::kOk) {
                 result.message = fmt::format("{} {} failed (exit {})", plan::to_string(step.action),

@@ -164,4 +164,58 @@ nlohmann::json rollout_to_json(const ops::RolloutResult& result) {
     return document;
 }
 
+JunitSuite rollout_suite(const ops::RolloutResult& result, const std::string& verb, double seconds) {
+    JunitSuite suite;
+    suite.name = "pdctl " + verb;
+    suite.timestamp = junit_timestamp_now();
+    suite.seconds = seconds;
+    const auto classname = "pdctl." + verb;
+    if (result.downtime) {
+        JunitCase downtime;
+        downtime.classname = classname;
+        downtime.name = "in place with downtime: " + util::join(result.replaced, ", ");
+        downtime.seconds = util::to_seconds(*result.downtime);
+        if (result.code != ExitCode::kOk) downtime.failure = result.message;
+        suite.cases.push_back(std::move(downtime));
+    }
+    for (const auto& taken : result.steps) {
+        JunitCase step;
+        step.classname = classname + "." + taken.step.group;
+        step.name =
+            fmt::format("{} {}: {}", plan::to_string(taken.step.action), taken.step.group, taken.step.what);
+        step.seconds = taken.seconds;
+        if (taken.code != ExitCode::kOk) {
+            step.failure = fmt::format("{} {} ended with exit {} ({})", plan::to_string(taken.step.action),
+                                       taken.step.group, static_cast<int>(taken.code), describe(taken.code));
+            step.failure_text = result.message;
+        }
+        suite.cases.push_back(std::move(step));
+        if (!taken.step.canary || !result.canary || result.canary->group != taken.step.group) continue;
+        const auto& canary = *result.canary;
+        JunitCase gate;
+        gate.classname = classname + ".canary";
+        gate.name = "canary " + canary.group + ": no failed request, no KV failure, latency within the gate";
+        gate.seconds = util::to_seconds(canary.measured.spec.duration);
+        gate.output = render_rollout_text(result);
+        if (!canary.passed()) {
+            gate.failure = util::join(canary.problems, "; ");
+            gate.failure_text = gate.output;
+        }
+        suite.cases.push_back(std::move(gate));
+    }
+    if (result.rolled_back) {
+        JunitCase back;
+        back.classname = classname + ".rollback";
+        back.name =
+            "rollback: " + (result.rolled_back_groups.empty() ? std::string("nothing to undo")
+                                                              : util::join(result.rolled_back_groups, ", "));
+        back.seconds = result.rollback_seconds;
+        if (result.code != ExitCode::kRolledBack)
+            back.failure = fmt::format("the rollback stopped with exit {} ({}): `pdctl diff` shows what runs",
+                                       static_cast<int>(result.code), describe(result.code));
+        suite.cases.push_back(std::move(back));
+    }
+    return suite;
+}
+
 }  // namespace pdctl::report

@@ -5,23 +5,12 @@
 
 #include <cstdlib>
 
+#include "junit_schema.hpp"
 #include "pdctl_harness.hpp"
 #include "unit/support/build_paths.hpp"
 
 namespace pdctl::testing {
 namespace {
-
-const std::string kSchema = std::string(pdctl::testing::source_dir()) + "/tests/junit/junit.xsd";
-
-// xmllint's verdict on `file` against the schema: "" when it validates.
-std::string schema_errors(const std::filesystem::path& file) {
-    if (std::system("command -v xmllint >/dev/null 2>&1") != 0)
-        return "xmllint is not installed (libxml2-utils)";
-    const auto log = file.string() + ".xmllint";
-    const int status = std::system(
-        ("xmllint --noout --schema '" + kSchema + "' '" + file.string() + "' >'" + log + "' 2>&1").c_str());
-    return status == 0 ? "" : read_text(log);
-}
 
 std::size_t occurrences(const std::string& text, const std::string& needle) {
     std::size_t n = 0;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "generate_stream.hpp"
+#include "junit_schema.hpp"
 #include "pdctl_harness.hpp"
 #include "text_edit.hpp"
 
@@ -82,10 +83,12 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
     decode_extra(
         "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
         "--max-running-requests 64\"\nPDSIM_SLOWDOWN=0.3\n");
+    const auto junit = cluster_.config().parent_path() / "rollout.xml";
     {
         GenerateStream stream(cluster_.address(5), 31000);
-        const auto slow = cluster_.run({"--json", "rollout", "--canary-window", "4s", "--drain-grace", "1s"},
-                                       std::chrono::seconds(240));
+        const auto slow = cluster_.run(
+            {"--json", "rollout", "--canary-window", "4s", "--drain-grace", "1s", "--junit", junit.string()},
+            std::chrono::seconds(240));
         stream.stop();
         EXPECT_EQ(slow.exit_code, 18) << slow.out << slow.err;
         const auto events = slow.events();
@@ -100,6 +103,12 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
         EXPECT_TRUE(stream.failures().empty()) << stream.failures().size() << " of " << stream.sent()
                                                << " failed:" << first_failures(stream.failures());
     }
+    // The CI report: valid JUnit, the canary's gate failed naming the metric, the rollback passed.
+    EXPECT_EQ(schema_errors(junit), "");
+    const auto report = read_text(junit);
+    EXPECT_THAT(report, HasSubstr("classname=\"pdctl.rollout.decode\" name=\"replace decode: "));
+    EXPECT_THAT(report, HasSubstr("<failure message=\"decode ITL mean "));
+    EXPECT_THAT(report, HasSubstr("classname=\"pdctl.rollout.rollback\" name=\"rollback: decode\""));
     const auto pending = cluster_.run({"diff"});
     EXPECT_EQ(pending.exit_code, 1) << pending.out;
     EXPECT_THAT(pending.out, HasSubstr("env + PDSIM_SLOWDOWN=0.3"));

@@ -64,8 +64,16 @@ struct CanaryVerdict {
     bool passed() const { return problems.empty(); }
 };
 
+struct RolloutStepOutcome {
+    plan::RolloutStep step;
+    double seconds = 0;
+    ExitCode code = ExitCode::kOk;
+};
+
 struct RolloutResult {
     RolloutPreview preview;
+    std::vector<RolloutStepOutcome> steps;  // those taken, in order
+    double rollback_seconds = 0;
     std::vector<std::string> replaced;  // groups now on the config
     std::optional<CanaryVerdict> canary;
     bool rolled_back = false;
