@@ -58,7 +58,7 @@ const plan::Stage& router_listing(const plan::Plan& plan, const std::string& gro
 
 // A group joins or leaves the deployment through its router, as steps the engine carries out.
 ExitCode run_router_steps(const Deployment& deployment, const std::string& group,
-                          std::vector<plan::RollAction> actions, const std::string& done,
+                          const std::vector<plan::RollAction>& actions, const std::string& done,
                           const RolloutRequest& request, engine::Reporter& journal) {
     const auto& router = router_listing(deployment.plan, group);
     plan::RollingPlan steps;
