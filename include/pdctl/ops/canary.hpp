@@ -36,8 +36,9 @@ struct LatencyComparison {
 
 // The canary (`canary`, its mode's metric: ITL for a decode, TTFT for a prefill) against the other
 // groups of its mode, from two readings around the load; the canary restarted after the first, so only
-// its second counts. Nothing when a side saw no requests or could
-// not be read (`why` says so). Pure.
+// its second counts. Regressed: worse by more than `max_regress` and by more than 1 ms (below that,
+// a host's scheduling noise). Nothing when a side saw no requests or could not be read (`why` says
+// so). Pure.
 std::optional<LatencyComparison> compare_canary(const std::vector<LatencyReading>& before,
                                                 const std::vector<LatencyReading>& after,
                                                 const std::string& canary,

@@ -69,5 +69,22 @@ TEST(Canary, APrefillCanaryIsJudgedByItsTimeToItsToken) {
     EXPECT_TRUE(comparison->regressed);
 }
 
+TEST(Canary, LessThanAMillisecondSlowerIsNoise) {
+    // A moved prefill under a sanitizer build's load, nothing changed: 0.15 ms against 0.12 ms.
+    LatencyReading canary;
+    canary.role = "prefill-3";
+    canary.mode = "prefill";
+    canary.ttft_sum = 0.015;
+    canary.ttft_count = 100;
+    LatencyReading other = canary;
+    other.role = "prefill";
+    other.ttft_sum = 0.012;
+    std::string why;
+    const auto comparison = compare_canary({}, {canary, other}, "prefill-3", {"prefill-3"}, 0.10, why);
+    ASSERT_TRUE(comparison) << why;
+    EXPECT_NEAR(comparison->worse_by, 0.25, 1e-9);
+    EXPECT_FALSE(comparison->regressed);
+}
+
 }  // namespace
 }  // namespace pdctl::ops
