@@ -310,9 +310,11 @@ TEST(RunLoad, AnUncappedRateOpensNoMoreConnectionsThanItHadInFlight) {
     for (const auto& record : result.records) ASSERT_TRUE(record.ok()) << record.error;
     const int in_flight = most_in_flight_seen_by_client(result.records);
     EXPECT_GT(in_flight, 32) << "the test needs more in flight than a pool of libcurl's usual size keeps";
+    // The bound itself. Whether any connection was reused depends on the timing alone: under a
+    // sanitizer every request was once still in flight when the last was sent (300 in flight, 300
+    // connections), and then the bound allows, and needs, one connection per request.
     EXPECT_LE(static_cast<int>(generate.client_ports.size()), in_flight)
         << "connections opened: " << generate.client_ports.size() << ", most in flight " << in_flight;
-    EXPECT_LT(static_cast<int>(generate.client_ports.size()), kRequests) << "no connection was reused";
 }
 
 // When the open-file limit leaves no descriptor for a stream's socket, the failure names the limit.
