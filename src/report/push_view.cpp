@@ -6,9 +6,12 @@
 
 #include "pdctl/report/output.hpp"
 #include "pdctl/report/text_reporter.hpp"
+#include "pdctl/util/bytes.hpp"
 #include "pdctl/util/durations.hpp"
 
 namespace pdctl::report {
+
+using util::format_bytes;
 using util::format_elapsed;
 
 namespace {
@@ -31,18 +34,6 @@ json file_json(const std::string& node, const push::FileOutcome& file, std::size
 }
 
 }  // namespace
-
-std::string format_bytes(std::uint64_t bytes) {
-    if (bytes < 1024) return fmt::format("{} B", bytes);
-    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes) / 1024.0;
-    std::size_t unit = 0;
-    while (value >= 1024.0 && unit + 1 < std::size(units)) {
-        value /= 1024.0;
-        ++unit;
-    }
-    return fmt::format("{:.1f} {}", value, units[unit]);
-}
 
 void PushPrinter::emit(const std::string& line) {
     write_text(out_, redactor_.redact(line) + "\n");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "pdctl/util/bytes.hpp"
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::report {
@@ -33,16 +34,6 @@ std::string or_dash(const std::string& text) {
     return text.empty() ? "-" : text;
 }
 
-std::string bytes(double value) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    return unit == 0 ? fmt::format("{:.0f} B", value) : fmt::format("{:.1f} {}", value, units[unit]);
-}
-
 // One line of numbers for a role: the ones it exported, in the order operators read them.
 std::string metrics_line(const engine::RoleMetrics& metrics) {
     if (!metrics.error.empty()) return "no metrics from " + metrics.url + ": " + metrics.error;
@@ -64,7 +55,9 @@ std::string metrics_line(const engine::RoleMetrics& metrics) {
     add("master_key_count", "keys ");
     if (const auto used = metrics.find("master_allocated_bytes")) {
         const auto total = metrics.find("master_total_capacity_bytes");
-        parts.push_back("allocated " + bytes(*used) + (total ? " of " + bytes(*total) : std::string()));
+        parts.push_back(
+            "allocated " + util::format_bytes(static_cast<std::uint64_t>(*used)) +
+            (total ? " of " + util::format_bytes(static_cast<std::uint64_t>(*total)) : std::string()));
     }
     add("master_active_clients", "clients ");
     return util::join(parts, " · ");

@@ -12,9 +12,6 @@
 
 namespace pdctl::report {
 
-// "0 B", "12.0 KiB", "1.0 GiB"
-std::string format_bytes(std::uint64_t bytes);
-
 class PushPrinter : public ops::PushView {
   public:
     PushPrinter(std::FILE* out, bool as_json, const util::Redactor& redactor)
