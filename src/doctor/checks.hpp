@@ -60,8 +60,10 @@ struct CrossNodeInput {
     std::vector<const NodeFacts*> facts;
     std::vector<const ClockSample*> clocks;
     const LiveOptions& options;
+    std::vector<const NodeProbe*> probes;
 };
-int check_image_ids(const CrossNodeInput& input, lint::FindingSink& sink);   // CTR003
-int check_clock_skew(const CrossNodeInput& input, lint::FindingSink& sink);  // SYS003
+int check_image_ids(const CrossNodeInput& input, lint::FindingSink& sink);    // CTR003
+int check_clock_skew(const CrossNodeInput& input, lint::FindingSink& sink);   // SYS003
+int check_model_files(const CrossNodeInput& input, lint::FindingSink& sink);  // FILE002
 
 }  // namespace pdctl::doctor::detail

@@ -43,6 +43,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
         {"SYS003", "docs/doctor.md#sys003"},
         {"SYS004", "docs/doctor.md#sys004 · https://github.com/sgl-project/sglang/issues/33549"},
         {"FILE001", "docs/doctor.md#file001"},
+        {"FILE002", "docs/doctor.md#file002"},
         {"PORT001", "docs/doctor.md#port001"},
         {"PAIR001", "docs/doctor.md#pair001"},
         {"PAIR002",
@@ -182,12 +183,13 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
         for (auto j = start; j < result.findings.size(); ++j) result.findings[j].node = needs[i].node.name;
         count(start, ran ? 1 : 0);
     }
-    detail::CrossNodeInput cross{{}, {}, {}, options};
+    detail::CrossNodeInput cross{{}, {}, {}, options, {}};
     for (std::size_t i = 0; i < needs.size(); ++i) {
         if (!answered[i]) continue;
         cross.needs.push_back(&needs[i]);
         cross.facts.push_back(&facts[i]);
         cross.clocks.push_back(&probes[i].clock);
+        cross.probes.push_back(&probes[i]);
     }
     {
         const auto before = result.findings.size();
@@ -198,6 +200,11 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
         const auto before = result.findings.size();
         auto sink = sink_for("SYS003", result.findings);
         count(before, detail::check_clock_skew(cross, sink));
+    }
+    {
+        const auto before = result.findings.size();
+        auto sink = sink_for("FILE002", result.findings);
+        count(before, detail::check_model_files(cross, sink));
     }
     if (!simulated.empty()) {
         // The simulated cluster (profiles/local) has no GPUs by design: say so once, as info.

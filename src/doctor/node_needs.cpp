@@ -112,6 +112,9 @@ std::vector<NodeNeeds> node_needs(const config::Cluster& cluster, const plan::Pl
                 needs->sglang_role = stage.role;
                 needs->gpus = role->gpus_per_node;
             }
+            if (const auto model = lint::flag_value(unit.program.argv, {"--model-path", "--model"}))
+                add_unique(needs->models, ModelNeed{stage.role, *model},
+                           [](const ModelNeed& a, const ModelNeed& b) { return a.dir == b.dir; });
             const auto env = unit_env(stage, unit);
             for (const char* key : {"NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"}) {
                 const auto value = last_value(env, key);

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "pdctl/doctor/live_checks.hpp"
+#include "pdctl/doctor/model_files.hpp"
 #include "pdctl/push/push_plan.hpp"
 #include "pdctl/util/parallel.hpp"
 #include "pdctl/util/sha256.hpp"
@@ -53,6 +54,13 @@ NodeProbe probe_node(const NodeNeeds& needs, exec::Executor& executor) {
         const auto files = executor.run(needs.node, push::probe_command(dests));
         probe.files_probed = files.ok();
         probe.files_out = files.out;
+    }
+    if (answer.transport_error.empty() && !needs.models.empty()) {
+        std::vector<std::string> dirs;
+        for (const auto& model : needs.models) dirs.push_back(model.dir);
+        const auto models = executor.run(needs.node, model_files_command(dirs));
+        probe.models_probed = models.ok();
+        probe.models_out = models.out;
     }
     spdlog::debug("doctor: probe of {} exit {}{}", needs.node.name, answer.exit_code,
                   answer.transport_error.empty() ? "" : ": " + answer.transport_error);

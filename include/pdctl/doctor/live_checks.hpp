@@ -57,6 +57,12 @@ struct FileNeed {
     std::string sha256;  // of the local source; "" when it cannot be read here (presence is still checked)
 };
 
+// A model directory a rank loads (its --model-path), compared across the nodes that load it (FILE002).
+struct ModelNeed {
+    std::string role;
+    std::string dir;
+};
+
 // A port a unit about to start will bind. Only the start preflight asks for these: on a running
 // cluster the deployment's own units hold them.
 struct PortNeed {
@@ -90,6 +96,7 @@ struct NodeNeeds {
     std::vector<ContainerNeed> containers;
     std::string state_dir;
     std::vector<FileNeed> files;
+    std::vector<ModelNeed> models;
     std::vector<PortNeed> ports;             // the preflight's: must be free
     std::vector<StackToolNeed> stack_tools;  // doctor's, not a start's (the image check runs a container)
 };
@@ -112,8 +119,10 @@ struct NodeProbe {
     std::string out;
     std::string err;
     ClockSample clock;
-    bool files_probed = false;  // the node has FileNeeds and answered push's probe
-    std::string files_out;      // that probe's output (push::parse_probe)
+    bool files_probed = false;   // the node has FileNeeds and answered push's probe
+    std::string files_out;       // that probe's output (push::parse_probe)
+    bool models_probed = false;  // the node has ModelNeeds and answered their listing
+    std::string models_out;      // that listing (parse_model_files)
 };
 
 // Runs the probe (then the clock sample) on every node in parallel, bounded by max_parallel.
