@@ -63,7 +63,19 @@ ExitCode roll(const GlobalOptions& global, const ops::Deployment& target, const 
     if (!junit.empty()) check_junit_path(junit);
     auto reporter = make_reporter(global, redactor);
     const auto began = std::chrono::steady_clock::now();
-    const auto result = ops::run_rollout(target, request, *reporter);
+    ops::RolloutResult result;
+    try {
+        result = ops::run_rollout(target, request, *reporter);
+    } catch (const Failure& failure) {
+        // Refused before anything was touched: the report says so too, never an empty success.
+        if (!junit.empty()) {
+            result.code = failure.code();
+            result.message = failure.what();
+            write_junit_file(junit, {report::rollout_suite(result, request.verb, util::seconds_since(began))},
+                             redactor);
+        }
+        throw;
+    }
     if (!junit.empty())
         write_junit_file(junit, {report::rollout_suite(result, request.verb, util::seconds_since(began))},
                          redactor);

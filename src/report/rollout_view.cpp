@@ -203,6 +203,17 @@ JunitSuite rollout_suite(const ops::RolloutResult& result, const std::string& ve
         }
         suite.cases.push_back(std::move(gate));
     }
+    const bool failed_case = std::any_of(suite.cases.begin(), suite.cases.end(),
+                                         [](const JunitCase& one) { return one.failure.has_value(); });
+    if (result.code != ExitCode::kOk && !failed_case) {
+        // It ended before a step or outside one (refused, the baseline, the pull): one case says why.
+        JunitCase ended;
+        ended.classname = classname;
+        ended.name = verb;
+        ended.seconds = seconds;
+        ended.failure = result.message.empty() ? describe(result.code) : result.message;
+        suite.cases.push_back(std::move(ended));
+    }
     if (result.rolled_back) {
         JunitCase back;
         back.classname = classname + ".rollback";

@@ -119,9 +119,13 @@ TEST_F(RolloutTest, AGoodChangeRollsThroughASlowOneIsRolledBackAndAMixedKvLayout
         "EXTRA_ARGS=\"--trust-remote-code --mem-fraction-static 0.85 --enable-metrics "
         "--max-running-requests 64 --page-size 64\"\n");
     const auto before = running_unit_pids(cluster_);
-    const auto refused = rollout();
+    const auto refused_report = cluster_.config().parent_path() / "refused.xml";
+    const auto refused = rollout({"--junit", refused_report.string()});
     EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
     EXPECT_THAT(refused.err, HasSubstr("prefill and decode speaking different KV layouts: --page-size"));
+    EXPECT_EQ(schema_errors(refused_report), "");
+    EXPECT_THAT(read_text(refused_report),
+                HasSubstr("<failure message=\"the change would leave prefill and decode"));
     EXPECT_EQ(running_unit_pids(cluster_), before) << "a refused rollout touched something";
 }
 
