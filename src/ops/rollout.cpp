@@ -12,12 +12,12 @@
 #include "pdctl/ops/config_history.hpp"
 #include "pdctl/ops/engine_run.hpp"
 #include "pdctl/ops/intent_store.hpp"
-#include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/pull/pull_plan.hpp"
 #include "pdctl/pull/puller.hpp"
 #include "pdctl/util/durations.hpp"
 #include "pdctl/util/strings.hpp"
+#include "rollout_steps.hpp"
 
 namespace pdctl::ops {
 namespace {
@@ -36,105 +36,6 @@ BenchSpec rollout_bench(const RolloutRequest& request, std::uint64_t seed) {
     spec.soak = true;  // failed requests and the KV failure counters judge it too
     spec.allow_unverified = request.allow_unverified;
     return spec;
-}
-
-// One group replaced with `deployment`'s config, out of the router meanwhile (restart --rolling).
-ExitCode replace_group(const Deployment& deployment, const std::string& group, const RolloutRequest& request,
-                       engine::Reporter& journal) {
-    EngineRequest engine;
-    engine.verb = EngineVerb::kRestart;
-    engine.scope.groups = {group};
-    engine.rolling = true;
-    engine.drain_grace = request.drain_grace;
-    return run_engine_locked(deployment, engine, journal);
-}
-
-// The router stage of `plan` that lists `group`.
-const plan::Stage& router_listing(const plan::Plan& plan, const std::string& group) {
-    for (const auto& stage : plan.stages)
-        if (stage.router && stage.router->find_worker(group)) return stage;
-    throw Failure(ExitCode::kInternal, "no router of the plan lists " + group);
-}
-
-// A group joins or leaves the deployment through its router, as steps the engine carries out.
-ExitCode run_router_steps(const Deployment& deployment, const std::string& group,
-                          const std::vector<plan::RollAction>& actions, const std::string& done,
-                          const RolloutRequest& request, engine::Reporter& journal) {
-    const auto& router = router_listing(deployment.plan, group);
-    plan::RollingPlan steps;
-    steps.router = router.role;
-    steps.facts = *router.router;
-    for (const auto action : actions) steps.steps.push_back({action, group, ""});
-    steps.done = fmt::format(fmt::runtime(done), group, router.role);
-    EngineRequest engine;
-    engine.verb = EngineVerb::kRestart;
-    engine.steps = std::move(steps);
-    engine.drain_grace = request.drain_grace;
-    return run_engine_locked(deployment, engine, journal);
-}
-
-// `group` out of its router, its requests finished, stopped and its GPUs free (`deployment`: the
-// config it runs from).
-ExitCode leave_group(const Deployment& deployment, const std::string& group, const RolloutRequest& request,
-                     engine::Reporter& journal) {
-    return run_router_steps(deployment, group, {plan::RollAction::kDrain, plan::RollAction::kStop},
-                            "{} is out of {} and stopped", request, journal);
-}
-
-// `group` started with `deployment`'s config (unless it runs with it already) and in its router.
-ExitCode join_group(const Deployment& deployment, const std::string& group, const RolloutRequest& request,
-                    engine::Reporter& journal) {
-    return run_router_steps(deployment, group, {plan::RollAction::kStart, plan::RollAction::kAdd},
-                            "{} runs with the config and is in {}", request, journal);
-}
-
-// What a rollout did, one group at a time, so that a rollback undoes exactly what was begun: a move is
-// the removal of the group that ran on the nodes, then the addition of the config's.
-struct Taken {
-    plan::RolloutAction action;  // kReplace, kAdd or kRemove
-    std::string group;
-};
-
-// One step, each part recorded in `taken` before it runs (a part that failed half-way is undone too).
-ExitCode take_step(const Deployment& wanted, const Deployment& previous, const plan::RolloutStep& step,
-                   const RolloutRequest& request, std::vector<Taken>& taken, engine::Reporter& journal) {
-    switch (step.action) {
-        case plan::RolloutAction::kReplace:
-            taken.push_back({step.action, step.group});
-            return replace_group(wanted, step.group, request, journal);
-        case plan::RolloutAction::kAdd:
-            taken.push_back({step.action, step.group});
-            return join_group(wanted, step.group, request, journal);
-        case plan::RolloutAction::kRemove:
-            taken.push_back({step.action, step.group});
-            return leave_group(previous, step.group, request, journal);
-        case plan::RolloutAction::kMove: {
-            taken.push_back({plan::RolloutAction::kRemove, step.running_group});
-            if (const auto code = leave_group(previous, step.running_group, request, journal);
-                code != ExitCode::kOk)
-                return code;
-            taken.push_back({plan::RolloutAction::kAdd, step.group});
-            return join_group(wanted, step.group, request, journal);
-        }
-    }
-    return ExitCode::kInternal;
-}
-
-// The undoing of one part: a replaced group back to the previous config, an added one out, a removed
-// one back in.
-ExitCode undo(const Deployment& wanted, const Deployment& previous, const Taken& part,
-              const RolloutRequest& request, engine::Reporter& journal) {
-    switch (part.action) {
-        case plan::RolloutAction::kReplace:
-            return replace_group(previous, part.group, request, journal);
-        case plan::RolloutAction::kAdd:
-            return leave_group(wanted, part.group, request, journal);
-        case plan::RolloutAction::kRemove:
-            return join_group(previous, part.group, request, journal);
-        case plan::RolloutAction::kMove:
-            break;
-    }
-    return ExitCode::kInternal;
 }
 
 // Reports each image as it is pulled; the puller calls one at a time.
@@ -481,75 +382,6 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
     });
     if (result.message.empty()) result.message = describe(result.code);
     return result;
-}
-
-}  // namespace pdctl::ops
-
-namespace pdctl::ops {
-
-RollbackTarget rollback_target(const Deployment& deployment, const std::string& selector) {
-    std::string chosen = selector;
-    if (chosen.empty()) {
-        // What runs now: the configs the running groups were started from.
-        // A group that runs what the config file says runs that file's config.
-        std::set<std::string> running;
-        const auto current = config_id_of(deployment.cluster);
-        for (const auto& group : diff_deployment(deployment).groups) {
-            if (!group.running_config_id.empty()) running.insert(group.running_config_id);
-            if (group.diff.change == plan::GroupChange::kSame) running.insert(current);
-        }
-        const auto journal = read_journal(deployment);
-        auto runs = state::journal::parse_history(journal.text);
-        for (auto run = runs.rbegin(); run != runs.rend() && chosen.empty(); ++run)
-            if (run->exit_code == 0 && keeps_config(run->verb) && !run->config_id.empty() &&
-                !running.count(run->config_id))
-                chosen = run->run;
-        if (chosen.empty())
-            throw Failure(
-                ExitCode::kUsage,
-                fmt::format("no run that ended well kept a config other than the one that runs ({})",
-                            journal.source),
-                "name one: `pdctl rollback RUN` (`pdctl history` lists them)");
-    }
-    RollbackTarget target;
-    target.kept = read_kept_config(deployment, chosen);
-    target.deployment =
-        open_deployment(load_kept_config(target.kept.bundle),
-                        {false, Purpose::kDrive, "rollback", deployment.clock, deployment.prober});
-    return target;
-}
-
-}  // namespace pdctl::ops
-
-namespace pdctl::ops {
-
-PausedTarget paused_rollout(const Deployment& deployment, bool abort) {
-    const auto read = read_intent(deployment);
-    if (!read.error.empty()) throw Failure(ExitCode::kUnreachable, read.error);
-    if (!read.intent.rollout)
-        throw Failure(ExitCode::kUsage, "no rollout is paused",
-                      "`pdctl rollout --pause-after-canary` pauses one");
-    PausedTarget target;
-    target.paused = *read.intent.rollout;
-    if (!abort) {
-        const auto config_id = config_id_of(deployment.cluster);
-        if (config_id != target.paused.config_id)
-            throw Failure(
-                ExitCode::kUsage,
-                fmt::format("the config file is not the one whose canary {} passed (config {}, this is {})",
-                            target.paused.canary, target.paused.config_id.substr(0, 12),
-                            config_id.substr(0, 12)),
-                "resume with the same config file, or `pdctl rollout abort`");
-        return target;
-    }
-    std::string error;
-    const auto bundle = fetch_kept_config(deployment, target.paused.previous_config_id, error);
-    if (!bundle)
-        throw Failure(ExitCode::kUsage,
-                      fmt::format("the config to go back to ({}): {}", target.paused.previous_run, error));
-    target.previous = open_deployment(load_kept_config(*bundle), {false, Purpose::kDrive, "rollout abort",
-                                                                  deployment.clock, deployment.prober});
-    return target;
 }
 
 }  // namespace pdctl::ops
