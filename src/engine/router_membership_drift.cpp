@@ -7,14 +7,6 @@
 #include "pdctl/util/strings.hpp"
 
 namespace pdctl::engine {
-namespace {
-
-std::string without_trailing_slash(std::string url) {
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    return url;
-}
-
-}  // namespace
 
 std::string MembershipDrift::describe() const {
     std::vector<std::string> parts;
@@ -29,13 +21,13 @@ MembershipDrift membership_drift(const plan::RouterFacts& facts,
     MembershipDrift drift;
     const auto configured = [&](const health::ListedWorker& entry) {
         return std::any_of(facts.workers.begin(), facts.workers.end(), [&](const plan::RouterWorker& worker) {
-            return without_trailing_slash(worker.url) == without_trailing_slash(entry.url) &&
+            return util::without_trailing_slash(worker.url) == util::without_trailing_slash(entry.url) &&
                    worker.type == entry.type;
         });
     };
     for (const auto& worker : facts.workers) {
         const bool found = std::any_of(listed.begin(), listed.end(), [&](const health::ListedWorker& entry) {
-            return without_trailing_slash(worker.url) == without_trailing_slash(entry.url) &&
+            return util::without_trailing_slash(worker.url) == util::without_trailing_slash(entry.url) &&
                    worker.type == entry.type;
         });
         if (!found)

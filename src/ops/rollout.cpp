@@ -288,13 +288,13 @@ RolloutResult run_rollout(const Deployment& deployment, const RolloutRequest& re
             return code;
         }
 
-        if (!request.resuming && std::any_of(rollout.steps.begin(), rollout.steps.end(),
-                                             [](const plan::RolloutStep& step) { return step.canary; }))
+        // A change that only removes groups has no canary: its drains judge it, without a baseline.
+        const bool judged = std::any_of(rollout.steps.begin(), rollout.steps.end(),
+                                        [](const plan::RolloutStep& step) { return step.canary; });
+        if (!request.resuming && judged)
             journal.note(fmt::format("baseline: {} of load through {} at concurrency {}",
                                      util::format_elapsed(request.canary_window), rollout.router,
                                      request.concurrency));
-        const bool judged = std::any_of(rollout.steps.begin(), rollout.steps.end(),
-                                        [](const plan::RolloutStep& step) { return step.canary; });
         BenchReport baseline_run;
         if (request.baseline_file.empty() && !request.resuming && judged) {
             baseline_run = run_bench(deployment, rollout_bench(request, 1), {});
