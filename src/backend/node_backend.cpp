@@ -16,6 +16,18 @@ std::string answer_line(const std::string& text) {
     return line.size() > 200 ? line.substr(0, 200) + "..." : line;
 }
 
+// A start command's answer: every line, as the kernel cache's line ("cache hit ...") comes before the
+// runtime's own ("started ... pid N", a container ID); cut at 300 characters.
+std::string start_answer(const std::string& text) {
+    std::string joined;
+    for (const auto line : util::lines(text)) {
+        if (util::trim(line).empty()) continue;
+        if (!joined.empty()) joined += "; ";
+        joined += line;
+    }
+    return joined.size() > 300 ? joined.substr(0, 300) + "..." : joined;
+}
+
 }  // namespace
 
 engine::StageResult NodeBackend::launch(const plan::Plan& plan, const plan::Stage& stage,
@@ -30,7 +42,7 @@ engine::StageResult NodeBackend::launch(const plan::Plan& plan, const plan::Stag
         if (hook) hook(engine::StartMoment::kAfterCommand, unit);
         std::lock_guard lock(mutex);
         if (answer.ok()) {
-            reporter.unit_done("start", unit, answer_line(answer.out));
+            reporter.unit_done("start", unit, start_answer(answer.out));
             return;
         }
         if (failed) return;

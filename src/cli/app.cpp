@@ -41,12 +41,13 @@ constexpr const char* kExitCodes =
 
 // The verbs, in the order `pdctl --help` lists them.
 using AddVerb = void (*)(CLI::App&, Verbs&);
-constexpr AddVerb kVerbs[] = {
-    add_plan_verb,     add_start_verb, add_stop_verb,   add_restart_verb, add_rollout_verb,
-    add_rollback_verb, add_heal_verb,  add_drill_verb,  add_doctor_verb,  add_status_verb,
-    add_logs_verb,     add_push_verb,  add_pull_verb,   add_smoke_verb,   add_bench_verb,
-    add_exec_verb,     add_stack_verb, add_lock_verb,   add_ssh_verb,     add_history_verb,
-    add_timeline_verb, add_diff_verb,  add_config_verb, add_export_verb,  add_completion_verb};
+constexpr AddVerb kVerbs[] = {add_plan_verb,    add_start_verb,     add_stop_verb,  add_restart_verb,
+                              add_rollout_verb, add_rollback_verb,  add_heal_verb,  add_drill_verb,
+                              add_doctor_verb,  add_status_verb,    add_logs_verb,  add_push_verb,
+                              add_pull_verb,    add_cache_verb,     add_smoke_verb, add_bench_verb,
+                              add_exec_verb,    add_stack_verb,     add_lock_verb,  add_ssh_verb,
+                              add_history_verb, add_timeline_verb,  add_diff_verb,  add_config_verb,
+                              add_export_verb,  add_completion_verb};
 
 void add_global_options(CLI::App& app, GlobalOptions& global, std::string& log_path) {
     app.add_option(

@@ -50,6 +50,7 @@ void add_status_verb(CLI::App& app, Verbs& verbs);
 void add_logs_verb(CLI::App& app, Verbs& verbs);
 void add_push_verb(CLI::App& app, Verbs& verbs);
 void add_pull_verb(CLI::App& app, Verbs& verbs);
+void add_cache_verb(CLI::App& app, Verbs& verbs);
 void add_smoke_verb(CLI::App& app, Verbs& verbs);
 void add_bench_verb(CLI::App& app, Verbs& verbs);
 void add_exec_verb(CLI::App& app, Verbs& verbs);

@@ -67,7 +67,8 @@ RoleDefaults read_defaults(const LoadContext& ctx, const MapReader& top, Executo
     const auto* entry = top.find("defaults");
     if (!entry) return defaults;
     MapReader map(ctx.yaml, entry->value, "defaults", entry->value_where);
-    map.check_keys({"ssh", "runtime", "container", "gpus_per_node", "stop_grace_seconds", "stall_after"});
+    map.check_keys(
+        {"ssh", "runtime", "container", "gpus_per_node", "stop_grace_seconds", "stall_after", "cache"});
     detail::read_ssh(map, ssh);
     map.choice("runtime", defaults.runtime,
                {{"docker", RuntimeKind::Docker}, {"process", RuntimeKind::Process}});
@@ -75,6 +76,7 @@ RoleDefaults read_defaults(const LoadContext& ctx, const MapReader& top, Executo
     map.integer("gpus_per_node", defaults.gpus_per_node, 1, 1024);
     map.integer("stop_grace_seconds", defaults.stop_grace_seconds, 0, 24 * 60 * 60);
     map.duration("stall_after", defaults.stall_after);
+    detail::read_cache_dir(map, defaults.cache_dir);
     return defaults;
 }
 

@@ -30,6 +30,23 @@ void read_ssh(const MapReader& parent, SshSettings& out) {
         parent.context().error(entry->value_where, ssh.child_path("user"), "must not be empty");
 }
 
+void read_cache_dir(const MapReader& parent, std::string& out) {
+    std::string value;
+    if (!parent.string("cache", value)) return;
+    if (value == "off") {
+        out.clear();  // a role that turns off the defaults' cache
+        return;
+    }
+    if (value.empty() || value.front() != '/' || value == "/" ||
+        value.find_first_of(" \t\n") != std::string::npos) {
+        parent.context().error(parent.find("cache")->value_where, parent.child_path("cache"),
+                               "must be an absolute directory without blanks, or `off`",
+                               "e.g. /var/cache/pdctl: each node keeps its compiled kernels there");
+        return;
+    }
+    out = value;
+}
+
 void read_container(const MapReader& parent, ContainerSettings& out) {
     const auto* entry = parent.find("container");
     if (!entry) return;

@@ -62,6 +62,7 @@ constexpr KeySpec kRoleKeys[] = {
     {"stop_grace_seconds", kAllKinds},
     {"stall_after", kSglang},
     {"py_spy", kSglang},
+    {"cache", kSglang},
 };
 
 const std::vector<std::pair<std::string, RoleKind>> kKinds = {{"mooncake-master", RoleKind::MooncakeMaster},
@@ -354,6 +355,11 @@ Role load_role(const LoadContext& ctx, const MapReader::Entry& entry, const Role
     read_router_impl(ctx, m, role);
     m.integer("stop_grace_seconds", role.stop_grace_seconds, 0, 24 * 60 * 60);
     m.duration("stall_after", role.stall_after);
+    // The compiled kernels are SGLang's: the other kinds compile nothing worth keeping.
+    if (role.kind == RoleKind::Sglang) {
+        role.cache_dir = defaults.cache_dir;
+        read_cache_dir(m, role.cache_dir);
+    }
     if (m.strings("py_spy", role.py_spy) && role.py_spy.empty()) {
         ctx.yaml.error(m.find("py_spy")->value_where, m.child_path("py_spy"), "must not be empty",
                        "the py-spy program, e.g. [py-spy] or [/opt/venv/bin/py-spy]");

@@ -7,6 +7,7 @@
 
 #include "pdctl/config/names.hpp"
 #include "pdctl/config/state_paths.hpp"
+#include "pdctl/plan/kernel_cache.hpp"
 #include "pdctl/plan/role_kinds.hpp"
 #include "pdctl/runtime/runtime.hpp"
 #include "pdctl/util/exit_code.hpp"
@@ -70,12 +71,14 @@ runtime::RuntimeSpec runtime_for(const config::Cluster& cluster, const config::R
 
 // Everything that defines what runs, so a change anywhere shows as drift. Secret values are left out
 // (only their keys count): the fingerprint is stored on nodes and printed.
-std::string unit_fingerprint(const runtime::ProgramSpec& program, const runtime::RuntimeSpec& runtime) {
+std::string unit_fingerprint(const runtime::ProgramSpec& program, const runtime::RuntimeSpec& runtime,
+                             const runtime::CacheSpec& cache) {
     std::string text = util::join_command(program.argv) + "\n" + program.bootstrap + "\n";
     for (const auto& env : program.env)
         text += env.key + "=" + (env.secret ? std::string("<secret>") : env.value) + "\n";
     text += config::to_string(runtime.kind) + "\n" + runtime.cli + "\n" + runtime.image + "\n";
     text += util::join_command(runtime.options);
+    if (cache.enabled()) text += "\ncache " + cache.dir;  // the mount is not among the options
     return util::short_fingerprint(text);
 }
 
@@ -191,10 +194,16 @@ Plan build_plan(const config::Cluster& cluster) {
             unit.compute_address = node->compute();
             unit.rank = static_cast<int>(rank);
             unit.program = program_for(cluster, *role, unit.rank);
+            unit.cache = kernel_cache_for(cluster, *role, unit.program, stage.runtime);
+            if (unit.cache.enabled()) {
+                const auto env = kernel_cache_env(
+                    unit.cache.mount.empty() ? unit.cache.dir : unit.cache.mount, unit.program);
+                unit.program.env.insert(unit.program.env.end(), env.begin(), env.end());
+            }
             unit.fingerprint = unit_fingerprint(role->kind == config::RoleKind::Router
                                                     ? router_launch_identity(cluster, *role, unit.rank)
                                                     : unit.program,
-                                                stage.runtime);
+                                                stage.runtime, unit.cache);
             unit.node_dir = config::node_state_dir(cluster.state_dir, cluster.name, node->name);
             const std::shared_ptr<const runtime::Runtime> runtime =
                 runtime::make_runtime(stage.runtime, unit.node_dir);

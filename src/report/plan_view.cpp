@@ -134,6 +134,11 @@ void render_start_stage(std::string& out, const plan::Stage& stage, std::size_t 
     if (!stage.edges.empty()) out += "  after " + util::join(edge_texts(stage));
     out += "\n";
     if (!stage.program_note.empty()) out += "  program: " + stage.program_note + "\n";
+    if (!stage.units.empty() && stage.units.front().cache.enabled()) {
+        const auto& cache = stage.units.front().cache;
+        out += "  kernel cache: " + cache.dir +
+               (cache.mount.empty() ? "" : " (mounted at " + cache.mount + ")") + ", kept per fingerprint\n";
+    }
     if (gate.checks.size() <= 1) {
         out += fmt::format("  gate: {} at {} (deadline {}, every {})\n", gate.why, gate.url,
                            format_elapsed(gate.deadline), format_elapsed(gate.interval));
@@ -184,6 +189,9 @@ json stage_json(const plan::Stage& stage) {
         json env = json::array();
         for (const auto& entry : unit.program.env)
             env.push_back({{"key", entry.key}, {"value", env_value(entry)}, {"secret", entry.secret}});
+        json cache = nullptr;
+        if (unit.cache.enabled())
+            cache = {{"dir", unit.cache.dir}, {"mount", unit.cache.mount}, {"parts", unit.cache.parts}};
         units.push_back({{"name", unit.name},
                          {"node", unit.node},
                          {"address", unit.address},
@@ -192,6 +200,7 @@ json stage_json(const plan::Stage& stage) {
                          {"env", env},
                          {"bootstrap", unit.program.bootstrap},
                          {"fingerprint", unit.fingerprint},
+                         {"cache", cache},
                          {"run", unit.run},
                          {"start", command_json(unit.start)},
                          {"stop", command_json(unit.stop)},

@@ -110,6 +110,8 @@ std::string stage_table(const RunTimeline& run) {
         out += fmt::format("{:<{}}{:>12}{:>10}  {}\n", stage.role, width, ready,
                            stage.deadline_ms > 0 ? span_text(stage.deadline_ms) : "-", slow);
         if (!stage.failure.empty()) out += fmt::format("  failed: {}\n", stage.failure);
+        if (const auto cache = stage.cache_summary(); !cache.empty())
+            out += fmt::format("  kernel cache: {}\n", cache);
     }
     return out;
 }
@@ -160,6 +162,11 @@ std::string render_timeline_comparison(const RunTimeline& run, const RunTimeline
             change += " (config changed)";
         out += fmt::format("{:<30}{:>12}{:>12}{:>12}\n", stage.role + " ready after", cell(&stage),
                            cell(twin), change);
+        const auto cache = stage.cache_summary();
+        const auto twin_cache = twin ? twin->cache_summary() : "";
+        if (!cache.empty() || !twin_cache.empty())
+            out += fmt::format("{:<30}{:>12}{:>12}\n", "  kernel cache", cache.empty() ? "-" : cache,
+                               twin_cache.empty() ? "-" : twin_cache);
         for (const auto& style : phase_styles()) {
             const std::string id(style.id);
             if (id == "starting" || id == "joined" || id == "ready") continue;
@@ -185,11 +192,13 @@ nlohmann::json timeline_to_json(const RunTimeline& run) {
                 phases.push_back({{"phase", span.phase},
                                   {"begin_ms", span.begin_ms - shown.begin_ms},
                                   {"ms", span.end_ms - span.begin_ms}});
-            units.push_back({{"node", unit.node},
-                             {"rank", unit.rank},
-                             {"launched_ms", unit.launched_ms - shown.begin_ms},
-                             {"critical", unit.critical},
-                             {"phases", phases}});
+            units.push_back(
+                {{"node", unit.node},
+                 {"rank", unit.rank},
+                 {"launched_ms", unit.launched_ms - shown.begin_ms},
+                 {"critical", unit.critical},
+                 {"cache", unit.cache.empty() ? nlohmann::json(nullptr) : nlohmann::json(unit.cache)},
+                 {"phases", phases}});
         }
         nlohmann::json entry = {
             {"role", stage.role},

@@ -55,10 +55,12 @@ exec::Command ContainerRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
     command.argv = container_script(scripts::container_start, "pdctl-start");
     const std::string env_file = dir_ + "/" + unit.name + ".env";
-    command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli});
+    command.argv.insert(command.argv.end(), {dir_, unit.name, spec_.cli, unit.cache.script_text()});
     command.argv.insert(command.argv.end(), {spec_.cli, "run", "-d"});
     if (!options_set_init(spec_.options)) command.argv.emplace_back("--init");
     command.argv.insert(command.argv.end(), {"--name", unit.name});
+    if (unit.cache.enabled())
+        command.argv.insert(command.argv.end(), {"-v", unit.cache.dir + ":" + unit.cache.mount});
     for (const auto& [key, value] : unit_labels(unit))
         command.argv.insert(command.argv.end(), {"--label", key + "=" + value});
     command.argv.insert(command.argv.end(), {"--env-file", env_file});

@@ -37,7 +37,8 @@ std::vector<std::string> launch_argv(const ProgramSpec& program) {
 exec::Command ProcessRuntime::start(const UnitSpec& unit) const {
     exec::Command command;
     command.argv = process_script(scripts::process_start, "pdctl-start");
-    command.argv.insert(command.argv.end(), {dir_, unit.name, labels_text(unit_labels(unit))});
+    command.argv.insert(command.argv.end(),
+                        {dir_, unit.name, labels_text(unit_labels(unit)), unit.cache.script_text()});
     const auto launch = launch_argv(unit.program);
     command.argv.insert(command.argv.end(), launch.begin(), launch.end());
     command.stdin_data = env_file_content(unit.program.env);

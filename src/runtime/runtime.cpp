@@ -28,9 +28,16 @@ std::optional<SlurmJob> Runtime::group_job(const config::SlurmSettings&, const s
 }
 
 std::vector<std::string> start_payload(const exec::Command& start) {
-    constexpr std::size_t kPrefix = 4 + 3;  // sh -c SCRIPT pdctl-start + three positional parameters
+    constexpr std::size_t kPrefix = 4 + 4;  // sh -c SCRIPT pdctl-start + four positional parameters
     if (start.argv.size() <= kPrefix) return start.argv;
     return {start.argv.begin() + kPrefix, start.argv.end()};
+}
+
+std::string CacheSpec::script_text() const {
+    if (!enabled()) return {};
+    std::string text = dir;
+    for (const auto& part : parts) text += "\n" + part;
+    return text;
 }
 
 std::string env_file_content(const std::vector<EnvEntry>& env) {

@@ -70,6 +70,7 @@ Knobs load_knobs() {
     }
     knobs.crash = env_fault("PDSIM_CRASH_AT", "PDSIM_CRASH_RANK");
     knobs.hang = env_fault("PDSIM_HANG_AT", "PDSIM_HANG_RANK");
+    knobs.compile = Millis{env_long("PDSIM_COMPILE_MS").value_or(0)};
     knobs.dist_timeout = Millis{env_long("PDSIM_DIST_TIMEOUT_MS").value_or(600000)};
     knobs.peer_death = Millis{env_long("PDSIM_PEER_DEATH_MS").value_or(1000)};
     knobs.router_check = Millis{env_long("PDSIM_ROUTER_CHECK_MS").value_or(500)};

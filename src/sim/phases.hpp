@@ -28,13 +28,16 @@ struct Knobs {
     std::array<Millis, kPhaseCount> durations{};  // PDSIM_PHASE_MS, PDSIM_<PHASE>_MS
     Fault crash;                                  // PDSIM_CRASH_AT, PDSIM_CRASH_RANK
     Fault hang;                                   // PDSIM_HANG_AT, PDSIM_HANG_RANK
-    Millis dist_timeout{600000};                  // PDSIM_DIST_TIMEOUT_MS: rendezvous bound
-    Millis peer_death{1000};                      // PDSIM_PEER_DEATH_MS: time to notice a dead group member
-    Millis router_check{500};                     // PDSIM_ROUTER_CHECK_MS: router health polling
-    Millis router_drain{5000};  // PDSIM_ROUTER_DRAIN_MS: a removed worker drains this long (SMG: 5 s)
-    Millis kv_timeout{10000};   // PDSIM_KV_TIMEOUT_MS: decode waits for prefill's KV
-    CapacityKnobs capacity;     // how fast a server serves (sim/capacity.hpp)
-    int hcas = -1;              // PDSIM_HCAS: HCAs "found"; -1 = one per ib device
+    // PDSIM_COMPILE_MS: kernel compilation on a start whose cache root holds no entry for its kernels
+    // (sim/kernel_cache.hpp); it runs inside the CUDA-graph phase, which then lasts at least this long.
+    Millis compile{0};
+    Millis dist_timeout{600000};  // PDSIM_DIST_TIMEOUT_MS: rendezvous bound
+    Millis peer_death{1000};      // PDSIM_PEER_DEATH_MS: time to notice a dead group member
+    Millis router_check{500};     // PDSIM_ROUTER_CHECK_MS: router health polling
+    Millis router_drain{5000};    // PDSIM_ROUTER_DRAIN_MS: a removed worker drains this long (SMG: 5 s)
+    Millis kv_timeout{10000};     // PDSIM_KV_TIMEOUT_MS: decode waits for prefill's KV
+    CapacityKnobs capacity;       // how fast a server serves (sim/capacity.hpp)
+    int hcas = -1;                // PDSIM_HCAS: HCAs "found"; -1 = one per ib device
     // PDSIM_HEALTH_FAULT: how the API port misbehaves once the server is up — "slow" (every answer
     // after PDSIM_HEALTH_DELAY_MS), "500" (/health answers 500), "garbage" (not HTTP at all: an SSH
     // banner, as when a health check points at the wrong port). "" = healthy.

@@ -8,6 +8,7 @@
 
 #include "sim/bootstrap_server.hpp"
 #include "sim/http_util.hpp"
+#include "sim/kernel_cache.hpp"
 #include "sim/log.hpp"
 #include "sim/phases.hpp"
 #include "sim/program_args.hpp"
@@ -16,6 +17,7 @@
 #include "sim/sglang_api.hpp"
 #include "sim/stack_frames.hpp"
 #include "sim/transfer_engine.hpp"
+#include "sim/weight_files.hpp"
 
 namespace pdsim {
 namespace {
@@ -36,10 +38,7 @@ class ServerNode {
             Phase::kInit, "Init torch distributed begin.", [this] { init_distributed(); },
             "Init torch distributed ends. mem usage=0.00 GB");
         record_step(Step::kLoadingWeights);
-        run_phase(
-            Phase::kWeights, "Load weight begin. avail mem=78.21 GB", {},
-            "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=20.10 GB, mem "
-            "usage=58.11 GB.");
+        load_weights();
         // The KV cache is sized from the smallest free memory of the group (an all-reduce): every
         // member must have loaded its weights first.
         record_step(Step::kMemoryProfiling);
@@ -51,12 +50,14 @@ class ServerNode {
         run_phase(Phase::kKv, "KV Cache is allocated. #tokens: 1000000, KV size: 12.00 GB", {},
                   "Memory pool end. avail mem=8.00 GB");
         record_step(Step::kCudaGraphs);
+        // Kernels are compiled on first use, which is the capture (and, on prefill, the warm-up shapes).
+        const auto compile = [this] { compile_kernels(); };
         if (args_.prefill()) {
             // v0.5.4-v0.5.12 force-disable CUDA graphs on prefill; the phase still takes its time.
-            run_phase(Phase::kCudaGraph, "Cuda graph is disabled for prefill server", {}, "");
+            run_phase(Phase::kCudaGraph, "Cuda graph is disabled for prefill server", compile, "");
         } else {
-            run_phase(Phase::kCudaGraph, "Capture cuda graph begin. This can take up to several minutes.", {},
-                      "Capture cuda graph end. Time elapsed: 1.23 s");
+            run_phase(Phase::kCudaGraph, "Capture cuda graph begin. This can take up to several minutes.",
+                      compile, "Capture cuda graph end. Time elapsed: 1.23 s");
         }
         log_schedf(tp_,
                    "max_total_num_tokens=1000000, chunked_prefill_size=8192, max_prefill_tokens=16384, "
@@ -106,6 +107,32 @@ class ServerNode {
         if (!end.empty()) {
             log_sched(tp_, end);
         }
+    }
+
+    // Reads the model's files when --model-path is a directory here (sim/weight_files.hpp); the phase
+    // lasts at least PDSIM_WEIGHTS_MS either way.
+    void load_weights() {
+        WeightRead read;
+        run_phase(
+            Phase::kWeights, "Load weight begin. avail mem=78.21 GB",
+            [&] { read = read_weight_files(args_.model_path); }, "");
+        if (!read.error.empty()) {
+            fatal(fmt::format("OSError: could not read weight file {}", read.error));
+        }
+        if (read.found) {
+            log_schedf(tp_, "pdsim: read {} weight files, {} bytes, in {} ms", read.files, read.bytes,
+                       read.elapsed.count());
+        }
+        log_sched(
+            tp_,
+            "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=20.10 GB, mem "
+            "usage=58.11 GB.");
+    }
+
+    void compile_kernels() {
+        const auto cache = use_kernel_cache(kernel_cache_root(), args_, knobs_.compile);
+        log_schedf(tp_, "pdsim: kernel cache {} ({}), compiled in {} ms", cache.hit ? "hit" : "miss",
+                   cache.entry, cache.compiled.count());
     }
 
     void start_bootstrap_server() {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "pdctl/runtime/kernel_cache.hpp"
+
 namespace pdctl::timeline {
 namespace {
 
@@ -33,7 +35,7 @@ StageTimeline* stage_of(RunTimeline& run, const std::string& role) {
 UnitTimeline& unit_of(StageTimeline& stage, const std::string& node, int rank) {
     for (auto& unit : stage.units)
         if (unit.node == node && unit.rank == rank) return unit;
-    stage.units.push_back({node, rank, stage.begin_ms, {}, false});
+    stage.units.push_back({node, rank, stage.begin_ms, "", {}, false});
     return stage.units.back();
 }
 
@@ -53,8 +55,12 @@ void apply(RunTimeline& run, const json& line) {
         stage.deadline_ms = number(line, "deadline_ms");
         run.stages.push_back(std::move(stage));
     } else if (event == "unit_done" && text(line, "action") == "start") {
-        if (auto* stage = stage_of(run, text(line, "role")))
-            unit_of(*stage, text(line, "node"), static_cast<int>(number(line, "rank"))).launched_ms = at;
+        if (auto* stage = stage_of(run, text(line, "role"))) {
+            auto& unit = unit_of(*stage, text(line, "node"), static_cast<int>(number(line, "rank")));
+            unit.launched_ms = at;
+            if (const auto cache = runtime::parse_cache_outcome(text(line, "detail")))
+                unit.cache = cache->hit ? "hit" : "miss";
+        }
     } else if (event == "unit_phase") {
         auto* stage = stage_of(run, text(line, "role"));
         if (!stage) return;
@@ -106,6 +112,20 @@ void close(RunTimeline& run) {
 }
 
 }  // namespace
+
+std::string StageTimeline::cache_summary() const {
+    std::size_t keeping = 0;
+    std::size_t hits = 0;
+    for (const auto& unit : units) {
+        if (unit.cache.empty()) continue;
+        ++keeping;
+        if (unit.cache == "hit") ++hits;
+    }
+    if (keeping == 0) return "";
+    if (hits == keeping && keeping == units.size()) return "hit";
+    if (hits == 0) return "miss";
+    return fmt::format("hit on {} of {}", hits, units.size());
+}
 
 long long UnitTimeline::phase_ms(const std::string& phase) const {
     long long total = 0;

@@ -30,6 +30,10 @@ const StageSamples* StartHistory::find(const std::string& fingerprint) const {
     return found == stages.end() ? nullptr : &found->second;
 }
 
+std::string warm_key(const std::string& fingerprint) {
+    return fingerprint + "#warm";
+}
+
 StartHistory start_history(const std::vector<RunTimeline>& runs) {
     StartHistory history;
     for (const auto& run : runs) {
@@ -37,7 +41,9 @@ StartHistory start_history(const std::vector<RunTimeline>& runs) {
             continue;  // a failed start's times say how it failed, not how long a start takes
         for (const auto& stage : run.stages) {
             if (!stage.ready_ms || stage.fingerprint.empty()) continue;
-            auto& samples = history.stages[stage.fingerprint];
+            // A start that found every compiled kernel is kept apart: a deadline learned from it would
+            // cut short the next start that misses its cache.
+            auto& samples = history.stages[stage.warm() ? warm_key(stage.fingerprint) : stage.fingerprint];
             samples.ready_ms.push_back(stage.ready_after_ms());
             std::map<std::string, long long> slowest;
             for (const auto& unit : stage.units)
@@ -119,6 +125,13 @@ void apply_deadlines(plan::Plan& plan, const StartHistory& history, plan::Durati
             choose_deadline(history.find(stage.fingerprint()), stage.gate.deadline, floor, policy);
         stage.gate.deadline = choice.deadline;
         stage.gate.deadline_note = choice.note;
+        if (const auto* warm = history.find(warm_key(stage.fingerprint()));
+            warm && policy == DeadlinePolicy::kLearned) {
+            stage.gate.deadline_note += fmt::format(
+                "{}{} warm starts (kernel cache hit, p95 {}) not counted: a start may miss its cache",
+                stage.gate.deadline_note.empty() ? "" : "; ", warm->ready_ms.size(),
+                span(percentile(warm->ready_ms, 95)));
+        }
     }
     each_ready_edge(plan, [](plan::Gate& copy, const plan::Gate& gate) {
         copy.deadline = gate.deadline;

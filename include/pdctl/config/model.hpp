@@ -198,6 +198,9 @@ struct Role {
     // sglang: the py-spy program `pdctl stack` runs on the node or in the container (argv prefix; the
     // local profile's is pdsim's stand-in).
     std::vector<std::string> py_spy{"py-spy"};
+    // `cache:` (sglang): the directory on each node whose per-role subdirectory keeps the compiled
+    // kernels between starts (plan::CacheSpec); "" = none, each start compiles from nothing.
+    std::string cache_dir;
     SourceLocation where;
 
     // The `roles:` key this group came from (its own name when the entry has no groups).

@@ -40,6 +40,19 @@ struct RuntimeSpec {
     std::string slurm_allocation;
 };
 
+// The directory on the node that keeps a unit's compiled kernels between starts (`cache:`). The start
+// script makes it hold the cache of this unit's kernel key, or an empty one (src/runtime/scripts/
+// _cache_prepare.sh): the key hashes `parts` with what only the node knows (image ID, GPUs, driver).
+struct CacheSpec {
+    std::string dir;                 // on the node; "" = none
+    std::string mount;               // containers: where `dir` is mounted inside; "" for processes
+    std::vector<std::string> parts;  // "name=value": what makes a compiled kernel valid, as pdctl knows it
+
+    bool enabled() const { return !dir.empty(); }
+    // The start scripts' CACHE parameter: "" or the directory, then one part per line.
+    std::string script_text() const;
+};
+
 // Who a unit is and what it runs: everything its start command and labels are made of.
 struct UnitSpec {
     std::string name;  // pd-<cluster>-<role>-<rank>: container name / state file name
@@ -48,6 +61,7 @@ struct UnitSpec {
     std::string node;
     int rank = 0;
     ProgramSpec program;
+    CacheSpec cache;
     std::string fingerprint;  // of the resolved spec; stored on the node to detect drift
 };
 

@@ -21,6 +21,7 @@ struct UnitTimeline {
     std::string node;
     int rank = 0;
     long long launched_ms = 0;      // its start command returned
+    std::string cache;              // its kernel cache at that start: "hit", "miss", "" (keeps none)
     std::vector<PhaseSpan> phases;  // in order, back to back, from launched_ms
     bool critical = false;          // on the critical path (critical_path.hpp)
 
@@ -44,6 +45,11 @@ struct StageTimeline {
     bool critical = false;
 
     long long ready_after_ms() const { return ready_ms ? *ready_ms - begin_ms : -1; }
+    // Its units' kernel caches: "hit" (every unit), "miss" (every unit), "hit on 3 of 4", or "" (none
+    // keeps one).
+    std::string cache_summary() const;
+    // A start every unit of which found its compiled kernels: it teaches nothing of a cold start.
+    bool warm() const { return cache_summary() == "hit"; }
 };
 
 struct RunTimeline {

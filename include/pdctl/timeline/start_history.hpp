@@ -15,6 +15,10 @@
 
 namespace pdctl::timeline {
 
+// The key of a stage's warm starts (every unit hit its kernel cache), kept apart from its cold ones:
+// deadlines and pace judge by the cold starts, as the next start may miss.
+std::string warm_key(const std::string& fingerprint);
+
 // Fewer successful starts than this teach nothing.
 constexpr std::size_t kStartsToLearn = 3;
 // The newest starts a stage's numbers come from: old hardware and old images age out.

@@ -33,6 +33,7 @@ struct RoleDefaults {
     int gpus_per_node = 0;
     int stop_grace_seconds = 30;
     Duration stall_after{kDefaultStallAfter};
+    std::string cache_dir;
 };
 
 // Node and role names end up in container names, labels and file names on the nodes.
@@ -42,6 +43,8 @@ inline constexpr const char* kNameRule =
 
 // `ssh:` / `container:` under `parent`, each field overriding what `out` holds (the defaults).
 void read_ssh(const MapReader& parent, SshSettings& out);
+// `cache:` under `parent`: the directory on each node that keeps an SGLang role's compiled kernels.
+void read_cache_dir(const MapReader& parent, std::string& out);
 void read_container(const MapReader& parent, ContainerSettings& out);
 
 // Reads the env file named by `item` (relative to the cluster file) and parses it with `base` for

@@ -1,0 +1,14 @@
+#pragma once
+// `pdctl cache status` for people (a table per node and role) and for programs (JSON).
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pdctl/ops/kernel_cache.hpp"
+
+namespace pdctl::report {
+
+std::string render_cache_status_text(const ops::CacheReport& report);
+nlohmann::json cache_status_to_json(const ops::CacheReport& report);
+
+}  // namespace pdctl::report

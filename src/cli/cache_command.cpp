@@ -1,0 +1,73 @@
+// pdctl cache status|clear: the roles' compiled-kernel caches on their nodes (ops/kernel_cache.hpp).
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "pdctl/ops/kernel_cache.hpp"
+#include "pdctl/report/kernel_cache_view.hpp"
+#include "pdctl/util/bytes.hpp"
+#include "print_result.hpp"
+#include "scope_flags.hpp"
+#include "verbs.hpp"
+
+namespace pdctl::cli {
+namespace {
+
+struct ClearOptions {
+    plan::Scope scope;
+    bool only_set_aside = false;
+};
+
+ExitCode cache_status_command(const GlobalOptions& global, const plan::Scope& scope) {
+    auto context = load_context(global);
+    const auto report = ops::read_caches(context, scope);
+    print_result(
+        global, context.redactor, [&] { return report::cache_status_to_json(report); },
+        [&] { return report::render_cache_status_text(report); });
+    return report.any_error() ? ExitCode::kUnreachable : ExitCode::kOk;
+}
+
+ExitCode cache_clear_command(const GlobalOptions& global, const ClearOptions& options) {
+    auto context = load_context(global);
+    const auto result = ops::clear_caches(context, options.scope, options.only_set_aside);
+    print_result(
+        global, context.redactor,
+        [&] {
+            return nlohmann::json{{"freed_bytes", result.bytes}, {"failed", result.failed}};
+        },
+        [&] {
+            std::string text =
+                fmt::format("cleared {}{}\n", options.only_set_aside ? "the caches set aside, " : "",
+                            util::format_bytes(static_cast<std::uint64_t>(result.bytes)));
+            for (const auto& failure : result.failed) text += "failed: " + failure + "\n";
+            return text;
+        });
+    return result.failed.empty() ? ExitCode::kOk : ExitCode::kUnreachable;
+}
+
+}  // namespace
+
+void add_cache_verb(CLI::App& app, Verbs& verbs) {
+    auto* cache = app.add_subcommand(
+        "cache", "the compiled-kernel caches the roles with `cache:` keep on their nodes between starts");
+    cache->require_subcommand(1);
+    auto* status = cache->add_subcommand(
+        "status",
+        "per node and role: the cache's key, size, age, hit or miss at the last start, what was set aside");
+    auto scope = std::make_shared<plan::Scope>();
+    add_scope_flags(*status, *scope);
+    verbs.add(status, [scope](const GlobalOptions& global) { return cache_status_command(global, *scope); });
+
+    auto* clear = cache->add_subcommand(
+        "clear", "remove the caches (refused while a unit that uses one runs), or only those set aside");
+    auto options = std::make_shared<ClearOptions>();
+    add_scope_flags(*clear, options->scope);
+    clear->add_flag("--set-aside", options->only_set_aside,
+                    "only the caches of other fingerprints, set aside when the config or image changed");
+    verbs.add(clear,
+              [options](const GlobalOptions& global) { return cache_clear_command(global, *options); });
+}
+
+}  // namespace pdctl::cli
