@@ -52,7 +52,9 @@ cuda=${cache_cuda:-none}"
       printf 'key=%s\n%s\n' "$cache_key" "$cache_parts" > "$cache_dir/.pdctl-fingerprint"
     fi
     cache_result=miss
-    if [ -n "$(ls -A "$cache_dir" | grep -v '^\.pdctl-')" ]; then cache_result=hit; fi
+    for cache_entry in "$cache_dir"/* "$cache_dir"/.[!.]*; do
+      case ${cache_entry##*/} in .pdctl-*) ;; *) if [ -e "$cache_entry" ]; then cache_result=hit; fi ;; esac
+    done
     printf '%s %s\n' "$cache_result" "$(date +%s)" > "$cache_dir/.pdctl-last-start"
     echo "cache $cache_result $cache_key $cache_dir${cache_aside:+; set aside $cache_aside: ${cache_why:-fingerprint changed}}"
   } 9> "$cache_dir.stale/.lock"
