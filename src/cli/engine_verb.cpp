@@ -50,6 +50,7 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
     request.scope = options.scope;
     request.transfer_error_limit = options.transfer_error_limit;
     request.keep_on_failure = options.keep_on_failure;
+    request.prewarm = options.prewarm;
     request.skip_preflight = options.skip_preflight;
     request.gpu_release_timeout =
         parse_duration_flag("--gpu-release-timeout", options.gpu_release_timeout, ZeroDuration::kAllowed);

@@ -26,6 +26,8 @@ struct StartOptions {
     // start only: stop what holds the planned ports, GPUs or images without being pdctl's (ops/take_over.hpp)
     bool take_over = false;
     bool dry_run = false;  // with --take-over: show what it would stop, touch nothing
+    // start/restart: read the model files into the nodes' page cache first (ops/prewarm.hpp)
+    bool prewarm = false;
 };
 
 }  // namespace pdctl::cli

@@ -14,6 +14,7 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
     auto options = std::make_shared<StartOptions>();
     auto* command = app.add_subcommand("restart", "stop, then start");
     command->add_flag("--keep-on-failure", options->keep_on_failure, "as for start");
+    command->add_flag("--prewarm", options->prewarm, "as for start");
     add_skip_doctor_flag(*command, *options);
     add_deadline_flags(*command, options->deadline_policy, options->deadline_floor);
     add_transfer_error_limit_flag(*command, options->transfer_error_limit);

@@ -21,6 +21,10 @@ void add_start_verb(CLI::App& app, Verbs& verbs) {
         *command, options->junit,
         "one test case per preflight check, stage launch and gate, with its time and failure text");
     add_scope_flags(*command, options->scope);
+    command->add_flag("--prewarm", options->prewarm,
+                      "read every rank's model files into its node's page cache while the preflight and "
+                      "the earlier stages run (all nodes at once); a rank launches once its node has them, "
+                      "and how much stayed resident is said at the end");
     command->add_flag(
         "--take-over", options->take_over,
         "first stop what holds the planned ports, GPUs or images without being pdctl's (a "

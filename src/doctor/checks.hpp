@@ -62,8 +62,9 @@ struct CrossNodeInput {
     const LiveOptions& options;
     std::vector<const NodeProbe*> probes;
 };
-int check_image_ids(const CrossNodeInput& input, lint::FindingSink& sink);    // CTR003
-int check_clock_skew(const CrossNodeInput& input, lint::FindingSink& sink);   // SYS003
-int check_model_files(const CrossNodeInput& input, lint::FindingSink& sink);  // FILE002
+int check_image_ids(const CrossNodeInput& input, lint::FindingSink& sink);     // CTR003
+int check_clock_skew(const CrossNodeInput& input, lint::FindingSink& sink);    // SYS003
+int check_model_files(const CrossNodeInput& input, lint::FindingSink& sink);   // FILE002
+int check_model_memory(const CrossNodeInput& input, lint::FindingSink& sink);  // FILE003
 
 }  // namespace pdctl::doctor::detail

@@ -44,6 +44,7 @@ const std::vector<LiveCheckInfo>& live_checks() {
         {"SYS004", "docs/doctor.md#sys004 · https://github.com/sgl-project/sglang/issues/33549"},
         {"FILE001", "docs/doctor.md#file001"},
         {"FILE002", "docs/doctor.md#file002"},
+        {"FILE003", "docs/doctor.md#file003"},
         {"PORT001", "docs/doctor.md#port001"},
         {"PAIR001", "docs/doctor.md#pair001"},
         {"PAIR002",
@@ -205,6 +206,11 @@ LiveResult evaluate_live(const std::vector<NodeNeeds>& needs, const std::vector<
         const auto before = result.findings.size();
         auto sink = sink_for("FILE002", result.findings);
         count(before, detail::check_model_files(cross, sink));
+    }
+    {
+        const auto before = result.findings.size();
+        auto sink = sink_for("FILE003", result.findings);
+        count(before, detail::check_model_memory(cross, sink));
     }
     if (!simulated.empty()) {
         // The simulated cluster (profiles/local) has no GPUs by design: say so once, as info.

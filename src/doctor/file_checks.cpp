@@ -77,4 +77,21 @@ int check_model_files(const CrossNodeInput& input, lint::FindingSink& sink) {
     return checked;
 }
 
+// FILE003: what a node loads fits in its memory (doctor/model_files.hpp).
+int check_model_memory(const CrossNodeInput& input, lint::FindingSink& sink) {
+    int checked = 0;
+    for (std::size_t i = 0; i < input.needs.size(); ++i) {
+        if (input.needs[i]->models.empty() || !input.probes[i]->models_probed) continue;
+        const auto& out = input.probes[i]->models_out;
+        ++checked;
+        if (const auto problem = model_memory_problem(parse_model_files(out), parse_node_memory(out))) {
+            auto& finding =
+                sink.add(lint::Severity::Warn, input.needs[i]->models.front().role, *problem,
+                         "a node with more memory, or a model split over more nodes (a larger TP)");
+            finding.node = input.needs[i]->node.name;
+        }
+    }
+    return checked;
+}
+
 }  // namespace pdctl::doctor::detail

@@ -71,6 +71,35 @@ std::map<std::string, ModelListing> parse_model_files(const std::string& out) {
     return listings;
 }
 
+std::uint64_t parse_node_memory(const std::string& out) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const auto fields = split_tabs(line);
+        std::uint64_t bytes = 0;
+        if (fields.size() == 2 && fields[0] == "memory" &&
+            std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), bytes).ec == std::errc())
+            return bytes;
+    }
+    return 0;
+}
+
+std::optional<std::string> model_memory_problem(const std::map<std::string, ModelListing>& listings,
+                                                std::uint64_t memory) {
+    std::uint64_t total = 0;
+    std::vector<std::string> dirs;
+    for (const auto& [dir, listing] : listings) {
+        if (!listing.present) continue;
+        for (const auto& [file, bytes] : listing.files) total += bytes;
+        dirs.push_back(dir);
+    }
+    if (memory == 0 || total <= memory) return std::nullopt;
+    return fmt::format(
+        "the models it loads ({}: {}) are larger than its memory ({}): its page cache cannot "
+        "hold them, so every start reads them from disk and --prewarm reads them for nothing",
+        util::join(dirs, ", "), util::format_bytes(total), util::format_bytes(memory));
+}
+
 std::vector<ModelFileProblem> compare_model_files(const std::string& dir,
                                                   const std::vector<NodeModelListing>& nodes) {
     std::vector<ModelFileProblem> problems;

@@ -12,9 +12,9 @@ namespace {
 // The live checks a start cannot go on without. GPU003 (busy GPUs) and CTR002 (a missing image) are
 // warnings in `doctor`, where the cluster may be running; before a start they are errors: the new
 // rank would die of OOM, or the start would stall on a pull nobody asked for.
-const std::set<std::string, std::less<>> kPreflightChecks = {"NET001",  "NET002",  "CTR001",  "CTR002",
-                                                             "CTR003",  "GPU001",  "GPU002",  "GPU003",
-                                                             "RDMA001", "RDMA002", "PORT001", "FILE002"};
+const std::set<std::string, std::less<>> kPreflightChecks = {
+    "NET001", "NET002",  "CTR001",  "CTR002",  "CTR003",  "GPU001", "GPU002",
+    "GPU003", "RDMA001", "RDMA002", "PORT001", "FILE002", "FILE003"};
 
 plan::Plan only_stages(const plan::Plan& plan, const std::vector<std::string>& roles) {
     plan::Plan sub = plan;
@@ -54,7 +54,8 @@ std::vector<lint::Finding> preflight_findings(std::vector<lint::Finding> live) {
         if (!kPreflightChecks.count(finding.id)) continue;
         if ((finding.id == "GPU003" || finding.id == "CTR002") && finding.severity == lint::Severity::Warn)
             finding.severity = lint::Severity::Error;
-        if (finding.severity == lint::Severity::Warn) continue;
+        // FILE003 stops nothing, but a start is when it matters: said as a note of the preflight.
+        if (finding.severity == lint::Severity::Warn && finding.id != "FILE003") continue;
         kept.push_back(std::move(finding));
     }
     return kept;

@@ -17,6 +17,7 @@
 #include "pdctl/ops/journal_source.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/ops/pace_reporter.hpp"
+#include "pdctl/ops/prewarm.hpp"
 #include "pdctl/ops/router_membership.hpp"
 #include "pdctl/ops/take_over.hpp"
 #include "pdctl/plan/rolling.hpp"
@@ -214,13 +215,26 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
         if (timeline::deadline_learned(stage.gate))
             journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
                                        util::format_elapsed(stage.gate.deadline), stage.gate.deadline_note));
+    // Started now, so that the reading overlaps the preflight and the stages before the first rank.
+    std::optional<Prewarm> prewarm;
+    if (request.prewarm && request.verb != EngineVerb::kStop) prewarm.emplace(deployment, scoped.plan);
+    auto run_options = options;
+    if (prewarm) {
+        run_options.start_hook = [hook = options.start_hook, &prewarm](engine::StartMoment moment,
+                                                                       const plan::Unit& unit) {
+            if (moment == engine::StartMoment::kBeforeCommand) prewarm->wait_for(unit.node);
+            if (hook) hook(moment, unit);
+        };
+    }
     PaceReporter paced(journaled, std::move(history));
+    if (prewarm) paced.set_closing_notes([&prewarm] { return prewarm_notes(prewarm->results()); });
     engine::Reporter* sink = &paced;
     std::optional<engine::TeeReporter> recorded;
     if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
-    engine::Engine engine(scoped.plan, backend, prober, clock, *sink, options);
-    if (target.rolling) return engine.rolling_restart(*target.rolling);
-    const auto code = run_verb(engine, request.verb);
+    engine::Engine engine(scoped.plan, backend, prober, clock, *sink, run_options);
+    const auto code =
+        target.rolling ? engine.rolling_restart(*target.rolling) : run_verb(engine, request.verb);
+    if (target.rolling) return code;
     // A group started on its own (after `stop --group`, which took it out) joins its router's list again.
     if (code != ExitCode::kOk || request.scope.empty()) return code;
     if (const auto failed =

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,15 @@ exec::Command model_files_command(const std::vector<std::string>& dirs);
 // The script's output, by directory; a directory the output does not end for (no `end` line: the node
 // stopped answering) is left out.
 std::map<std::string, ModelListing> parse_model_files(const std::string& out);
+
+// The node's memory in bytes, from the same output; 0 when it did not say.
+std::uint64_t parse_node_memory(const std::string& out);
+
+// FILE003: the model directories one node loads are larger than its memory, so its page cache cannot
+// hold them: `--prewarm` would read them for nothing, and every start reads them from disk. nullopt
+// when they fit (or the memory is unknown). Pure.
+std::optional<std::string> model_memory_problem(const std::map<std::string, ModelListing>& listings,
+                                                std::uint64_t memory);
 
 // One node's listing of one directory, for the comparison.
 struct NodeModelListing {

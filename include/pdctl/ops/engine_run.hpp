@@ -47,6 +47,8 @@ struct EngineRequest {
     // Stages left out of the run even when the scope's closure takes them along: those the operators
     // stopped on purpose, when heal restarts what is around them.
     std::vector<std::string> leave_stopped;
+    // start, restart: the model files read into the page cache first (ops/prewarm.hpp).
+    bool prewarm = false;
     // Sees the engine's own events, before the run's reporters do (`start --junit`'s recorder).
     engine::Reporter* recorder = nullptr;
 };

@@ -3,6 +3,10 @@
 // runs longer than any recorded start of the same stage config (timeline::PaceJudge), one note says
 // so, once, while there is still time to look.
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "pdctl/engine/reporter.hpp"
 #include "pdctl/timeline/start_history.hpp"
 
@@ -36,10 +40,21 @@ class PaceReporter : public engine::Reporter {
         inner_.stage_failed(failure, elapsed);
     }
     void note(const std::string& message) override { inner_.note(message); }
-    void run_end(const engine::RunSummary& summary) override { inner_.run_end(summary); }
+    void run_end(const engine::RunSummary& summary) override {
+        if (closing_notes_)
+            for (const auto& line : closing_notes_()) inner_.note(line);
+        inner_.run_end(summary);
+    }
+
+    // Notes said right before the run's end line, from the engine's own thread (`start --prewarm`'s
+    // results, which other threads gathered).
+    void set_closing_notes(std::function<std::vector<std::string>()> notes) {
+        closing_notes_ = std::move(notes);
+    }
 
   private:
     engine::Reporter& inner_;
+    std::function<std::vector<std::string>()> closing_notes_;
     timeline::PaceJudge judge_;
 };
 

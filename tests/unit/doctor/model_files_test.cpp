@@ -79,9 +79,25 @@ TEST(ModelFiles, TheScriptListsFilesBelowLinksAndSaysWhatIsMissing) {
     EXPECT_EQ(snapshot.files,
               (std::map<std::string, std::uint64_t>{{"config.json", 2}, {"sub/weights.bin", 10}}));
     EXPECT_FALSE(parsed.at((dir / "nowhere").string()).present);
+    EXPECT_GT(parse_node_memory(answer.out), 0U);  // this machine's MemTotal
     // An answer cut off before its end says nothing.
     EXPECT_TRUE(parse_model_files("model\t/m\tpresent\nfile\ta\t1\n").empty());
     std::filesystem::remove_all(dir);
+}
+
+TEST(ModelFiles, ModelsLargerThanTheNodesMemoryAreSaidWithBothSizes) {
+    std::map<std::string, ModelListing> listings;
+    listings["/m/a"] = ModelListing{true, {{"x.safetensors", 6ULL << 30}}};
+    listings["/m/b"] = ModelListing{true, {{"y.safetensors", 3ULL << 30}}};
+    listings["/m/gone"] = ModelListing{false, {}};
+    EXPECT_FALSE(model_memory_problem(listings, 16ULL << 30));
+    EXPECT_FALSE(model_memory_problem(listings, 0));  // unknown memory: nothing said
+    const auto problem = model_memory_problem(listings, 8ULL << 30);
+    ASSERT_TRUE(problem);
+    EXPECT_EQ(
+        *problem,
+        "the models it loads (/m/a, /m/b: 9.0 GiB) are larger than its memory (8.0 GiB): its page cache "
+        "cannot hold them, so every start reads them from disk and --prewarm reads them for nothing");
 }
 
 }  // namespace
