@@ -14,7 +14,13 @@
 namespace pdctl::cli {
 namespace {
 
-ExitCode push_command(const GlobalOptions& global, const ops::NodeSelection& selection) {
+struct RelayFlags {
+    bool relay = false;
+    int port = push::RelayOptions{}.port;
+};
+
+ExitCode push_command(const GlobalOptions& global, const ops::NodeSelection& selection,
+                      const RelayFlags& flags) {
     auto context = load_context(global, Purpose::kOnNodes, "push");
     if (context.cluster.files.empty()) {
         fmt::print(stderr, "pdctl: nothing to push: {} declares no `files:` (docs/config.md)\n",
@@ -22,7 +28,12 @@ ExitCode push_command(const GlobalOptions& global, const ops::NodeSelection& sel
         return ExitCode::kOk;
     }
     report::PushPrinter printer(stdout, global.json, context.redactor);
-    return ops::run_push(context, printer, ops::selected_nodes(context, selection));
+    std::optional<push::RelayOptions> relay;
+    if (flags.relay) {
+        relay.emplace();
+        relay->port = flags.port;
+    }
+    return ops::run_push(context, printer, ops::selected_nodes(context, selection), relay);
 }
 
 }  // namespace
@@ -36,7 +47,18 @@ void add_push_verb(CLI::App& app, Verbs& verbs) {
     command->add_option("--node", selection->nodes, "only to this node (repeatable)")
         ->type_name("NODE")
         ->allow_extra_args(false);
-    verbs.add(command, [selection](const GlobalOptions& global) { return push_command(global, *selection); });
+    auto relay = std::make_shared<RelayFlags>();
+    command->add_flag(
+        "--relay", relay->relay,
+        "stream each file once through a chain of the nodes that lack it, each forwarding to the "
+        "next as it receives (plain TCP between nodes, python3 on them; every copy sha256-checked "
+        "on its node): N nodes in about the time of one copy");
+    command->add_option("--relay-port", relay->port, "the TCP port the nodes of the chain listen on")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 65535));
+    verbs.add(command, [selection, relay](const GlobalOptions& global) {
+        return push_command(global, *selection, *relay);
+    });
 }
 
 }  // namespace pdctl::cli

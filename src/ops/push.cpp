@@ -52,6 +52,7 @@ std::string journal_line(const std::string& node, const push::FileOutcome& file)
     auto line = fmt::format("push {} {} {}", node, file.dest, push::to_string(file.status));
     if (file.bytes > 0) line += fmt::format(" ({} bytes)", file.bytes);
     if (!file.error.empty()) line += ": " + file.error;
+    if (!file.relay_error.empty()) line += " (" + file.relay_error + "; sent directly)";
     return line;
 }
 
@@ -74,7 +75,8 @@ class JournaledPushView : public push::PushObserver {
 }  // namespace
 
 ExitCode run_push(const Deployment& deployment, PushView& view,
-                  const std::optional<std::vector<std::string>>& nodes) {
+                  const std::optional<std::vector<std::string>>& nodes,
+                  std::optional<push::RelayOptions> relay) {
     auto plan = push::plan_push(deployment.cluster);
     if (nodes)
         std::erase_if(plan, [&](const push::NodeFiles& entry) {
@@ -91,6 +93,7 @@ ExitCode run_push(const Deployment& deployment, PushView& view,
         JournaledPushView observer(view, journal);
         push::PushOptions options;
         options.interrupted = [] { return engine::interrupted(); };
+        options.relay = relay;
         const auto result = push::run_push(*deployment.executor, plan, local, observer, options);
         view.end(result);
         return CopyOutcome{result.all_in_place(), result.any_unreachable(), result.elapsed,

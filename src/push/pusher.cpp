@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 
 #include "pdctl/exec/command.hpp"
 #include "pdctl/util/durations.hpp"
@@ -34,7 +35,16 @@ class NodeWorker {
         : executor_(executor), plan_(plan), local_(local), options_(options), settled_(settled) {}
 
     NodeOutcome run() {
-        const auto began = util::SteadyClock::now();
+        begin();
+        send_all(prepare(), {});
+        return finish();
+    }
+
+    // In steps, for `push --relay` (run_push): every node prepared first, then the files relayed, then
+    // each node's own sends, of the files the relay brought (`arrived`: index -> temporary name) and
+    // of the rest.
+    void begin() {
+        began_ = util::SteadyClock::now();
         outcome_.node = plan_.node.name;
         for (const auto& file : plan_.files) {
             FileOutcome entry;
@@ -42,10 +52,45 @@ class NodeWorker {
             entry.dest = file.dest;
             outcome_.files.push_back(std::move(entry));
         }
-        push_all();
-        outcome_.elapsed = util::milliseconds_since(began);
+    }
+    // The files the node lacks (settling the others), their directories made.
+    std::vector<std::size_t> prepare() {
+        auto to_send = decide();
+        if (to_send.empty()) return to_send;
+        std::vector<std::string> send_dests;
+        send_dests.reserve(to_send.size());
+        for (const auto i : to_send) send_dests.push_back(plan_.files[i].dest);
+        const auto made = executor_.run(plan_.node, make_directories_command(send_dests));
+        if (!made.ok()) {
+            outcome_.unreachable = !made.transport_error.empty();
+            fail_rest(to_send, 0, FileOutcome::Status::Failed,
+                      "cannot create the parent directories: " + exec::failure_reason(made));
+            return {};
+        }
+        return to_send;
+    }
+    void send_all(const std::vector<std::size_t>& to_send, const std::map<std::size_t, RelayLeg>& arrived) {
+        for (std::size_t k = 0; k < to_send.size(); ++k) {
+            if (options_.interrupted()) {
+                fail_rest(to_send, k, FileOutcome::Status::Skipped, "interrupted");
+                return;
+            }
+            const auto relayed = arrived.find(to_send[k]);
+            if (!send(to_send[k], relayed == arrived.end() ? nullptr : &relayed->second)) {
+                if (outcome_.unreachable) {
+                    fail_rest(to_send, k + 1, FileOutcome::Status::Failed,
+                              "not attempted: the connection broke");
+                    return;
+                }
+            }
+        }
+    }
+    NodeOutcome finish() {
+        outcome_.elapsed = util::milliseconds_since(began_);
         return outcome_;
     }
+    const config::Node& node() const { return plan_.node; }
+    const config::FileSpec& file(std::size_t index) const { return plan_.files[index]; }
 
   private:
     void settle(std::size_t index, FileOutcome::Status status, std::string error = {}) {
@@ -71,7 +116,7 @@ class NodeWorker {
         }
     }
 
-    void push_all() {
+    std::vector<std::size_t> decide() {
         std::vector<std::string> dests;
         for (const auto& file : plan_.files) dests.push_back(file.dest);
         const auto probed = executor_.run(plan_.node, probe_command(dests));
@@ -80,13 +125,13 @@ class NodeWorker {
         if (!probed.transport_error.empty()) {
             outcome_.unreachable = true;
             fail_rest(all, 0, FileOutcome::Status::Failed, probed.transport_error);
-            return;
+            return {};
         }
         const auto remote = probed.ok() ? parse_probe(probed.out, dests.size()) : std::nullopt;
         if (!remote) {
             fail_rest(all, 0, FileOutcome::Status::Failed,
                       "cannot inspect the files: " + exec::failure_reason(probed));
-            return;
+            return {};
         }
 
         std::vector<std::size_t> to_send;
@@ -105,31 +150,7 @@ class NodeWorker {
                 to_send.push_back(i);
             }
         }
-        if (to_send.empty()) return;
-
-        std::vector<std::string> send_dests;
-        send_dests.reserve(to_send.size());
-        for (const auto i : to_send) send_dests.push_back(plan_.files[i].dest);
-        const auto made = executor_.run(plan_.node, make_directories_command(send_dests));
-        if (!made.ok()) {
-            outcome_.unreachable = !made.transport_error.empty();
-            fail_rest(to_send, 0, FileOutcome::Status::Failed,
-                      "cannot create the parent directories: " + exec::failure_reason(made));
-            return;
-        }
-        for (std::size_t k = 0; k < to_send.size(); ++k) {
-            if (options_.interrupted()) {
-                fail_rest(to_send, k, FileOutcome::Status::Skipped, "interrupted");
-                return;
-            }
-            if (!send(to_send[k])) {
-                if (outcome_.unreachable) {
-                    fail_rest(to_send, k + 1, FileOutcome::Status::Failed,
-                              "not attempted: the connection broke");
-                    return;
-                }
-            }
-        }
+        return to_send;
     }
 
     void fix_mode(std::size_t index, int have_mode) {
@@ -148,23 +169,29 @@ class NodeWorker {
         }
     }
 
-    // True when the file is in place.
-    bool send(std::size_t index) {
+    // True when the file is in place. `relayed`: the file came through the relay's chain (arrived at
+    // its temporary name, or not: then it is sent directly, as without --relay).
+    bool send(std::size_t index, const RelayLeg* relayed) {
         const auto& spec = plan_.files[index];
         const auto& want = local_.at(spec.source);
         auto& file = outcome_.files[index];
-        const auto began = util::SteadyClock::now();
-        const auto temp = temporary_name(spec.dest, random_suffix());
-        const auto rate_bound =
-            std::chrono::seconds(want.size / std::max<std::uint64_t>(1, options_.slowest_bytes_per_second));
-        const auto timeout = std::max<Duration>(options_.min_upload_timeout, rate_bound);
-        const auto uploaded = executor_.upload(plan_.node, spec.source, temp, spec.mode, timeout);
-        file.bytes = uploaded.bytes;
-        if (!uploaded.ok()) {
-            outcome_.unreachable = uploaded.transport_failed;
-            file.elapsed = util::milliseconds_since(began);
-            settle(index, FileOutcome::Status::Failed, uploaded.error);
-            return false;
+        const auto began = relayed ? relay_began_ : util::SteadyClock::now();
+        std::string temp;
+        if (relayed && relayed->arrived) {
+            temp = relayed->temp;
+            file.bytes = relayed->bytes;
+        } else {
+            if (relayed) file.relay_error = relayed->error;
+            temp = temporary_name(spec.dest, random_suffix());
+            const auto uploaded =
+                executor_.upload(plan_.node, spec.source, temp, spec.mode, upload_timeout(want.size));
+            file.bytes = uploaded.bytes;
+            if (!uploaded.ok()) {
+                outcome_.unreachable = uploaded.transport_failed;
+                file.elapsed = util::milliseconds_since(began);
+                settle(index, FileOutcome::Status::Failed, uploaded.error);
+                return false;
+            }
         }
         const auto digest = local_digest(index);
         if (!digest) {
@@ -189,6 +216,19 @@ class NodeWorker {
         return false;
     }
 
+  public:
+    // A floor plus the time at a pessimistic rate, so a 1 GiB wheel on a slow link is not cut off while a
+    // stuck small file still fails in minutes.
+    Duration upload_timeout(std::uint64_t size) const {
+        const auto rate_bound =
+            std::chrono::seconds(size / std::max<std::uint64_t>(1, options_.slowest_bytes_per_second));
+        return std::max<Duration>(options_.min_upload_timeout, rate_bound);
+    }
+    void relay_began(util::SteadyClock::time_point at) { relay_began_ = at; }
+
+  private:
+    util::SteadyClock::time_point began_{};
+    util::SteadyClock::time_point relay_began_{};
     exec::Executor& executor_;
     const NodeFiles& plan_;
     const std::map<std::string, LocalFile>& local_;
@@ -227,9 +267,75 @@ bool PushResult::any_unreachable() const {
     return std::any_of(nodes.begin(), nodes.end(), [](const NodeOutcome& node) { return node.unreachable; });
 }
 
+namespace {
+
+// `push --relay`: every node probed and prepared at once, then each file that some nodes lack streamed
+// once through the chain of those nodes (in plan order), then every node's sends: the relayed copies
+// verified and placed, the rest (a node the chain did not reach) sent directly.
+PushResult run_relayed_push(exec::Executor& executor, const std::vector<NodeFiles>& plan,
+                            const std::map<std::string, LocalFile>& local, PushObserver& observer,
+                            const PushOptions& options) {
+    const auto began = util::SteadyClock::now();
+    PushResult result;
+    result.nodes.resize(plan.size());
+    std::mutex observer_mutex;
+    std::vector<std::function<void(const FileOutcome&, std::size_t)>> settled(plan.size());
+    std::vector<std::unique_ptr<NodeWorker>> workers;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        settled[i] = [&, i](const FileOutcome& file, std::size_t done) {
+            std::lock_guard lock(observer_mutex);
+            observer.file_done(plan[i].node.name, file, done, plan[i].files.size());
+        };
+        workers.push_back(std::make_unique<NodeWorker>(executor, plan[i], local, options, settled[i]));
+    }
+    std::vector<std::vector<std::size_t>> to_send(plan.size());
+    util::for_each_parallel(plan.size(), options.max_parallel_nodes, [&](std::size_t i) {
+        workers[i]->begin();
+        to_send[i] = workers[i]->prepare();
+    });
+    // One chain per source and mode: the nodes that lack it, each with the first of its files from it.
+    std::vector<std::map<std::size_t, RelayLeg>> arrived(plan.size());
+    std::map<std::pair<std::string, int>, std::vector<std::pair<std::size_t, std::size_t>>> chains;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        std::set<std::pair<std::string, int>> taken;
+        for (const auto index : to_send[i]) {
+            const auto& spec = workers[i]->file(index);
+            if (taken.insert({spec.source, spec.mode}).second)
+                chains[{spec.source, spec.mode}].push_back({i, index});
+        }
+    }
+    for (const auto& [key, members] : chains) {
+        if (options.interrupted()) break;
+        if (members.size() < 2) continue;  // one node: a direct upload is the same copy
+        std::vector<RelayLeg> legs;
+        for (const auto& [i, index] : members)
+            legs.push_back(
+                {&plan[i].node, temporary_name(workers[i]->file(index).dest, random_suffix()), false, "", 0});
+        const auto relay_began = util::SteadyClock::now();
+        auto relay = *options.relay;
+        relay.timeout = workers[members.front().first]->upload_timeout(local.at(key.first).size);
+        relay_file(executor, key.first, local.at(key.first).size, key.second, legs, relay);
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            workers[members[k].first]->relay_began(relay_began);
+            arrived[members[k].first][members[k].second] = legs[k];
+        }
+    }
+    util::for_each_parallel(plan.size(), options.max_parallel_nodes, [&](std::size_t i) {
+        workers[i]->send_all(to_send[i], arrived[i]);
+        result.nodes[i] = workers[i]->finish();
+        std::lock_guard lock(observer_mutex);
+        observer.node_done(result.nodes[i]);
+    });
+    result.elapsed = util::milliseconds_since(began);
+    return result;
+}
+
+}  // namespace
+
 PushResult run_push(exec::Executor& executor, const std::vector<NodeFiles>& plan,
                     const std::map<std::string, LocalFile>& local, PushObserver& observer,
                     const PushOptions& options) {
+    if (options.relay) return run_relayed_push(executor, plan, local, observer, options);
     const auto began = util::SteadyClock::now();
     PushResult result;
     result.nodes.resize(plan.size());

@@ -30,6 +30,7 @@ json file_json(const std::string& node, const push::FileOutcome& file, std::size
                 {"bytes", file.bytes},  {"elapsed_ms", file.elapsed.count()},
                 {"done", done},         {"total", total}};
     if (!file.error.empty()) out["error"] = file.error;
+    if (!file.relay_error.empty()) out["relay_error"] = file.relay_error;
     return out;
 }
 
@@ -63,6 +64,7 @@ void PushPrinter::file_done(const std::string& node, const push::FileOutcome& fi
     } else if (!file.error.empty()) {
         detail = "  " + file.error;
     }
+    if (!file.relay_error.empty()) detail += " (" + file.relay_error + "; sent directly)";
     emit(fmt::format("{:<8} {}/{}  {:<10} {}{}", node, done, total, push::to_string(file.status), file.dest,
                      detail));
 }

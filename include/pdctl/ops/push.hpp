@@ -25,7 +25,9 @@ class PushView : public push::PushObserver {
 
 // Throws Failure (usage) naming the config line of a source that cannot be read, before any node is
 // touched. The config must declare `files:`. `nodes`: only these (nullopt: every node that gets a file).
+// `relay`: each file streams once through a chain of the nodes that lack it (push/relay.hpp).
 ExitCode run_push(const Deployment& deployment, PushView& view,
-                  const std::optional<std::vector<std::string>>& nodes = std::nullopt);
+                  const std::optional<std::vector<std::string>>& nodes = std::nullopt,
+                  std::optional<push::RelayOptions> relay = std::nullopt);
 
 }  // namespace pdctl::ops

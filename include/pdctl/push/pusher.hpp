@@ -8,11 +8,14 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pdctl/exec/executor.hpp"
 #include "pdctl/push/push_plan.hpp"
+#include "pdctl/push/relay.hpp"
 
 namespace pdctl::push {
 
@@ -34,7 +37,8 @@ struct FileOutcome {
     Status status = Status::Skipped;
     std::uint64_t bytes = 0;  // sent over the wire
     Duration elapsed{0};
-    std::string error;  // Failed/Skipped: why
+    std::string error;        // Failed/Skipped: why
+    std::string relay_error;  // --relay: why the chain did not bring it (then it was sent directly)
     bool in_place() const {
         return status == Status::Sent || status == Status::Identical || status == Status::ModeFixed;
     }
@@ -73,6 +77,8 @@ struct PushOptions {
     // link is not cut off while a stuck small file still fails in minutes.
     Duration min_upload_timeout{std::chrono::minutes(2)};
     std::uint64_t slowest_bytes_per_second = 5ull << 20;
+    // --relay: each file streams once through a chain of the nodes that lack it (push/relay.hpp).
+    std::optional<RelayOptions> relay;
 };
 
 // `local` maps each FileSpec::source of the plan to what was read locally.

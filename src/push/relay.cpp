@@ -1,0 +1,106 @@
+#include "pdctl/push/relay.hpp"
+
+#include <fmt/format.h>
+
+#include "embedded/push_scripts.hpp"
+#include "pdctl/util/parallel.hpp"
+#include "pdctl/util/strings.hpp"
+
+namespace pdctl::push {
+namespace {
+
+exec::Command relay_command(std::vector<std::string> args, std::chrono::milliseconds timeout) {
+    exec::Command command;
+    command.argv = {"sh", "-c", std::string(scripts::relay), "pdctl-relay"};
+    command.argv.insert(command.argv.end(), args.begin(), args.end());
+    command.timeout = timeout;
+    return command;
+}
+
+std::string answer_error(const exec::CommandResult& answer) {
+    if (!answer.transport_error.empty()) return "unreachable: " + answer.transport_error;
+    const auto text = util::trim(answer.err.empty() ? answer.out : answer.err);
+    return text.empty() ? fmt::format("exit {}", answer.exit_code) : std::string(util::first_line(text));
+}
+
+}  // namespace
+
+exec::Command relay_listen_command(const std::string& bind, int port, const std::string& temp,
+                                   std::uint64_t size, const config::Node* next, int next_port) {
+    std::vector<std::string> args = {"listen", bind, std::to_string(port), temp, std::to_string(size)};
+    if (next) args.insert(args.end(), {next->compute(), std::to_string(next_port)});
+    return relay_command(std::move(args), std::chrono::seconds(30));
+}
+
+exec::Command relay_follow_command(const std::string& temp, std::uint64_t size, const config::Node& next,
+                                   int port) {
+    return relay_command({"follow", temp, std::to_string(size), next.compute(), std::to_string(port)},
+                         std::chrono::seconds(30));
+}
+
+exec::Command relay_wait_command(const std::string& temp, std::chrono::seconds timeout) {
+    return relay_command({"wait", temp, std::to_string(timeout.count())}, timeout + std::chrono::seconds(30));
+}
+
+void relay_file(exec::Executor& executor, const std::string& source, std::uint64_t size, int mode,
+                std::vector<RelayLeg>& legs, const RelayOptions& options) {
+    if (legs.empty()) return;
+    // From the tail: a node that cannot listen ends the chain before it; the nodes after it are the
+    // caller's to send directly.
+    std::size_t reach = legs.size();
+    for (std::size_t i = legs.size(); i-- > 1;) {
+        const config::Node* next = i + 1 < reach ? legs[i + 1].node : nullptr;
+        const auto listened =
+            executor.run(*legs[i].node, relay_listen_command(legs[i].node->compute(), options.port,
+                                                             legs[i].temp, size, next, options.port));
+        if (!listened.ok()) {
+            legs[i].error = "relay: " + answer_error(listened);
+            reach = i;
+        }
+    }
+    if (reach > 1) {
+        const auto followed = executor.run(
+            *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[1].node, options.port));
+        if (!followed.ok()) {
+            // Nothing will connect to the listeners: they give up after their idle time.
+            for (std::size_t i = 1; i < reach; ++i) legs[i].error = "relay: the first node could not forward";
+            reach = 1;
+        }
+    }
+    const auto uploaded = executor.upload(*legs[0].node, source, legs[0].temp, mode, options.timeout);
+    legs[0].bytes = uploaded.bytes;
+    if (!uploaded.ok()) {
+        legs[0].error = uploaded.error;
+        for (std::size_t i = 1; i < reach; ++i) legs[i].error = "relay: nothing arrived from the first node";
+        reach = 1;
+    } else {
+        legs[0].arrived = true;
+    }
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout);
+    util::for_each_parallel(reach, util::kEngineFanout, [&](std::size_t i) {
+        // The first node's copy is the upload itself; every other node's is done when its own part says
+        // it received the whole file.
+        if (i == 0 || !legs[i].error.empty()) return;
+        const auto waited = executor.run(*legs[i].node, relay_wait_command(legs[i].temp, seconds));
+        if (waited.ok()) {
+            legs[i].arrived = true;
+            legs[i].bytes = size;
+        } else {
+            legs[i].error = "relay: " + answer_error(waited);
+        }
+    });
+    // The mode of the copies that came through the chain (the upload sets the first one's).
+    for (std::size_t i = 1; i < reach; ++i) {
+        if (!legs[i].arrived) continue;
+        exec::Command chmod;
+        chmod.argv = {"chmod", fmt::format("{:o}", mode), legs[i].temp};
+        chmod.timeout = std::chrono::seconds(30);
+        const auto changed = executor.run(*legs[i].node, chmod);
+        if (!changed.ok()) {
+            legs[i].arrived = false;
+            legs[i].error = "relay: cannot set the mode: " + answer_error(changed);
+        }
+    }
+}
+
+}  // namespace pdctl::push

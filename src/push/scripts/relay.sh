@@ -1,0 +1,127 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2016 # the Python program is single-quoted on purpose: the shell must not touch it
+# relay.sh: one node's part in `push --relay` (push/relay.hpp): the file streams through a chain of
+# nodes, each writing it to its temporary name and forwarding every chunk to the next node as it
+# arrives, so N nodes take about the time of one transfer. The hops between nodes are plain TCP on the
+# cluster network; every node then checks the sha256 itself (verify.sh) before the file is placed.
+#   relay.sh listen BIND PORT TEMP SIZE [NEXT_HOST NEXT_PORT]
+#       in the background: accept one connection on BIND:PORT, write SIZE bytes to TEMP, forward them;
+#       returns once the port is bound (exit 1, and why, if it cannot be)
+#   relay.sh follow TEMP SIZE NEXT_HOST NEXT_PORT
+#       in the background: send TEMP to the next node as it grows (the first node, which pdctl uploads
+#       to); its record goes when it ends: the next node's own record says what arrived
+#   relay.sh wait TEMP SECONDS
+#       waits for the background part to end: "ok BYTES" (exit 0) or the error (exit 1)
+# Its record is TEMP.relay (ready, then ok/error); a part that gets no data for 60 s gives up.
+relay_py='
+import os, socket, sys, time
+mode, args = sys.argv[1], sys.argv[2:]
+IDLE = 60.0
+CHUNK = 1 << 20
+def record(temp, text):
+    with open(temp + ".relay.new", "w") as f:
+        f.write(text + "\n")
+    os.replace(temp + ".relay.new", temp + ".relay")
+def connect(host, port):
+    deadline = time.monotonic() + IDLE
+    while True:
+        try:
+            return socket.create_connection((host, int(port)), timeout=IDLE)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+if mode == "listen":
+    bind, port, temp, size = args[0], int(args[1]), args[2], int(args[3])
+    nxt = args[4:6]
+    server = socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        server.bind((bind, port))
+        server.listen(1)
+    except OSError as error:
+        record(temp, "error cannot listen on %s:%d: %s" % (bind, port, error))
+        sys.exit(1)
+    record(temp, "ready")
+    if os.fork() > 0:
+        os._exit(0)
+    os.setsid()
+    try:
+        server.settimeout(IDLE)
+        peer, _ = server.accept()
+        peer.settimeout(IDLE)
+        out = open(temp, "wb")
+        os.chmod(temp, 0o600)
+        forward = connect(*nxt) if nxt else None
+        got = 0
+        while got < size:
+            chunk = peer.recv(min(CHUNK, size - got))
+            if not chunk:
+                break
+            out.write(chunk)
+            if forward:
+                forward.sendall(chunk)
+            got += len(chunk)
+        out.close()
+        if forward:
+            forward.shutdown(socket.SHUT_WR)
+        record(temp, "ok %d" % got if got == size else "error received %d of %d bytes" % (got, size))
+    except Exception as error:
+        record(temp, "error %s" % error)
+elif mode == "follow":
+    temp, size, host, port = args[0], int(args[1]), args[2], args[3]
+    record(temp, "ready")
+    if os.fork() > 0:
+        os._exit(0)
+    os.setsid()
+    try:
+        forward = connect(host, port)
+        sent, idle_since, f = 0, time.monotonic(), None
+        while sent < size:
+            if f is None:
+                try:
+                    f = open(temp, "rb")
+                except FileNotFoundError:
+                    pass
+            chunk = f.read(min(CHUNK, size - sent)) if f else b""
+            if chunk:
+                forward.sendall(chunk)
+                sent += len(chunk)
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > IDLE:
+                raise RuntimeError("no data for %ds after %d of %d bytes" % (IDLE, sent, size))
+            else:
+                time.sleep(0.005)
+        forward.shutdown(socket.SHUT_WR)
+    except Exception:
+        pass  # the next node says what it did not receive
+    try:
+        os.remove(temp + ".relay")
+    except OSError:
+        pass
+'
+mode=$1; shift
+case $mode in
+  listen|follow)
+    command -v python3 >/dev/null 2>&1 || { echo "push --relay needs python3 on the node" >&2; exit 1; }
+    if [ "$mode" = listen ]; then temp=$3; else temp=$1; fi
+    rm -f "$temp.relay"
+    python3 -c "$relay_py" "$mode" "$@" > /dev/null 2>&1 < /dev/null
+    state=$(cat "$temp.relay" 2>/dev/null)
+    if [ "$state" != ready ]; then echo "${state:-the relay did not start}" >&2; exit 1; fi
+    ;;
+  wait)
+    temp=$1 seconds=$2 waited=0
+    while :; do
+      state=$(cat "$temp.relay" 2>/dev/null)
+      case $state in
+        ok*) rm -f "$temp.relay"; echo "$state"; exit 0 ;;
+        error*) rm -f "$temp.relay" "$temp"; echo "$state" >&2; exit 1 ;;
+      esac
+      [ "$waited" -lt "$((seconds * 20))" ] || { echo "no end after ${seconds}s" >&2; exit 1; }
+      sleep 0.05
+      waited=$((waited + 1))
+    done
+    ;;
+  *) echo "relay.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
