@@ -45,62 +45,60 @@ exec::Command relay_wait_command(const std::string& temp, std::chrono::seconds t
 void relay_file(exec::Executor& executor, const std::string& source, std::uint64_t size, int mode,
                 std::vector<RelayLeg>& legs, const RelayOptions& options) {
     if (legs.empty()) return;
-    // From the tail: a node that cannot listen ends the chain before it; the nodes after it are the
-    // caller's to send directly.
-    std::size_t reach = legs.size();
+    // From the tail: each node forwards to the nearest one after it that listens. A node that cannot
+    // listen is left out of the chain (the caller sends it the file directly); the others still relay.
+    std::size_t next = legs.size();  // the nearest listening node after the one being set up
     for (std::size_t i = legs.size(); i-- > 1;) {
-        const config::Node* next = i + 1 < reach ? legs[i + 1].node : nullptr;
         const auto listened =
-            executor.run(*legs[i].node, relay_listen_command(legs[i].node->compute(), options.port,
-                                                             legs[i].temp, size, next, options.port));
-        if (!listened.ok()) {
+            executor.run(*legs[i].node,
+                         relay_listen_command(legs[i].node->compute(), options.port, legs[i].temp, size,
+                                              next < legs.size() ? legs[next].node : nullptr, options.port));
+        if (listened.ok())
+            next = i;
+        else
             legs[i].error = "relay: " + answer_error(listened);
-            reach = i;
-        }
     }
-    if (reach > 1) {
+    // Listeners that will get nothing give up after their idle time; their legs say why.
+    const auto fail_listeners = [&legs](const std::string& why) {
+        for (std::size_t i = 1; i < legs.size(); ++i)
+            if (legs[i].error.empty()) legs[i].error = why;
+    };
+    if (next < legs.size()) {
         const auto followed = executor.run(
-            *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[1].node, options.port));
-        if (!followed.ok()) {
-            // Nothing will connect to the listeners: they give up after their idle time.
-            for (std::size_t i = 1; i < reach; ++i) legs[i].error = "relay: the first node could not forward";
-            reach = 1;
-        }
+            *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[next].node, options.port));
+        if (!followed.ok())
+            fail_listeners("relay: the first node could not forward: " + answer_error(followed));
     }
     const auto uploaded = executor.upload(*legs[0].node, source, legs[0].temp, mode, options.timeout);
     legs[0].bytes = uploaded.bytes;
-    if (!uploaded.ok()) {
-        legs[0].error = uploaded.error;
-        for (std::size_t i = 1; i < reach; ++i) legs[i].error = "relay: nothing arrived from the first node";
-        reach = 1;
-    } else {
+    if (uploaded.ok()) {
         legs[0].arrived = true;
+    } else {
+        legs[0].error = uploaded.error;
+        fail_listeners("relay: nothing arrived from the first node");
     }
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout);
-    util::for_each_parallel(reach, util::kEngineFanout, [&](std::size_t i) {
+    util::for_each_parallel(legs.size(), util::kEngineFanout, [&](std::size_t i) {
         // The first node's copy is the upload itself; every other node's is done when its own part says
         // it received the whole file.
         if (i == 0 || !legs[i].error.empty()) return;
         const auto waited = executor.run(*legs[i].node, relay_wait_command(legs[i].temp, seconds));
-        if (waited.ok()) {
-            legs[i].arrived = true;
-            legs[i].bytes = size;
-        } else {
+        if (!waited.ok()) {
             legs[i].error = "relay: " + answer_error(waited);
+            return;
         }
-    });
-    // The mode of the copies that came through the chain (the upload sets the first one's).
-    for (std::size_t i = 1; i < reach; ++i) {
-        if (!legs[i].arrived) continue;
+        // The mode of a copy that came through the chain (the upload sets the first one's).
         exec::Command chmod;
         chmod.argv = {"chmod", fmt::format("{:o}", mode), legs[i].temp};
         chmod.timeout = std::chrono::seconds(30);
         const auto changed = executor.run(*legs[i].node, chmod);
-        if (!changed.ok()) {
-            legs[i].arrived = false;
+        if (changed.ok()) {
+            legs[i].arrived = true;
+            legs[i].bytes = size;
+        } else {
             legs[i].error = "relay: cannot set the mode: " + answer_error(changed);
         }
-    }
+    });
 }
 
 }  // namespace pdctl::push

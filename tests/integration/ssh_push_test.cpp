@@ -133,6 +133,70 @@ TEST_F(SshPushTest, AWheelToEightHostsIsVerifiedOnEachAndASecondPushSendsNothing
     }
 }
 
+// --relay: the wheel goes up once, to n1, and every host forwards it to the next as it arrives; each
+// host's copy is checked by its own sha256sum, and nothing of the relay is left behind.
+TEST_F(SshPushTest, RelayedThroughAChainOfEightHostsEveryCopyIsWholeAndVerified) {
+    const auto big = make_file("mooncake-0.3.12.post1.whl", kWheelBytes);
+    const auto config = write_profile(std::string("  - {source: mooncake-0.3.12.post1.whl, dest: ") +
+                                      kRemoteDir + "/wheels/mooncake-0.3.12.post1.whl, mode: \"0640\"}\n");
+    const auto big_sha = local_sha256(big);
+    const auto relayed =
+        pdctl(config, {"--json", "push", "--relay", "--relay-port", "29611"}, "home", kPushBound);
+    ASSERT_EQ(relayed.exit_code, 0) << relayed.dump();
+    const auto files = relayed.events("push_file");
+    ASSERT_EQ(files.size(), 8u) << relayed.dump();
+    for (const auto& file : files) {
+        EXPECT_EQ(file["status"], "sent") << file.dump();
+        EXPECT_FALSE(file.contains("relay_error")) << file.dump();
+    }
+    const auto checks =
+        on_every_host(std::string("cd ") + kRemoteDir +
+                      " && sha256sum wheels/mooncake-0.3.12.post1.whl | cut -c1-64 && stat -c %a "
+                      "wheels/mooncake-0.3.12.post1.whl && ls -a wheels");
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        ASSERT_TRUE(checks[i].ok()) << cluster.hosts[i].name << ": " << exec::failure_reason(checks[i]);
+        EXPECT_EQ(checks[i].out, big_sha + "\n640\n.\n..\nmooncake-0.3.12.post1.whl\n")
+            << cluster.hosts[i].name;
+    }
+    std::cout << "[ measured ] push --relay of 64 MiB through 8 hosts: " << relayed.ms << " ms\n";
+}
+
+// A host whose relay port is taken cannot join the chain: n3 forwards to n5 instead, n4 gets the file
+// directly and says why; nothing fails.
+TEST_F(SshPushTest, AHostThatCannotRelayIsPassedOverAndSentTheFileDirectly) {
+    make_file("mooncake-0.3.12.post1.whl", kWheelBytes);
+    const auto config = write_profile(std::string("  - {source: mooncake-0.3.12.post1.whl, dest: ") +
+                                      kRemoteDir + "/wheels/mooncake-0.3.12.post1.whl}\n");
+    const auto held = executor->run(
+        cluster.node(4),
+        exec::Command{
+            {"sh", "-c",
+             "setsid python3 -c 'import socket, time\ns = socket.socket()\ns.bind((\"0.0.0.0\", 29612))\n"
+             "s.listen(1)\ntime.sleep(300)' > /dev/null 2>&1 < /dev/null & echo $! > /root/relay-holder.pid; "
+             "for i in $(seq 100); do ss -Hltn 'sport = :29612' | grep -q . && exit 0; sleep 0.05; done; "
+             "exit 1"},
+            {},
+            std::chrono::seconds(30)});
+    ASSERT_TRUE(held.ok()) << exec::failure_reason(held);
+    const auto relayed =
+        pdctl(config, {"--json", "push", "--relay", "--relay-port", "29612"}, "home", kPushBound);
+    executor->run(
+        cluster.node(4),
+        exec::Command{{"sh", "-c", "kill $(cat /root/relay-holder.pid); rm -f /root/relay-holder.pid"},
+                      {},
+                      std::chrono::seconds(30)});
+    ASSERT_EQ(relayed.exit_code, 0) << relayed.dump();
+    std::map<std::string, std::string> relay_errors;
+    for (const auto& file : relayed.events("push_file")) {
+        EXPECT_EQ(file["status"], "sent") << file.dump();
+        relay_errors[file["node"]] = file.value("relay_error", "");
+    }
+    ASSERT_EQ(relay_errors.size(), 8u) << relayed.dump();
+    for (const auto* node : {"n1", "n2", "n3", "n5", "n6", "n7", "n8"})
+        EXPECT_EQ(relay_errors[node], "") << node;
+    EXPECT_NE(relay_errors["n4"].find("cannot listen"), std::string::npos) << relay_errors["n4"];
+}
+
 TEST_F(SshPushTest, ADirectoryInTheWayAndARefusingHostAreReportedPerNode) {
     const auto script = temp / "patch.py";
     spit(script, "print(1)\n");
