@@ -410,6 +410,31 @@ def render_sources(sources):
             targets.append(("5. push, second", "~0 bytes", f"{max(sent) if sent else '—'} bytes",
                             None if not sent else max(sent or [1]) == 0))
 
+    if "relay" in s:
+        sc = s["relay"]
+        if "error" in sc:
+            body += [f"**Relay** failed: {sc['error']}", ""]
+        else:
+            runs = sc["runs"]
+            body += times_table(sc, f"Large files at the speed of one copy: {sc['mib']} MiB to 2, 4 and 8 hosts, every "
+                                    f"link at {sc['rate']} (tc tbf on this machine's uplink and each host's downlink)")
+            header = "| hosts | push --relay | ÷ one host | ÷ scp serial | ÷ scp parallel | ÷ pscp |"
+            body += [header, "|---:|---:|---:|---:|---:|---:|"]
+            for n in sc["sizes"]:
+                cells = [fmt_s(med(runs.get(f"relay-{n}", [])))]
+                for base in ["pdctl-1host", f"scp-serial-{n}", f"scp-parallel-{n}", f"pscp-{n}"]:
+                    cells.append(fmt_r(pair_ratio(runs, f"relay-{n}", base)))
+                body.append(f"| {n} | " + " | ".join(cells) + " |")
+            body.append("")
+            top = max(sc["sizes"])
+            ratio = pair_ratio(runs, f"relay-{top}", "pdctl-1host")
+            targets.append((f"6. push --relay, {top} hosts", "≤ 1.3 × one host's transfer", fmt_r(ratio),
+                            None if ratio is None else ratio <= 1.3))
+            for base in [f"scp-serial-{top}", f"pscp-{top}", f"pdctl-{top}"]:
+                if runs.get(base):
+                    targets.append((f"6. push --relay, {top} hosts", f"vs {base}", fmt_r(pair_ratio(runs, f"relay-{top}", base)),
+                                    None))
+
     if "preflight" in s:
         sc = s["preflight"]
         if "error" in sc:
