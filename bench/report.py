@@ -435,6 +435,24 @@ def render_sources(sources):
                     targets.append((f"6. push --relay, {top} hosts", f"vs {base}", fmt_r(pair_ratio(runs, f"relay-{top}", base)),
                                     None))
 
+    if "warm" in s:
+        sc = s["warm"]
+        if "error" in sc:
+            body += [f"**Warm** failed: {sc['error']}", ""]
+        else:
+            runs, reads = sc["runs"], sc["weights_ms"]
+            body += times_table(sc, f"Cold against warm starts on the simulated cluster: every sglang phase "
+                                    f"{sc['phase_ms']} ms, kernels compiled for {sc['compile_ms']} ms on a cache "
+                                    f"miss, a {sc['weights_mib']} MiB weight file read by every rank")
+            body += ["| start | median | ÷ cold | slowest rank's weight read (median) |", "|---|---:|---:|---:|"]
+            for v, label in [("cold", "cold: cache cleared, pages dropped"), ("warm", "warm: after a stop"),
+                             ("prewarm", "cache hit, pages dropped, `--prewarm`")]:
+                ms = [x for x in reads.get(v, []) if x is not None]
+                body.append(f"| {label} | {fmt_s(med(runs.get(v, [])))} | {fmt_r(pair_ratio(runs, v, 'cold'))} | "
+                            f"{fmt_s(None if not ms else med(ms) / 1000)} |")
+            body.append("")
+            targets.append(("7. warm restart", "warm ÷ cold (report)", fmt_r(pair_ratio(runs, "warm", "cold")), None))
+
     if "preflight" in s:
         sc = s["preflight"]
         if "error" in sc:

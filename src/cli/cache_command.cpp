@@ -47,6 +47,20 @@ ExitCode cache_clear_command(const GlobalOptions& global, const ClearOptions& op
     return result.failed.empty() ? ExitCode::kOk : ExitCode::kUnreachable;
 }
 
+struct SpreadOptions {
+    plan::Scope scope;
+    int relay_port = ops::kCacheSpreadPort;
+};
+
+ExitCode cache_spread_command(const GlobalOptions& global, const SpreadOptions& options) {
+    auto context = load_context(global, Purpose::kOnNodes, "cache spread");
+    const auto result = ops::spread_caches(context, options.scope, options.relay_port);
+    print_result(
+        global, context.redactor, [&] { return report::cache_spread_to_json(result); },
+        [&] { return report::render_cache_spread_text(result); });
+    return result.failed() ? ExitCode::kUnreachable : ExitCode::kOk;
+}
+
 }  // namespace
 
 void add_cache_verb(CLI::App& app, Verbs& verbs) {
@@ -68,6 +82,21 @@ void add_cache_verb(CLI::App& app, Verbs& verbs) {
                     "only the caches of other fingerprints, set aside when the config or image changed");
     verbs.add(clear,
               [options](const GlobalOptions& global) { return cache_clear_command(global, *options); });
+
+    auto* spread =
+        cache->add_subcommand("spread",
+                              "copy a role's kernels from a node that has them to the nodes of the same "
+                              "fingerprint that lack them, "
+                              "streamed node to node and sha256-checked on each (one warms, all benefit)");
+    auto spread_options = std::make_shared<SpreadOptions>();
+    add_scope_flags(*spread, spread_options->scope);
+    spread
+        ->add_option("--relay-port", spread_options->relay_port, "the TCP port the receiving nodes listen on")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 65535));
+    verbs.add(spread, [spread_options](const GlobalOptions& global) {
+        return cache_spread_command(global, *spread_options);
+    });
 }
 
 }  // namespace pdctl::cli

@@ -15,6 +15,7 @@
 #include "pdctl/health/http_prober.hpp"
 #include "pdctl/ops/intent_store.hpp"
 #include "pdctl/ops/journal_source.hpp"
+#include "pdctl/ops/kernel_cache.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/ops/pace_reporter.hpp"
 #include "pdctl/ops/prewarm.hpp"
@@ -215,6 +216,11 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
         if (timeline::deadline_learned(stage.gate))
             journaled.note(fmt::format("{} gate deadline {}: {}", stage.role,
                                        util::format_elapsed(stage.gate.deadline), stage.gate.deadline_note));
+    // One warms, all benefit: a node that lacks its role's kernels gets them from a peer of the same
+    // fingerprint before anything starts. Costs one look per cache node when all have theirs.
+    if (uses_kernel_caches(scoped.plan))
+        for (const auto& line : spread_notes(spread_caches_in(deployment, scoped.plan, kCacheSpreadPort)))
+            journaled.note(line);
     // Started now, so that the reading overlaps the preflight and the stages before the first rank.
     std::optional<Prewarm> prewarm;
     if (request.prewarm && request.verb != EngineVerb::kStop) prewarm.emplace(deployment, scoped.plan);

@@ -42,13 +42,15 @@ exec::Command relay_wait_command(const std::string& temp, std::chrono::seconds t
     return relay_command({"wait", temp, std::to_string(timeout.count())}, timeout + std::chrono::seconds(30));
 }
 
-void relay_file(exec::Executor& executor, const std::string& source, std::uint64_t size, int mode,
-                std::vector<RelayLeg>& legs, const RelayOptions& options) {
-    if (legs.empty()) return;
-    // From the tail: each node forwards to the nearest one after it that listens. A node that cannot
-    // listen is left out of the chain (the caller sends it the file directly); the others still relay.
-    std::size_t next = legs.size();  // the nearest listening node after the one being set up
-    for (std::size_t i = legs.size(); i-- > 1;) {
+namespace {
+
+// From the tail down to legs[from]: each node forwards to the nearest one after it that listens. A node
+// that cannot listen is left out of the chain (the caller sends it the file directly); the others still
+// relay. The first listening node's index, or legs.size() when none listens.
+std::size_t start_listeners(exec::Executor& executor, std::vector<RelayLeg>& legs, std::size_t from,
+                            std::uint64_t size, const RelayOptions& options) {
+    std::size_t next = legs.size();
+    for (std::size_t i = legs.size(); i-- > from;) {
         const auto listened =
             executor.run(*legs[i].node,
                          relay_listen_command(legs[i].node->compute(), options.port, legs[i].temp, size,
@@ -58,36 +60,27 @@ void relay_file(exec::Executor& executor, const std::string& source, std::uint64
         else
             legs[i].error = "relay: " + answer_error(listened);
     }
-    // Listeners that will get nothing give up after their idle time; their legs say why.
-    const auto fail_listeners = [&legs](const std::string& why) {
-        for (std::size_t i = 1; i < legs.size(); ++i)
-            if (legs[i].error.empty()) legs[i].error = why;
-    };
-    if (next < legs.size()) {
-        const auto followed = executor.run(
-            *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[next].node, options.port));
-        if (!followed.ok())
-            fail_listeners("relay: the first node could not forward: " + answer_error(followed));
-    }
-    const auto uploaded = executor.upload(*legs[0].node, source, legs[0].temp, mode, options.timeout);
-    legs[0].bytes = uploaded.bytes;
-    if (uploaded.ok()) {
-        legs[0].arrived = true;
-    } else {
-        legs[0].error = uploaded.error;
-        fail_listeners("relay: nothing arrived from the first node");
-    }
+    return next;
+}
+
+// Listeners that will get nothing give up after their idle time; their legs say why.
+void fail_listeners(std::vector<RelayLeg>& legs, std::size_t from, const std::string& why) {
+    for (std::size_t i = from; i < legs.size(); ++i)
+        if (legs[i].error.empty()) legs[i].error = why;
+}
+
+// Every listening leg from `from` on: done when its own part says it received the whole file, then
+// given `mode`.
+void wait_for_legs(exec::Executor& executor, std::vector<RelayLeg>& legs, std::size_t from,
+                   std::uint64_t size, int mode, const RelayOptions& options) {
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(options.timeout);
     util::for_each_parallel(legs.size(), util::kEngineFanout, [&](std::size_t i) {
-        // The first node's copy is the upload itself; every other node's is done when its own part says
-        // it received the whole file.
-        if (i == 0 || !legs[i].error.empty()) return;
+        if (i < from || !legs[i].error.empty()) return;
         const auto waited = executor.run(*legs[i].node, relay_wait_command(legs[i].temp, seconds));
         if (!waited.ok()) {
             legs[i].error = "relay: " + answer_error(waited);
             return;
         }
-        // The mode of a copy that came through the chain (the upload sets the first one's).
         exec::Command chmod;
         chmod.argv = {"chmod", fmt::format("{:o}", mode), legs[i].temp};
         chmod.timeout = std::chrono::seconds(30);
@@ -99,6 +92,44 @@ void relay_file(exec::Executor& executor, const std::string& source, std::uint64
             legs[i].error = "relay: cannot set the mode: " + answer_error(changed);
         }
     });
+}
+
+}  // namespace
+
+void relay_file(exec::Executor& executor, const std::string& source, std::uint64_t size, int mode,
+                std::vector<RelayLeg>& legs, const RelayOptions& options) {
+    if (legs.empty()) return;
+    const auto next = start_listeners(executor, legs, 1, size, options);
+    if (next < legs.size()) {
+        const auto followed = executor.run(
+            *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[next].node, options.port));
+        if (!followed.ok())
+            fail_listeners(legs, 1, "relay: the first node could not forward: " + answer_error(followed));
+    }
+    // The first node's copy is the upload itself, which its follower forwards as it grows.
+    const auto uploaded = executor.upload(*legs[0].node, source, legs[0].temp, mode, options.timeout);
+    legs[0].bytes = uploaded.bytes;
+    if (uploaded.ok()) {
+        legs[0].arrived = true;
+    } else {
+        legs[0].error = uploaded.error;
+        fail_listeners(legs, 1, "relay: nothing arrived from the first node");
+    }
+    wait_for_legs(executor, legs, 1, size, mode, options);
+}
+
+void relay_from_node(exec::Executor& executor, const config::Node& head, const std::string& path,
+                     std::uint64_t size, int mode, std::vector<RelayLeg>& legs, const RelayOptions& options) {
+    if (legs.empty()) return;
+    const auto next = start_listeners(executor, legs, 0, size, options);
+    if (next == legs.size()) return;
+    const auto followed =
+        executor.run(head, relay_follow_command(path, size, *legs[next].node, options.port));
+    if (!followed.ok()) {
+        fail_listeners(legs, 0, "relay: " + head.name + " could not send: " + answer_error(followed));
+        return;
+    }
+    wait_for_legs(executor, legs, 0, size, mode, options);
 }
 
 }  // namespace pdctl::push

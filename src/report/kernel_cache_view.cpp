@@ -93,4 +93,33 @@ nlohmann::json cache_status_to_json(const ops::CacheReport& report) {
     return {{"caches", caches}};
 }
 
+std::string render_cache_spread_text(const ops::CacheSpreadResult& result) {
+    std::string out;
+    for (const auto& spread : result.spreads) {
+        if (!spread.to.empty())
+            out += fmt::format("spread {} cache {} ({}) from {} to {} in {:.1f}s\n", spread.role, spread.key,
+                               bytes(static_cast<long long>(spread.bytes)), spread.from,
+                               util::join(spread.to, ", "), spread.seconds);
+        for (const auto& failure : spread.failed)
+            out += fmt::format("not spread {} cache {} to {}\n", spread.role, spread.key, failure);
+    }
+    for (const auto& line : result.without_source) out += "nothing to spread: " + line + "\n";
+    for (const auto& error : result.errors) out += "unreachable: " + error + "\n";
+    if (out.empty()) out = "every node holds its role's kernels for its own fingerprint: nothing to spread\n";
+    return out;
+}
+
+nlohmann::json cache_spread_to_json(const ops::CacheSpreadResult& result) {
+    nlohmann::json spreads = nlohmann::json::array();
+    for (const auto& spread : result.spreads)
+        spreads.push_back({{"role", spread.role},
+                           {"key", spread.key},
+                           {"from", spread.from},
+                           {"bytes", spread.bytes},
+                           {"to", spread.to},
+                           {"failed", spread.failed},
+                           {"seconds", spread.seconds}});
+    return {{"spreads", spreads}, {"without_source", result.without_source}, {"errors", result.errors}};
+}
+
 }  // namespace pdctl::report

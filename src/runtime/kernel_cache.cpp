@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "embedded/runtime_scripts.hpp"
+#include "tagged_lines.hpp"
 
 namespace pdctl::runtime {
 
@@ -66,12 +67,7 @@ exec::Command cache_status_command(const std::vector<std::string>& dirs) {
 
 NodeCaches parse_cache_status(const std::string& output) {
     NodeCaches caches;
-    std::istringstream lines(output);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::istringstream words(line);
-        std::string kind;
-        words >> kind;
+    detail::for_each_tagged_line(output, [&caches](const std::string& kind, std::istringstream& words) {
         if (kind == "now") {
             std::string now;
             words >> now;
@@ -92,7 +88,7 @@ NodeCaches parse_cache_status(const std::string& output) {
             for (auto& live : caches.dirs)
                 if (live.dir == dir) live.set_aside.push_back({key, to_number(bytes), to_number(at)});
         }
-    }
+    });
     return caches;
 }
 
@@ -107,15 +103,60 @@ exec::Command cache_clear_command(const std::vector<std::string>& dirs, bool onl
 
 long long parse_cleared_bytes(const std::string& output) {
     long long total = 0;
-    std::istringstream lines(output);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::istringstream words(line);
-        std::string word, dir, bytes;
-        words >> word >> dir >> bytes;
-        if (word == "cleared") total += to_number(bytes);
-    }
+    detail::for_each_tagged_line(output, [&total](const std::string& kind, std::istringstream& words) {
+        std::string dir, bytes;
+        words >> dir >> bytes;
+        if (kind == "cleared") total += to_number(bytes);
+    });
     return total;
+}
+
+namespace {
+
+exec::Command spread_script(std::vector<std::string> args, std::chrono::seconds timeout) {
+    exec::Command command;
+    command.argv = {"sh", "-c", std::string(scripts::cache_spread), "pdctl-cache-spread"};
+    command.argv.insert(command.argv.end(), args.begin(), args.end());
+    command.timeout = timeout;
+    return command;
+}
+
+}  // namespace
+
+exec::Command cache_peek_command(const CacheSpec& cache, const std::string& cli) {
+    return spread_script({"peek", cli, cache.script_text()}, std::chrono::seconds(60));
+}
+
+CachePeek parse_cache_peek(const std::string& output) {
+    CachePeek peek;
+    detail::for_each_tagged_line(output, [&peek](const std::string& kind, std::istringstream& words) {
+        std::string value;
+        words >> value;
+        if (kind == "want") peek.want = value;
+        if (kind == "have") peek.have = value == "-" ? "" : value;
+        if (kind == "kernels") peek.kernels = value == "yes";
+        if (kind == "bytes") peek.bytes = to_number(value);
+    });
+    return peek;
+}
+
+exec::Command cache_pack_command(const std::string& dir, const std::string& archive) {
+    return spread_script({"pack", dir, archive}, std::chrono::minutes(30));
+}
+
+std::pair<std::uint64_t, std::string> parse_packed(const std::string& output) {
+    std::pair<std::uint64_t, std::string> packed{0, ""};
+    detail::for_each_tagged_line(output, [&packed](const std::string& kind, std::istringstream& words) {
+        std::string bytes, sha;
+        words >> bytes >> sha;
+        if (kind == "packed") packed = {static_cast<std::uint64_t>(to_number(bytes)), sha};
+    });
+    return packed;
+}
+
+exec::Command cache_unpack_command(const CacheSpec& cache, const std::string& cli,
+                                   const std::string& archive) {
+    return spread_script({"unpack", cli, cache.script_text(), archive}, std::chrono::minutes(30));
 }
 
 }  // namespace pdctl::runtime

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "embedded/runtime_scripts.hpp"
+#include "tagged_lines.hpp"
 
 namespace pdctl::runtime {
 
@@ -17,12 +18,7 @@ exec::Command prewarm_command(const std::vector<std::string>& dirs, int readers)
 
 NodePrewarm parse_prewarm(const std::string& output) {
     NodePrewarm prewarm;
-    std::istringstream lines(output);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::istringstream words(line);
-        std::string kind;
-        words >> kind;
+    detail::for_each_tagged_line(output, [&prewarm](const std::string& kind, std::istringstream& words) {
         if (kind == "mem") {
             words >> prewarm.mem_total >> prewarm.mem_available;
         } else if (kind == "dir") {
@@ -37,7 +33,7 @@ NodePrewarm parse_prewarm(const std::string& output) {
             }
             prewarm.dirs.push_back(std::move(dir));
         }
-    }
+    });
     return prewarm;
 }
 

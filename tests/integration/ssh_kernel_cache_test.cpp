@@ -128,5 +128,58 @@ TEST_F(SshKernelCacheTest, TheStartAfterStopHitsOnEveryNodeAndAChangedImageMisse
         cold.ms, warm.ms, changed.ms);
 }
 
+// One warms, all benefit: three decode hosts lose their caches (replaced disks, new nodes); `cache spread`
+// streams n5's to them, each checks it and unpacks it, and the next start hits everywhere.
+TEST_F(SshKernelCacheTest, ACacheSpreadFromTheNodeThatHasItMakesTheNextStartHitOnThePeersThatLackedIt) {
+    profile = write_profile(temp / "profile", "sshspread", "PDSIM_COMPILE_MS=1500\n");
+    auto yaml = slurp(profile);
+    replace_all(yaml, "  stop_grace_seconds: 10\n", "  stop_grace_seconds: 10\n  cache: /root/kcache\n");
+    spit(profile, yaml);
+    spit(profile.parent_path() / "decode.env",
+         slurp(profile.parent_path() / "decode.env") + "PDSIM_COMPILE_MS=1500\n");
+    ASSERT_EQ(pdctl(profile, {"start"}).exit_code, 0);
+    ASSERT_EQ(pdctl(profile, {"stop"}).exit_code, 0);
+    for (int host = 6; host <= 8; ++host)
+        ASSERT_TRUE(executor
+                        ->run(cluster.node(host),
+                              exec::Command{{"rm", "-rf", "/root/kcache"}, {}, std::chrono::seconds(30)})
+                        .ok());
+
+    const auto spread = pdctl(profile, {"--json", "cache", "spread"});
+    ASSERT_EQ(spread.exit_code, 0) << spread.dump();
+    const auto doc = nlohmann::json::parse(spread.out);
+    ASSERT_EQ(doc["spreads"].size(), 1u) << spread.out;  // prefill's nodes all hold theirs
+    EXPECT_EQ(doc["spreads"][0]["role"], "decode");
+    EXPECT_EQ(doc["spreads"][0]["from"], "n5");
+    EXPECT_EQ(doc["spreads"][0]["to"], nlohmann::json({"n6", "n7", "n8"})) << spread.out;
+    EXPECT_TRUE(doc["spreads"][0]["failed"].empty()) << spread.out;
+
+    const auto status =
+        nlohmann::json::parse(pdctl(profile, {"--json", "cache", "status", "--role", "decode"}).out);
+    for (const auto& cache : status["caches"])
+        EXPECT_EQ(cache["key"], doc["spreads"][0]["key"]) << cache.dump();
+    const auto warm = pdctl(profile, {"--json", "start"});
+    ASSERT_EQ(warm.exit_code, 0) << warm.dump();
+    int hits = 0;
+    for (const auto& event : warm.events("unit_done"))
+        if (event.value("detail", "").rfind("cache hit ", 0) == 0) ++hits;
+    EXPECT_EQ(hits, 8) << warm.out;
+    ASSERT_EQ(pdctl(profile, {"stop"}).exit_code, 0);
+
+    // A start spreads by itself, before it launches anything: n7 loses its cache again.
+    ASSERT_TRUE(
+        executor
+            ->run(cluster.node(7), exec::Command{{"rm", "-rf", "/root/kcache"}, {}, std::chrono::seconds(30)})
+            .ok());
+    const auto again = pdctl(profile, {"start"});
+    ASSERT_EQ(again.exit_code, 0) << again.dump();
+    EXPECT_NE(again.out.find("kernel cache of decode (" + doc["spreads"][0]["key"].get<std::string>() +
+                             ") spread from n5 to n7"),
+              std::string::npos)
+        << again.out;
+    EXPECT_EQ(count_of(again.out, ": cache hit "), 8u) << again.out;
+    std::printf("[ timing ] cache spread from n5 to n6-n8: %lld ms\n", spread.ms);
+}
+
 }  // namespace
 }  // namespace pdctl::testing

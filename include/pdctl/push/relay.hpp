@@ -42,4 +42,9 @@ exec::Command relay_wait_command(const std::string& temp, std::chrono::seconds t
 void relay_file(exec::Executor& executor, const std::string& source, std::uint64_t size, int mode,
                 std::vector<RelayLeg>& legs, const RelayOptions& options);
 
+// The same from a file that is already whole on a node (`head`, at `path`): every leg receives it
+// (`pdctl cache spread`: a kernel cache from the node that compiled it to its peers).
+void relay_from_node(exec::Executor& executor, const config::Node& head, const std::string& path,
+                     std::uint64_t size, int mode, std::vector<RelayLeg>& legs, const RelayOptions& options);
+
 }  // namespace pdctl::push

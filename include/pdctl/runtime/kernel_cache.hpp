@@ -3,12 +3,14 @@
 //   cache hit|miss KEY DIR[; set aside OLDKEY: WHY]
 // at the head of the start command's answer, which the journal keeps with the unit's start. Pure.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "pdctl/exec/command.hpp"
+#include "pdctl/runtime/unit_spec.hpp"
 
 namespace pdctl::runtime {
 
@@ -49,5 +51,23 @@ NodeCaches parse_cache_status(const std::string& output);
 // Removes the caches (`only_set_aside`: only what was set aside); its answer, the bytes freed per directory.
 exec::Command cache_clear_command(const std::vector<std::string>& dirs, bool only_set_aside);
 long long parse_cleared_bytes(const std::string& output);
+
+// `pdctl cache spread` (src/runtime/scripts/cache_spread.sh): what a node would use and what it holds;
+// a cache packed into one archive on the node that has it; the archive unpacked on a peer, whose own
+// key must be the archive's.
+struct CachePeek {
+    std::string want;      // the key this node's next start would use
+    std::string have;      // the key of what its directory holds ("" = nothing)
+    bool kernels = false;  // it holds something compiled
+    long long bytes = 0;
+    bool holds_wanted() const { return kernels && have == want && !want.empty(); }
+};
+exec::Command cache_peek_command(const CacheSpec& cache, const std::string& cli);
+CachePeek parse_cache_peek(const std::string& output);
+exec::Command cache_pack_command(const std::string& dir, const std::string& archive);
+// The archive's size and sha256 from the pack's answer; size 0 when it did not say.
+std::pair<std::uint64_t, std::string> parse_packed(const std::string& output);
+exec::Command cache_unpack_command(const CacheSpec& cache, const std::string& cli,
+                                   const std::string& archive);
 
 }  // namespace pdctl::runtime

@@ -137,5 +137,49 @@ TEST_F(CachePrepareScript, KeepsAMatchingCacheSetsAsideAnotherAndBringsItBack) {
     EXPECT_FALSE(fs::exists(dir));
 }
 
+TEST_F(CachePrepareScript, APackedCacheUnpacksOnAPeerOfTheSameKeyOnlyAndSetsItsOwnAside) {
+    const auto first = parse_cache_outcome(start("server --tp 8"));
+    ASSERT_TRUE(first);
+    CacheSpec source;
+    source.dir = (root_ / "cache" / "c-prefill").string();
+    source.parts = {"program=server --tp 8", "image=none"};
+    const auto peek = parse_cache_peek(executor_.run(node_, cache_peek_command(source, "")).out);
+    EXPECT_EQ(peek.want, first->key);
+    EXPECT_EQ(peek.have, first->key);
+    EXPECT_TRUE(peek.holds_wanted());
+
+    const auto archive = (root_ / "spread.tar").string();
+    const auto packed = executor_.run(node_, cache_pack_command(source.dir, archive));
+    ASSERT_TRUE(packed.ok()) << packed.err;
+    const auto [bytes, sha] = parse_packed(packed.out);
+    EXPECT_EQ(bytes, std::filesystem::file_size(archive));
+    EXPECT_EQ(sha.size(), 64U);
+
+    // A peer (another directory) holding a cache of another key: set aside, then the archive in place.
+    CacheSpec peer = source;
+    peer.dir = (root_ / "peer" / "c-prefill").string();
+    std::filesystem::create_directories(peer.dir);
+    std::ofstream(peer.dir + "/.pdctl-fingerprint") << "key=00000000deadbeef\nprogram=old\n";
+    std::ofstream(peer.dir + "/old-kernel") << "old";
+    const auto copy = (root_ / "peer.tar").string();
+    std::filesystem::copy_file(archive, copy);
+    const auto unpacked = executor_.run(node_, cache_unpack_command(peer, "", copy));
+    ASSERT_TRUE(unpacked.ok()) << unpacked.err;
+    EXPECT_EQ(unpacked.out, "unpacked " + first->key + " " + peer.dir + "; set aside 00000000deadbeef\n");
+    EXPECT_TRUE(std::filesystem::exists(peer.dir + "/kernel"));
+    EXPECT_TRUE(std::filesystem::exists(peer.dir + ".stale/00000000deadbeef/old-kernel"));
+    EXPECT_FALSE(std::filesystem::exists(copy));
+
+    // A peer whose own key differs (another image, driver, flag) refuses the archive.
+    CacheSpec other = peer;
+    other.dir = (root_ / "other" / "c-prefill").string();
+    other.parts = {"program=server --tp 16", "image=none"};
+    std::filesystem::copy_file(archive, copy);
+    const auto refused = executor_.run(node_, cache_unpack_command(other, "", copy));
+    EXPECT_FALSE(refused.ok());
+    EXPECT_NE(refused.err.find("the cache is of key " + first->key), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(other.dir + "/kernel"));
+}
+
 }  // namespace
 }  // namespace pdctl::runtime
