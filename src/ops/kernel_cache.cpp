@@ -102,7 +102,9 @@ CacheClearResult clear_caches(const Deployment& deployment, const plan::Scope& s
     if (!only_set_aside) {
         const auto observation = engine::observe(deployment.plan, *deployment.executor, nodes);
         std::vector<std::string> running;
-        for (const auto& [name, node] : observation.nodes) {
+        for (const auto& observed : observation.nodes) {
+            const std::string& name = observed.first;
+            const auto& node = observed.second;
             if (!node.transport_error.empty())
                 throw Failure(ExitCode::kUnreachable,
                               "cache clear: " + name + " did not answer (" + node.transport_error +

@@ -64,7 +64,9 @@ CacheSpread spread_one(const Deployment& deployment, const SpreadMember& from,
     const auto archive = dir + ".stale/.spread.tar";
     const auto& head = engine::plan_node(deployment.plan, from.unit->node);
     const auto packed = deployment.executor->run(head, runtime::cache_pack_command(dir, archive));
-    const auto [bytes, sha256] = runtime::parse_packed(packed.out);
+    const auto archive_facts = runtime::parse_packed(packed.out);
+    const std::uint64_t bytes = archive_facts.first;
+    const std::string sha256 = archive_facts.second;
     if (!packed.ok() || bytes == 0 || sha256.empty()) {
         for (const auto* member : to)
             spread.failed.push_back(member->unit->node + ": " + from.unit->node +

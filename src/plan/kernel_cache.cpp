@@ -85,10 +85,11 @@ std::vector<runtime::EnvEntry> kernel_cache_env(const std::string& root,
         {"CUDA_CACHE_PATH", root + "/nv"},
     }};
     std::vector<runtime::EnvEntry> env;
-    for (const auto& [key, value] : wanted) {
+    for (const auto& variable : wanted) {
+        const std::string key = variable.first;
         const bool set = std::any_of(program.env.begin(), program.env.end(),
-                                     [&](const runtime::EnvEntry& entry) { return entry.key == key; });
-        if (!set) env.push_back({key, value, false});
+                                     [&key](const runtime::EnvEntry& entry) { return entry.key == key; });
+        if (!set) env.push_back({key, variable.second, false});
     }
     return env;
 }
