@@ -1,0 +1,66 @@
+// The relay's node script, run for real on this host over loopback (127.0.0.1): a listener and a
+// follower hand a file over and leave no record behind, including a file so small that the follower
+// has sent it all before its own start is looked at.
+#include "pdctl/push/relay.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pdctl/exec/local_executor.hpp"
+
+namespace pdctl::push {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class RelayScript : public ::testing::TestWithParam<std::size_t> {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("pdctl-relay-" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    fs::path dir_;
+    exec::LocalExecutor executor_;
+    config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
+};
+
+TEST_P(RelayScript, AFileHandedFromAFollowerToAListenerArrivesWholeAndLeavesNoRecord) {
+    const std::size_t size = GetParam();
+    std::string content(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i % 26);
+    const auto source = dir_ / "source";
+    std::ofstream(source, std::ios::binary) << content;
+    const auto target = dir_ / "target";
+    // A port of its own per size: ctest runs the two at once.
+    const int port = size < 1024 ? 29690 : 29691;
+    const auto listened =
+        executor_.run(node_, relay_listen_command("127.0.0.1", port, target.string(), size, nullptr, 0));
+    ASSERT_TRUE(listened.ok()) << listened.err;
+    const auto followed = executor_.run(node_, relay_follow_command(source.string(), size, node_, port));
+    ASSERT_TRUE(followed.ok()) << followed.err;
+    const auto waited = executor_.run(node_, relay_wait_command(target.string(), std::chrono::seconds(30)));
+    ASSERT_TRUE(waited.ok()) << waited.err;
+    EXPECT_EQ(waited.out, "ok " + std::to_string(size) + "\n");
+    EXPECT_EQ(slurp(target), content);
+    EXPECT_FALSE(fs::exists(source.string() + ".relay"));
+    EXPECT_FALSE(fs::exists(target.string() + ".relay"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, RelayScript, ::testing::Values(std::size_t{10}, std::size_t{5} << 20));
+
+}  // namespace
+}  // namespace pdctl::push
