@@ -4,7 +4,6 @@
 
 #include "embedded/push_scripts.hpp"
 #include "pdctl/util/parallel.hpp"
-#include "pdctl/util/strings.hpp"
 
 namespace pdctl::push {
 namespace {
@@ -15,12 +14,6 @@ exec::Command relay_command(std::vector<std::string> args, std::chrono::millisec
     command.argv.insert(command.argv.end(), args.begin(), args.end());
     command.timeout = timeout;
     return command;
-}
-
-std::string answer_error(const exec::CommandResult& answer) {
-    if (!answer.transport_error.empty()) return "unreachable: " + answer.transport_error;
-    const auto text = util::trim(answer.err.empty() ? answer.out : answer.err);
-    return text.empty() ? fmt::format("exit {}", answer.exit_code) : std::string(util::first_line(text));
 }
 
 }  // namespace
@@ -58,7 +51,7 @@ std::size_t start_listeners(exec::Executor& executor, std::vector<RelayLeg>& leg
         if (listened.ok())
             next = i;
         else
-            legs[i].error = "relay: " + answer_error(listened);
+            legs[i].error = "relay: " + exec::failure_reason(listened);
     }
     return next;
 }
@@ -78,7 +71,7 @@ void wait_for_legs(exec::Executor& executor, std::vector<RelayLeg>& legs, std::s
         if (i < from || !legs[i].error.empty()) return;
         const auto waited = executor.run(*legs[i].node, relay_wait_command(legs[i].temp, seconds));
         if (!waited.ok()) {
-            legs[i].error = "relay: " + answer_error(waited);
+            legs[i].error = "relay: " + exec::failure_reason(waited);
             return;
         }
         exec::Command chmod;
@@ -89,7 +82,7 @@ void wait_for_legs(exec::Executor& executor, std::vector<RelayLeg>& legs, std::s
             legs[i].arrived = true;
             legs[i].bytes = size;
         } else {
-            legs[i].error = "relay: cannot set the mode: " + answer_error(changed);
+            legs[i].error = "relay: cannot set the mode: " + exec::failure_reason(changed);
         }
     });
 }
@@ -104,7 +97,8 @@ void relay_file(exec::Executor& executor, const std::string& source, std::uint64
         const auto followed = executor.run(
             *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[next].node, options.port));
         if (!followed.ok())
-            fail_listeners(legs, 1, "relay: the first node could not forward: " + answer_error(followed));
+            fail_listeners(legs, 1,
+                           "relay: the first node could not forward: " + exec::failure_reason(followed));
     }
     // The first node's copy is the upload itself, which its follower forwards as it grows.
     const auto uploaded = executor.upload(*legs[0].node, source, legs[0].temp, mode, options.timeout);
@@ -126,7 +120,7 @@ void relay_from_node(exec::Executor& executor, const config::Node& head, const s
     const auto followed =
         executor.run(head, relay_follow_command(path, size, *legs[next].node, options.port));
     if (!followed.ok()) {
-        fail_listeners(legs, 0, "relay: " + head.name + " could not send: " + answer_error(followed));
+        fail_listeners(legs, 0, "relay: " + head.name + " could not send: " + exec::failure_reason(followed));
         return;
     }
     wait_for_legs(executor, legs, 0, size, mode, options);
