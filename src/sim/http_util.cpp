@@ -35,9 +35,12 @@ bool serve_in_background(httplib::Server& server, const std::string& host, int p
     // httplib listens with a backlog of 5 (compiled in), uvicorn with 2048: with 5, a burst of new
     // connections overflows the accept queue and each one past it waits a SYN retransmission (1 s).
     // The listening socket is the only one this server creates: keep it, and listen again with more.
+    // SO_REUSEADDR only, as asyncio's create_server sets it: httplib's default adds SO_REUSEPORT, with
+    // which a second server binds a port another one still listens on, where uvicorn gets Errno 98.
     auto listening = std::make_shared<int>(-1);
     server.set_socket_options([listening](socket_t sock) {
-        httplib::default_socket_options(sock);
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
         *listening = static_cast<int>(sock);
     });
     if (threads > 0) {

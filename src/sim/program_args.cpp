@@ -45,6 +45,7 @@ constexpr std::array kServerFlags = {
     FlagSpec{"--kv-cache-dtype", kOne},
     FlagSpec{"--trust-remote-code", kSwitch},
     FlagSpec{"--skip-server-warmup", kSwitch},
+    FlagSpec{"--gated-launch-port", kOne},
     FlagSpec{"--enable-dp-attention", kSwitch},
     FlagSpec{"--enable-metrics", kSwitch},
     FlagSpec{"--incremental-streaming-output", kSwitch},
@@ -153,6 +154,9 @@ ServerArgs parse_server_args(std::span<const std::string> argv) {
     args.ib_device = parsed.str("--disaggregation-ib-device", "");
     args.trust_remote_code = parsed.has("--trust-remote-code");
     args.skip_server_warmup = parsed.has("--skip-server-warmup");
+    if (parsed.has("--gated-launch-port")) {
+        args.gated_launch_port = parsed.integer("--gated-launch-port", 0);
+    }
     args.enable_metrics = parsed.has("--enable-metrics");
     args.incremental_streaming_output = parsed.has("--incremental-streaming-output");
     args.disable_radix_cache = parsed.has("--disable-radix-cache");
@@ -237,6 +241,7 @@ nlohmann::json server_args_json(const ServerArgs& args) {
         {"nnodes", args.nnodes},
         {"node_rank", args.node_rank},
         {"skip_server_warmup", args.skip_server_warmup},
+        {"gated_launch_port", args.gated_launch_port ? nlohmann::json(*args.gated_launch_port) : nullptr},
         {"disaggregation_mode", args.disaggregation_mode},
         {"disaggregation_transfer_backend", args.transfer_backend},
         {"disaggregation_bootstrap_port", args.bootstrap_port},

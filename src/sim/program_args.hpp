@@ -30,7 +30,8 @@ struct ServerArgs {
     std::string ib_device;
     bool trust_remote_code = false;
     bool skip_server_warmup = false;
-    bool enable_metrics = false;  // --enable-metrics: /metrics on the API port
+    std::optional<int> gated_launch_port;  // --gated-launch-port: wait after joining until opened
+    bool enable_metrics = false;           // --enable-metrics: /metrics on the API port
     // --incremental-streaming-output: each streamed chunk carries only the new text (default: all so far)
     bool incremental_streaming_output = false;
     bool disable_radix_cache = false;  // --disable-radix-cache: no prefix cache (cached_tokens always 0)

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "sim/bootstrap_server.hpp"
+#include "sim/gated_launch.hpp"
 #include "sim/http_util.hpp"
 #include "sim/kernel_cache.hpp"
 #include "sim/log.hpp"
@@ -35,8 +36,9 @@ class ServerNode {
         }
         record_step(Step::kRendezvous);
         run_phase(
-            Phase::kInit, "Init torch distributed begin.", [this] { init_distributed(); },
-            "Init torch distributed ends. mem usage=0.00 GB");
+            Phase::kInit, "Init torch distributed begin.", [this] { init_distributed(); }, "");
+        wait_at_gate();
+        log_sched(tp_, "Init torch distributed ends. mem usage=0.00 GB");
         record_step(Step::kLoadingWeights);
         load_weights();
         // The KV cache is sized from the smallest free memory of the group (an all-reduce): every
@@ -133,6 +135,24 @@ class ServerNode {
         const auto cache = use_kernel_cache(kernel_cache_root(), args_, knobs_.compile);
         log_schedf(tp_, "pdsim: kernel cache {} ({}), compiled in {} ms", cache.hit ? "hit" : "miss",
                    cache.entry, cache.compiled.count());
+    }
+
+    // --gated-launch-port (sim/gated_launch.hpp): joined, nothing of the model in GPU memory yet.
+    void wait_at_gate() {
+        if (!args_.gated_launch_port) {
+            return;
+        }
+        if (args_.node_rank == 0) {
+            gate_.serve(args_.host, *args_.gated_launch_port, tp_);
+        }
+        log_schedf(tp_, "Gated launch waiting for activation. rank={}", tp_);
+        const auto began = Clock::now();
+        if (args_.node_rank == 0) {
+            gate_.wait_until_activated();
+        }
+        group_barrier("gated launch");  // the others go on when rank 0 does, as with upstream's broadcast
+        log_schedf(tp_, "Gated launch activated. elapsed={:.2f} s",
+                   std::chrono::duration<double>(Clock::now() - began).count());
     }
 
     void start_bootstrap_server() {
@@ -281,6 +301,7 @@ class ServerNode {
     int tp_;
     std::unique_ptr<BootstrapServer> bootstrap_;
     std::unique_ptr<Rendezvous> rendezvous_;
+    GatedLaunch gate_;
     std::unique_ptr<ApiServer> api_;
     std::unique_ptr<DummyHealthServer> dummy_;
 };

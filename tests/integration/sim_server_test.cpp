@@ -216,6 +216,66 @@ TEST(SimServer, HangAtKvNeverOpensThePortAndStillStopsOnSigterm) {
     EXPECT_EQ(server.wait_exit(1s), 0);
 }
 
+// --gated-launch-port (upstream python/sglang/srt/distributed/gated_launch.py): the group joins, then
+// every rank waits before its weights until rank 0's control server is told to open the gate.
+TEST(SimServer, GatedLaunchWaitsAfterJoiningUntilTheGateIsOpened) {
+    const std::string rank0_host = "127.0.50.60";
+    const std::string rank1_host = "127.0.50.61";
+    const int port = 47340;
+    const int gate_port = 47342;
+    auto group = [&](const std::string& host, const std::string& rank) {
+        return sglang_args({"--disaggregation-mode", "decode", "--host", host, "--port", std::to_string(port),
+                            "--nnodes", "2", "--node-rank", rank, "--tp-size", "2", "--dist-init-addr",
+                            rank0_host + ":47341", "--gated-launch-port", std::to_string(gate_port)});
+    };
+    SimProcess rank0("rank0", group(rank0_host, "0"), fast_env());
+    SimProcess rank1("rank1", group(rank1_host, "1"), fast_env());
+
+    ASSERT_TRUE(
+        wait_until([&] { return status_of(rank0_host, gate_port, "/health") == 200; }, kStartDeadline));
+    EXPECT_EQ(http_get(rank0_host, gate_port, "/health")->body, "OK");
+    ASSERT_TRUE(
+        rank0.wait_for_log("TP0] Gated launch control server started on 127.0.50.60:47342", kLogDeadline));
+    ASSERT_TRUE(rank0.wait_for_log("TP0] Gated launch waiting for activation. rank=0", kLogDeadline));
+    ASSERT_TRUE(rank1.wait_for_log("TP1] Gated launch waiting for activation. rank=1", kLogDeadline));
+    // Only rank 0 serves the gate; nothing of the model is loaded while it is shut.
+    EXPECT_FALSE(port_open(rank1_host, gate_port));
+    EXPECT_FALSE(wait_until([&] { return rank0.log_contains("Load weight begin"); }, 600ms));
+    EXPECT_FALSE(rank1.log_contains("Load weight begin"));
+    EXPECT_FALSE(port_open(rank0_host, port));
+
+    const auto opened = http_post(rank0_host, gate_port, "/gate/activate", nlohmann::json::object());
+    ASSERT_TRUE(opened);
+    EXPECT_EQ(opened->status, 200);
+    ASSERT_TRUE(wait_until([&] { return status_of(rank0_host, port, "/health") == 200; }, kStartDeadline));
+    for (const SimProcess* rank : {&rank0, &rank1}) {
+        const std::string log = rank->log();
+        std::size_t last = 0;
+        for (const char* line : {"Gated launch waiting for activation.", "Gated launch activated. elapsed=",
+                                 "Init torch distributed ends.", "Load weight begin."}) {
+            const std::size_t at = log.find(line, last);
+            ASSERT_NE(at, std::string::npos) << "missing or out of order: " << line;
+            last = at;
+        }
+    }
+}
+
+// A gate port already taken: logged as uvicorn logs it, and the group waits on (upstream's control
+// server runs in a daemon thread whose failure ends only that thread).
+TEST(SimServer, GatedLaunchWithItsPortTakenNeverOpens) {
+    const std::string host = "127.0.50.62";
+    SimProcess holder("holder", sglang_args({"--host", host, "--port", "47343"}), fast_env());
+    ASSERT_TRUE(wait_until([&] { return status_of(host, 47343, "/health") == 200; }, kStartDeadline));
+    SimProcess gated("gated",
+                     sglang_args({"--host", host, "--port", "47344", "--gated-launch-port", "47343"}),
+                     fast_env());
+    ASSERT_TRUE(
+        gated.wait_for_log("error while attempting to bind on address ('127.0.50.62', 47343)", kLogDeadline));
+    ASSERT_TRUE(gated.wait_for_log("Gated launch waiting for activation. rank=0", kLogDeadline));
+    EXPECT_FALSE(wait_until([&] { return gated.log_contains("Load weight begin"); }, 600ms));
+    EXPECT_TRUE(gated.running());
+}
+
 TEST(SimServer, ParsesTheRealProgramsFlags) {
     const std::string host = "127.0.50.19";
     // Aliases (--tp, --dp), the --flag=value form, unknown flags with and without values, and
