@@ -125,7 +125,7 @@ if mode == "listen":
         server.settimeout(IDLE)
         peer, _ = server.accept()
         blocking_with_idle_limit(peer)
-        out = open(temp, "wb", buffering=0)
+        out = open(temp, "w+b", buffering=0)  # read too: sendfile forwards from it
         os.chmod(temp, 0o600)
         forward = connect(*nxt) if nxt else None
         if splice_works(out.fileno()):

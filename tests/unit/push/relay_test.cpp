@@ -1,5 +1,5 @@
-// The relay's node script, run for real on this host over loopback (127.0.0.1): a listener and a
-// follower hand a file over and leave no record behind, including a file so small that the follower
+// The relay's node script, run for real over loopback (127.0.0.1): a follower and two listeners hand a
+// file along and leave no record behind, including a file so small that the follower
 // has sent it all before its own start is looked at.
 #include "pdctl/push/relay.hpp"
 
@@ -38,26 +38,37 @@ class RelayScript : public ::testing::TestWithParam<std::size_t> {
     config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
 };
 
-TEST_P(RelayScript, AFileHandedFromAFollowerToAListenerArrivesWholeAndLeavesNoRecord) {
+// The follower sends to the first listener, which writes its copy and forwards every chunk to the
+// second: both copies whole, no record left.
+TEST_P(RelayScript, AFileHandedAlongAChainArrivesWholeAtEveryListenerAndLeavesNoRecord) {
     const std::size_t size = GetParam();
     std::string content(size, '\0');
     for (std::size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i % 26);
     const auto source = dir_ / "source";
     std::ofstream(source, std::ios::binary) << content;
-    const auto target = dir_ / "target";
-    // A port of its own per size: ctest runs the two at once.
-    const int port = size < 1024 ? 29690 : 29691;
-    const auto listened =
-        executor_.run(node_, relay_listen_command("127.0.0.1", port, target.string(), size, nullptr, 0));
-    ASSERT_TRUE(listened.ok()) << listened.err;
-    const auto followed = executor_.run(node_, relay_follow_command(source.string(), size, node_, port));
+    const auto first = dir_ / "first";
+    const auto second = dir_ / "second";
+    // Ports of their own per size: ctest runs the two at once.
+    const int first_port = size < 1024 ? 29690 : 29691;
+    const int second_port = first_port + 2;
+    const auto last = executor_.run(
+        node_, relay_listen_command("127.0.0.1", second_port, second.string(), size, nullptr, 0));
+    ASSERT_TRUE(last.ok()) << last.err;
+    const auto middle = executor_.run(
+        node_, relay_listen_command("127.0.0.1", first_port, first.string(), size, &node_, second_port));
+    ASSERT_TRUE(middle.ok()) << middle.err;
+    const auto followed =
+        executor_.run(node_, relay_follow_command(source.string(), size, node_, first_port));
     ASSERT_TRUE(followed.ok()) << followed.err;
-    const auto waited = executor_.run(node_, relay_wait_command(target.string(), std::chrono::seconds(30)));
-    ASSERT_TRUE(waited.ok()) << waited.err;
-    EXPECT_EQ(waited.out, "ok " + std::to_string(size) + "\n");
-    EXPECT_EQ(slurp(target), content);
+    for (const auto& target : {first, second}) {
+        const auto waited =
+            executor_.run(node_, relay_wait_command(target.string(), std::chrono::seconds(30)));
+        ASSERT_TRUE(waited.ok()) << target << ": " << waited.err;
+        EXPECT_EQ(waited.out, "ok " + std::to_string(size) + "\n");
+        EXPECT_EQ(slurp(target), content) << target;
+        EXPECT_FALSE(fs::exists(target.string() + ".relay"));
+    }
     EXPECT_FALSE(fs::exists(source.string() + ".relay"));
-    EXPECT_FALSE(fs::exists(target.string() + ".relay"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, RelayScript, ::testing::Values(std::size_t{10}, std::size_t{5} << 20));
