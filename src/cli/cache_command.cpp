@@ -1,11 +1,14 @@
-// pdctl cache status|clear: the roles' compiled-kernel caches on their nodes (ops/kernel_cache.hpp).
+// pdctl cache status|clear|spread: the roles' compiled-kernel caches on their nodes (ops/kernel_cache.hpp).
+// clear and spread change the nodes, so they run under the deploy lock and are journaled, as push does.
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <memory>
 
 #include "pdctl/ops/kernel_cache.hpp"
+#include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/report/kernel_cache_view.hpp"
 #include "pdctl/util/bytes.hpp"
 #include "print_result.hpp"
@@ -29,9 +32,20 @@ ExitCode cache_status_command(const GlobalOptions& global, const plan::Scope& sc
     return report.any_error() ? ExitCode::kUnreachable : ExitCode::kOk;
 }
 
+std::chrono::milliseconds since(std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began);
+}
+
 ExitCode cache_clear_command(const GlobalOptions& global, const ClearOptions& options) {
     auto context = load_context(global);
-    const auto result = ops::clear_caches(context, options.scope, options.only_set_aside);
+    ops::CacheClearResult result;
+    const auto code = ops::run_copy_verb(context, "cache clear", [&](engine::Reporter&) {
+        const auto began = std::chrono::steady_clock::now();
+        result = ops::clear_caches(context, options.scope, options.only_set_aside);
+        return ops::CopyOutcome{
+            result.failed.empty(), !result.failed.empty(), since(began),
+            fmt::format("cleared {}", util::format_bytes(static_cast<std::uint64_t>(result.bytes)))};
+    });
     print_result(
         global, context.redactor,
         [&] {
@@ -44,7 +58,7 @@ ExitCode cache_clear_command(const GlobalOptions& global, const ClearOptions& op
             for (const auto& failure : result.failed) text += "failed: " + failure + "\n";
             return text;
         });
-    return result.failed.empty() ? ExitCode::kOk : ExitCode::kUnreachable;
+    return code;
 }
 
 struct SpreadOptions {
@@ -54,11 +68,17 @@ struct SpreadOptions {
 
 ExitCode cache_spread_command(const GlobalOptions& global, const SpreadOptions& options) {
     auto context = load_context(global, Purpose::kOnNodes, "cache spread");
-    const auto result = ops::spread_caches(context, options.scope, options.relay_port);
+    ops::CacheSpreadResult result;
+    const auto code = ops::run_copy_verb(context, "cache spread", [&](engine::Reporter&) {
+        const auto began = std::chrono::steady_clock::now();
+        result = ops::spread_caches(context, options.scope, options.relay_port);
+        return ops::CopyOutcome{!result.failed(), result.failed(), since(began),
+                                fmt::format("{} spread", result.spreads.size())};
+    });
     print_result(
         global, context.redactor, [&] { return report::cache_spread_to_json(result); },
         [&] { return report::render_cache_spread_text(result); });
-    return result.failed() ? ExitCode::kUnreachable : ExitCode::kOk;
+    return code;
 }
 
 }  // namespace

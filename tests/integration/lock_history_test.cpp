@@ -207,6 +207,13 @@ TEST_F(LockFiles, AnotherOperatorsLockRefusesEveryMutatingVerbUntilForced) {
                               "2026-11-29T08:12:03Z"))
             << verb;
     }
+    // The cache verbs that change the nodes take the lock as well.
+    for (const auto& cache_verb :
+         {std::vector<std::string>{"cache", "clear"}, std::vector<std::string>{"cache", "spread"}}) {
+        const auto refused = cluster_.run(cache_verb);
+        EXPECT_EQ(refused.exit_code, 6) << cache_verb[1] << ": " << refused.err;
+        EXPECT_THAT(refused.err, HasSubstr("deploy lock held by someone-else@elsewhere")) << cache_verb[1];
+    }
     EXPECT_EQ(lock_status()["holder"]["running"], nullptr) << "another host: pdctl cannot tell";
 
     const auto forced = cluster_.run({"lock", "release", "--force"});
