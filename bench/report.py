@@ -416,8 +416,14 @@ def render_sources(sources):
             body += [f"**Relay** failed: {sc['error']}", ""]
         else:
             runs = sc["runs"]
-            body += times_table(sc, f"Large files at the speed of one copy: {sc['mib']} MiB to 2, 4 and 8 hosts, every "
-                                    f"link at {sc['rate']} (tc tbf on this machine's uplink and each host's downlink)")
+            body += times_table(sc, f"Large files at the speed of one copy: {sc['mib']} MiB to "
+                                    f"{', '.join(str(n) for n in sc['sizes'])} hosts, every "
+                                    f"link at {sc['rate']} (tc tbf on the bench machine's uplink and each host's downlink)")
+            cpu = {t: med(v) for t, v in sc.get("cpu_seconds", {}).items() if v}
+            if cpu:
+                body += [f"Busy CPU of the whole machine per run (every end of every stream shares its "
+                         f"{sc.get('cores', '?')} cores), median core-seconds: "
+                         + ", ".join(f"{t} {c:.1f}" for t, c in cpu.items()) + ".", ""]
             header = "| hosts | push --relay | ÷ one host | ÷ scp serial | ÷ scp parallel | ÷ pscp |"
             body += [header, "|---:|---:|---:|---:|---:|---:|"]
             for n in sc["sizes"]:
