@@ -80,7 +80,7 @@ CacheSpread spread_one(const Deployment& deployment, const SpreadMember& from,
         // The directory's parent, where the archive arrives (a node that never started with the cache).
         deployment.executor->run(node,
                                  push::make_directories_command({member->unit->cache.dir + ".stale/x"}));
-        legs.push_back({&node, member->unit->cache.dir + ".stale/.spread.part", false, "", 0});
+        legs.push_back({&node, member->unit->cache.dir + ".stale/.spread.part", false, "", 0, ""});
     }
     push::RelayOptions options;
     options.port = relay_port;

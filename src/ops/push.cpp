@@ -53,6 +53,7 @@ std::string journal_line(const std::string& node, const push::FileOutcome& file)
     if (file.bytes > 0) line += fmt::format(" ({} bytes)", file.bytes);
     if (!file.error.empty()) line += ": " + file.error;
     if (!file.relay_error.empty()) line += " (" + file.relay_error + "; sent directly)";
+    if (!file.relayed_from.empty()) line += " (forwarded by " + file.relayed_from + ")";
     return line;
 }
 

@@ -180,6 +180,7 @@ class NodeWorker {
         if (relayed && relayed->arrived) {
             temp = relayed->temp;
             file.bytes = relayed->bytes;
+            file.relayed_from = relayed->from;
         } else {
             if (relayed) file.relay_error = relayed->error;
             temp = temporary_name(spec.dest, random_suffix());
@@ -258,6 +259,14 @@ std::uint64_t PushResult::bytes_sent() const {
     return total;
 }
 
+std::uint64_t PushResult::bytes_uploaded() const {
+    std::uint64_t total = 0;
+    for (const auto& node : nodes)
+        for (const auto& file : node.files)
+            if (file.relayed_from.empty()) total += file.bytes;
+    return total;
+}
+
 bool PushResult::all_in_place() const {
     return std::all_of(nodes.begin(), nodes.end(),
                        [](const NodeOutcome& node) { return node.in_place() == node.files.size(); });
@@ -309,8 +318,8 @@ PushResult run_relayed_push(exec::Executor& executor, const std::vector<NodeFile
         if (members.size() < 2) continue;  // one node: a direct upload is the same copy
         std::vector<RelayLeg> legs;
         for (const auto& [i, index] : members)
-            legs.push_back(
-                {&plan[i].node, temporary_name(workers[i]->file(index).dest, random_suffix()), false, "", 0});
+            legs.push_back({&plan[i].node, temporary_name(workers[i]->file(index).dest, random_suffix()),
+                            false, "", 0, ""});
         const auto relay_began = util::SteadyClock::now();
         auto relay = *options.relay;
         relay.timeout = workers[members.front().first]->upload_timeout(local.at(key.first).size);

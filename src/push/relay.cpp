@@ -56,6 +56,17 @@ std::size_t start_listeners(exec::Executor& executor, std::vector<RelayLeg>& leg
     return next;
 }
 
+// Who feeds whom once the listeners are up: the first listening leg from `head`, each later one from the
+// listening leg before it.
+void name_feeders(std::vector<RelayLeg>& legs, std::size_t from, const std::string& head) {
+    std::string feeder = head;
+    for (std::size_t i = from; i < legs.size(); ++i) {
+        if (!legs[i].error.empty()) continue;
+        legs[i].from = feeder;
+        feeder = legs[i].node->name;
+    }
+}
+
 // Listeners that will get nothing give up after their idle time; their legs say why.
 void fail_listeners(std::vector<RelayLeg>& legs, std::size_t from, const std::string& why) {
     for (std::size_t i = from; i < legs.size(); ++i)
@@ -93,6 +104,7 @@ void relay_file(exec::Executor& executor, const std::string& source, std::uint64
                 std::vector<RelayLeg>& legs, const RelayOptions& options) {
     if (legs.empty()) return;
     const auto next = start_listeners(executor, legs, 1, size, options);
+    name_feeders(legs, 1, legs[0].node->name);
     if (next < legs.size()) {
         const auto followed = executor.run(
             *legs[0].node, relay_follow_command(legs[0].temp, size, *legs[next].node, options.port));
@@ -117,6 +129,7 @@ void relay_from_node(exec::Executor& executor, const config::Node& head, const s
     if (legs.empty()) return;
     const auto next = start_listeners(executor, legs, 0, size, options);
     if (next == legs.size()) return;
+    name_feeders(legs, 0, head.name);
     const auto followed =
         executor.run(head, relay_follow_command(path, size, *legs[next].node, options.port));
     if (!followed.ok()) {

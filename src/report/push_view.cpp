@@ -24,6 +24,15 @@ std::string rate(std::uint64_t bytes, push::Duration elapsed) {
     return format_bytes(per_second) + "/s";
 }
 
+// "1.0 GiB", or with --relay "8.0 GiB (1.0 GiB from here, the rest forwarded node to node)".
+std::string sent(const push::PushResult& result) {
+    const auto total = result.bytes_sent();
+    const auto uploaded = result.bytes_uploaded();
+    if (uploaded == total) return format_bytes(total);
+    return fmt::format("{} ({} from here, the rest forwarded node to node)", format_bytes(total),
+                       format_bytes(uploaded));
+}
+
 json file_json(const std::string& node, const push::FileOutcome& file, std::size_t done, std::size_t total) {
     json out = {{"event", "push_file"}, {"node", node},
                 {"dest", file.dest},    {"status", push::to_string(file.status)},
@@ -31,6 +40,7 @@ json file_json(const std::string& node, const push::FileOutcome& file, std::size
                 {"done", done},         {"total", total}};
     if (!file.error.empty()) out["error"] = file.error;
     if (!file.relay_error.empty()) out["relay_error"] = file.relay_error;
+    if (!file.relayed_from.empty()) out["relayed_from"] = file.relayed_from;
     return out;
 }
 
@@ -65,6 +75,7 @@ void PushPrinter::file_done(const std::string& node, const push::FileOutcome& fi
         detail = "  " + file.error;
     }
     if (!file.relay_error.empty()) detail += " (" + file.relay_error + "; sent directly)";
+    if (!file.relayed_from.empty()) detail += " (forwarded by " + file.relayed_from + ")";
     emit(fmt::format("{:<8} {}/{}  {:<10} {}{}", node, done, total, push::to_string(file.status), file.dest,
                      detail));
 }
@@ -96,17 +107,18 @@ void PushPrinter::end(const push::PushResult& result) {
                   {"nodes_complete", complete},
                   {"nodes", nodes},
                   {"bytes_sent", result.bytes_sent()},
+                  {"bytes_uploaded", result.bytes_uploaded()},
                   {"elapsed_ms", result.elapsed.count()}}
                  .dump());
         return;
     }
     if (result.all_in_place()) {
         emit(fmt::format("OK    {}/{} nodes hold every file (sha256 verified); sent {} in {}", complete,
-                         nodes, format_bytes(result.bytes_sent()), format_elapsed(result.elapsed)));
+                         nodes, sent(result), format_elapsed(result.elapsed)));
         return;
     }
-    emit(fmt::format("FAIL  {}/{} nodes hold every file; sent {} in {}", complete, nodes,
-                     format_bytes(result.bytes_sent()), format_elapsed(result.elapsed)));
+    emit(fmt::format("FAIL  {}/{} nodes hold every file; sent {} in {}", complete, nodes, sent(result),
+                     format_elapsed(result.elapsed)));
     for (const auto& node : result.nodes) {
         for (const auto& file : node.files) {
             if (!file.in_place()) emit(fmt::format("  {}: {}: {}", node.node, file.dest, file.error));

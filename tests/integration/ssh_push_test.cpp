@@ -7,6 +7,7 @@
 
 #include <future>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -145,10 +146,20 @@ TEST_F(SshPushTest, RelayedThroughAChainOfEightHostsEveryCopyIsWholeAndVerified)
     ASSERT_EQ(relayed.exit_code, 0) << relayed.dump();
     const auto files = relayed.events("push_file");
     ASSERT_EQ(files.size(), 8u) << relayed.dump();
+    // Each copy names the host that forwarded it: none for n1 (uploaded from here), then n1 for n2, ...
+    std::map<std::string, std::string> forwarded_by;
     for (const auto& file : files) {
         EXPECT_EQ(file["status"], "sent") << file.dump();
         EXPECT_FALSE(file.contains("relay_error")) << file.dump();
+        forwarded_by[file["node"]] = file.value("relayed_from", "");
     }
+    EXPECT_EQ(forwarded_by["n1"], "");
+    for (int n = 2; n <= 8; ++n)
+        EXPECT_EQ(forwarded_by["n" + std::to_string(n)], "n" + std::to_string(n - 1)) << "n" << n;
+    const auto end = relayed.events("push_end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0]["bytes_sent"], 8 * kWheelBytes);
+    EXPECT_EQ(end[0]["bytes_uploaded"], kWheelBytes) << "the control node's uplink carried it once";
     const auto checks =
         on_every_host(std::string("cd ") + kRemoteDir +
                       " && sha256sum wheels/mooncake-0.3.12.post1.whl | cut -c1-64 && stat -c %a "
@@ -187,10 +198,14 @@ TEST_F(SshPushTest, AHostThatCannotRelayIsPassedOverAndSentTheFileDirectly) {
                       std::chrono::seconds(30)});
     ASSERT_EQ(relayed.exit_code, 0) << relayed.dump();
     std::map<std::string, std::string> relay_errors;
+    std::map<std::string, std::string> forwarded_by;
     for (const auto& file : relayed.events("push_file")) {
         EXPECT_EQ(file["status"], "sent") << file.dump();
         relay_errors[file["node"]] = file.value("relay_error", "");
+        forwarded_by[file["node"]] = file.value("relayed_from", "");
     }
+    EXPECT_EQ(forwarded_by["n5"], "n3") << "n3 forwards past n4";
+    EXPECT_EQ(forwarded_by["n4"], "") << "sent directly";
     ASSERT_EQ(relay_errors.size(), 8u) << relayed.dump();
     for (const auto* node : {"n1", "n2", "n3", "n5", "n6", "n7", "n8"})
         EXPECT_EQ(relay_errors[node], "") << node;

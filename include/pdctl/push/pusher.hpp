@@ -37,8 +37,9 @@ struct FileOutcome {
     Status status = Status::Skipped;
     std::uint64_t bytes = 0;  // sent over the wire
     Duration elapsed{0};
-    std::string error;        // Failed/Skipped: why
-    std::string relay_error;  // --relay: why the chain did not bring it (then it was sent directly)
+    std::string error;         // Failed/Skipped: why
+    std::string relay_error;   // --relay: why the chain did not bring it (then it was sent directly)
+    std::string relayed_from;  // --relay: the node that forwarded it ("" = sent from here)
     bool in_place() const {
         return status == Status::Sent || status == Status::Identical || status == Status::ModeFixed;
     }
@@ -55,7 +56,8 @@ struct NodeOutcome {
 struct PushResult {
     std::vector<NodeOutcome> nodes;  // in plan order
     Duration elapsed{0};
-    std::uint64_t bytes_sent() const;
+    std::uint64_t bytes_sent() const;      // arrived on the nodes, from here or forwarded by a peer
+    std::uint64_t bytes_uploaded() const;  // left this process: bytes_sent() less what peers forwarded
     bool all_in_place() const;
     bool any_unreachable() const;
 };

@@ -23,6 +23,7 @@ struct RelayLeg {
     bool arrived = false;  // the whole file is at `temp` (its sha256 not checked yet)
     std::string error;     // why not
     std::uint64_t bytes = 0;
+    std::string from;  // the node that forwarded it; "" for the chain's first node, uploaded from here
 };
 
 struct RelayOptions {
