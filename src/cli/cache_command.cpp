@@ -4,13 +4,13 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <memory>
 
 #include "pdctl/ops/kernel_cache.hpp"
 #include "pdctl/ops/mutating_run.hpp"
 #include "pdctl/report/kernel_cache_view.hpp"
 #include "pdctl/util/bytes.hpp"
+#include "pdctl/util/durations.hpp"
 #include "print_result.hpp"
 #include "scope_flags.hpp"
 #include "verbs.hpp"
@@ -32,18 +32,14 @@ ExitCode cache_status_command(const GlobalOptions& global, const plan::Scope& sc
     return report.any_error() ? ExitCode::kUnreachable : ExitCode::kOk;
 }
 
-std::chrono::milliseconds since(std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began);
-}
-
 ExitCode cache_clear_command(const GlobalOptions& global, const ClearOptions& options) {
     auto context = load_context(global);
     ops::CacheClearResult result;
     const auto code = ops::run_copy_verb(context, "cache clear", [&](engine::Reporter&) {
-        const auto began = std::chrono::steady_clock::now();
+        const auto began = util::SteadyClock::now();
         result = ops::clear_caches(context, options.scope, options.only_set_aside);
         return ops::CopyOutcome{
-            result.failed.empty(), !result.failed.empty(), since(began),
+            result.failed.empty(), !result.failed.empty(), util::milliseconds_since(began),
             fmt::format("cleared {}", util::format_bytes(static_cast<std::uint64_t>(result.bytes)))};
     });
     print_result(
@@ -70,9 +66,9 @@ ExitCode cache_spread_command(const GlobalOptions& global, const SpreadOptions& 
     auto context = load_context(global, Purpose::kOnNodes, "cache spread");
     ops::CacheSpreadResult result;
     const auto code = ops::run_copy_verb(context, "cache spread", [&](engine::Reporter&) {
-        const auto began = std::chrono::steady_clock::now();
+        const auto began = util::SteadyClock::now();
         result = ops::spread_caches(context, options.scope, options.relay_port);
-        return ops::CopyOutcome{!result.failed(), result.failed(), since(began),
+        return ops::CopyOutcome{!result.failed(), result.failed(), util::milliseconds_since(began),
                                 fmt::format("{} spread", result.spreads.size())};
     });
     print_result(
