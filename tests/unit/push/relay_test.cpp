@@ -1,6 +1,6 @@
-// The relay's node script, run for real over loopback (127.0.0.1): a follower and two listeners hand a
-// file along and leave no record behind, including a file so small that the follower
-// has sent it all before its own start is looked at.
+// The relay's node script, run for real over loopback: a follower and two listeners hand a file along
+// and leave no record behind, including a file so small that the follower has sent it all before its
+// own start is looked at.
 #include "pdctl/push/relay.hpp"
 
 #include <gtest/gtest.h>
@@ -33,9 +33,18 @@ class RelayScript : public ::testing::TestWithParam<std::size_t> {
     }
     void TearDown() override { fs::remove_all(dir_); }
 
+    // An address of this process's own (127.64.0.0/10, from its pid): the gcc, ASan and TSan passes run
+    // these tests at the same time, and on one shared address their listeners took each other's ports.
+    static std::string own_loopback_address() {
+        const auto pid = static_cast<unsigned>(::getpid());
+        return "127." + std::to_string(64 + ((pid >> 16) & 63)) + "." + std::to_string((pid >> 8) & 255) +
+               "." + std::to_string(pid & 255);
+    }
+
     fs::path dir_;
     exec::LocalExecutor executor_;
-    config::Node node_{"n1", "127.0.0.1", {}, {}, {}};
+    std::string address_ = own_loopback_address();
+    config::Node node_{"n1", address_, {}, {}, {}};
 };
 
 // The follower sends to the first listener, which writes its copy and forwards every chunk to the
@@ -48,14 +57,14 @@ TEST_P(RelayScript, AFileHandedAlongAChainArrivesWholeAtEveryListenerAndLeavesNo
     std::ofstream(source, std::ios::binary) << content;
     const auto first = dir_ / "first";
     const auto second = dir_ / "second";
-    // Ports of their own per size: ctest runs the two at once.
+    // Ports of their own per size: the gcc pass runs the two at once, in two processes.
     const int first_port = size < 1024 ? 29690 : 29691;
     const int second_port = first_port + 2;
-    const auto last = executor_.run(
-        node_, relay_listen_command("127.0.0.1", second_port, second.string(), size, nullptr, 0));
+    const auto last =
+        executor_.run(node_, relay_listen_command(address_, second_port, second.string(), size, nullptr, 0));
     ASSERT_TRUE(last.ok()) << last.err;
     const auto middle = executor_.run(
-        node_, relay_listen_command("127.0.0.1", first_port, first.string(), size, &node_, second_port));
+        node_, relay_listen_command(address_, first_port, first.string(), size, &node_, second_port));
     ASSERT_TRUE(middle.ok()) << middle.err;
     const auto followed =
         executor_.run(node_, relay_follow_command(source.string(), size, node_, first_port));
