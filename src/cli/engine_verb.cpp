@@ -56,6 +56,8 @@ ExitCode run_engine_verb(const GlobalOptions& global, const StartOptions& option
         parse_duration_flag("--gpu-release-timeout", options.gpu_release_timeout, ZeroDuration::kAllowed);
     request.drain_grace = parse_duration_flag("--drain-grace", options.drain_grace, ZeroDuration::kAllowed);
     request.rolling = options.rolling;
+    request.gated = options.gated;
+    request.gate_port = options.gate_port;
     request.allow_router_restart = options.allow_router_restart;
     request.deadline_policy = deadline_policy(options.deadline_policy);
     auto reporter = make_reporter(global, context.redactor);

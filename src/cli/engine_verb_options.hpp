@@ -18,6 +18,9 @@ struct StartOptions {
     bool rolling = false;
     bool allow_router_restart = false;
     std::string drain_grace = "30s";
+    // restart only: decode groups replaced behind SGLang's launch gate (engine/gated_restart.hpp)
+    bool gated = false;
+    int gate_port = 30100;
     // start/restart: gate deadlines from past starts (timeline/start_history.hpp)
     std::string deadline_policy = "learned";
     std::string deadline_floor = "1m";

@@ -28,6 +28,10 @@ class Starter {
     // ended then).
     std::optional<ExitCode> run_preflight(const std::vector<bool>& starting,
                                           const std::set<std::string>& freed, TimePoint began);
+    // Waits for a stage whose units already run (a gated launch just opened, engine/gated_restart.cpp)
+    // as start_stages waits for one it launched: liveness, gate, progress; its deadline counts from
+    // `from`. kOk once the gate passed.
+    StageResult wait_ready(const plan::Stage& stage, TimePoint from);
     // Returns a failure if a unit of the stage is not running.
     // `dead_since`: when this stage's wait first held a verdict back: a dead unit seen while another
     // unit of the group could not be listed, or one that ended without an error of its own while others

@@ -153,3 +153,21 @@ StageResult Starter::start_stages(const std::vector<bool>& starting,
 }
 
 }  // namespace pdctl::engine
+
+namespace pdctl::engine {
+
+StageResult Starter::wait_ready(const plan::Stage& stage, TimePoint from) {
+    WaitingStage waiting(run_.plan, stage, from, run_.clock.now(), run_.options.progress_tail_lines);
+    for (;;) {
+        if (interrupted())
+            return {ExitCode::kInterrupted, {stage.role, stage.gate.node, "", 0, "interrupted", {}, "", {}}};
+        if (auto result = poll_gate(waiting)) return *result;
+        auto tick = run_.options.liveness_interval;
+        if (run_.options.progress_interval.count() > 0) tick = std::min(tick, run_.options.progress_interval);
+        tick = std::min(tick, stage.gate.probe_interval(
+                                  std::chrono::duration_cast<Duration>(run_.clock.now() - waiting.began)));
+        run_.clock.sleep_for(tick);
+    }
+}
+
+}  // namespace pdctl::engine

@@ -125,6 +125,10 @@ struct Target {
 
 Target target_of(const Deployment& deployment, const EngineRequest& request) {
     Target target;
+    if (request.gated && request.scope.empty())
+        throw Failure(
+            ExitCode::kUsage,
+            "restart --gated replaces decode groups one at a time: name them with --role or --group");
     if (request.steps)
         target.rolling = *request.steps;
     else if (request.rolling)
@@ -238,8 +242,9 @@ ExitCode run_target(const Deployment& deployment, const EngineRequest& request, 
     std::optional<engine::TeeReporter> recorded;
     if (request.recorder) sink = &recorded.emplace(*request.recorder, paced);
     engine::Engine engine(scoped.plan, backend, prober, clock, *sink, run_options);
-    const auto code =
-        target.rolling ? engine.rolling_restart(*target.rolling) : run_verb(engine, request.verb);
+    const auto code = target.rolling  ? engine.rolling_restart(*target.rolling)
+                      : request.gated ? engine.gated_restart(request.gate_port)
+                                      : run_verb(engine, request.verb);
     if (target.rolling) return code;
     // A group started on its own (after `stop --group`, which took it out) joins its router's list again.
     if (code != ExitCode::kOk || request.scope.empty()) return code;

@@ -82,6 +82,13 @@ exec::Command ContainerRuntime::stop(const std::string& unit_name) const {
     return command;
 }
 
+std::optional<exec::Command> ContainerRuntime::rename(const std::string& from, const std::string& to) const {
+    exec::Command command;
+    command.argv = {spec_.cli, "rename", from, to};
+    command.timeout = std::chrono::seconds(30);
+    return command;
+}
+
 std::string ContainerRuntime::describe_stop(const std::string& unit_name) const {
     return spec_.cli + " stop -t " + std::to_string(spec_.stop_grace_seconds) + " " + unit_name + "; " +
            spec_.cli + " rm -f " + unit_name;

@@ -21,6 +21,10 @@ std::vector<std::string> Runtime::run_words(const UnitSpec&, const exec::Command
     return start_payload(start);
 }
 
+std::optional<exec::Command> Runtime::rename(const std::string&, const std::string&) const {
+    return std::nullopt;
+}
+
 std::optional<SlurmJob> Runtime::group_job(const config::SlurmSettings&, const std::string&,
                                            const std::vector<UnitSpec>&, const std::string&,
                                            SlurmPlacement) const {
@@ -59,11 +63,13 @@ std::vector<std::string> split_lines(const std::string& text) {
 }
 
 std::map<std::string, std::string> unit_labels(const UnitSpec& unit) {
-    return {
+    std::map<std::string, std::string> labels{
         {"pdctl.cluster", unit.cluster},           {"pdctl.role", unit.role},
         {"pdctl.rank", std::to_string(unit.rank)}, {"pdctl.node", unit.node},
         {"pdctl.config", unit.fingerprint},
     };
+    labels.insert(unit.extra_labels.begin(), unit.extra_labels.end());  // never over the ones above
+    return labels;
 }
 
 }  // namespace pdctl::runtime

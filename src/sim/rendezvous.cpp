@@ -83,7 +83,9 @@ void Rendezvous::join_as_master() {
     for (auto& [rank, link] : peers_) {
         send_all(link, "ready\n");
     }
-    listener_.reset();  // no one else may join a formed group
+    // No one else may join a formed group, but the port stays bound for the life of the process, as
+    // torch.distributed's TCPStore server on rank 0 does: a second group started on the same
+    // dist-init address beside this one fails to listen there, as it would upstream.
 }
 
 void Rendezvous::join_as_worker() {

@@ -82,6 +82,12 @@ class Engine {
     // router). Stops at the first step that fails, naming the group and what the router said; a group
     // that was taken out stays out then (`pdctl start` restarts the router with every group).
     ExitCode rolling_restart(const plan::RollingPlan& rolling);
+    // restart --gated (src/engine/gated_restart.hpp): every stage of the plan, a decode group in
+    // containers, is replaced by new ranks that start beside the old ones and wait at SGLang's launch
+    // gate until the old ones are stopped. The gate port is `base_gate_port` or the one after it (the
+    // one the old ranks do not hold). Throws Failure (usage) for a stage that cannot be restarted so,
+    // and (degraded) for a group that is not running whole: nothing is touched then.
+    ExitCode gated_restart(int base_gate_port);
 
   private:
     // What one run works with (src/engine/run_context.hpp); `verb` names its end.

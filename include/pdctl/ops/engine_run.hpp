@@ -37,6 +37,10 @@ struct EngineRequest {
     // the scope is then not used.
     std::optional<plan::RollingPlan> steps;
     engine::Duration drain_grace = std::chrono::seconds(30);
+    // restart only: the scope's decode groups replaced behind SGLang's launch gate, the old ranks
+    // serving until the new ones joined (Engine::gated_restart); their gate port, or the one after it.
+    bool gated = false;
+    int gate_port = 30100;
     // start, restart: gate deadlines from past starts (timeline/start_history.hpp)
     timeline::DeadlinePolicy deadline_policy = timeline::DeadlinePolicy::kLearned;
     plan::Duration deadline_floor = std::chrono::minutes(1);

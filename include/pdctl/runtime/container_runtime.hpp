@@ -25,6 +25,7 @@ class ContainerRuntime : public Runtime {
                                const std::vector<std::string>& py_spy) const override;
     exec::Command inspect(const std::string& cluster) const override;
     std::vector<UnitState> parse_inspect(const std::string& output) const override;
+    std::optional<exec::Command> rename(const std::string& from, const std::string& to) const override;
 
   private:
     RuntimeSpec spec_;

@@ -69,6 +69,11 @@ class Runtime {
 
     // What the unit runs, word for word, for plans: by default the payload of its start command.
     virtual std::vector<std::string> run_words(const UnitSpec& unit, const exec::Command& start) const;
+    // Gives a running unit another name, so that a new unit can start under its own while it still runs
+    // (a gated restart, engine/gated_restart.hpp). nullopt where a unit's name cannot change under it:
+    // a process unit's supervising shell writes its exit record under the name it started with, and a
+    // SLURM step's name is its job's.
+    virtual std::optional<exec::Command> rename(const std::string& from, const std::string& to) const;
     // A runtime that starts a role group as one job rather than unit by unit (SLURM) returns that job;
     // the others return nothing. `units` are the group's ranks in order.
     virtual std::optional<SlurmJob> group_job(const config::SlurmSettings& settings, const std::string& group,

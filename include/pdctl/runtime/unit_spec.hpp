@@ -3,6 +3,7 @@
 // nodes, and who the unit is (the labels it carries). plan/ decides these and keeps them in its Units;
 // they live here, with the layer that consumes them, so that runtime/ knows nothing of plans.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct UnitSpec {
     ProgramSpec program;
     CacheSpec cache;
     std::string fingerprint;  // of the resolved spec; stored on the node to detect drift
+    // Labels beyond the ones every unit carries (unit_labels): how this start differs from the plan's
+    // without changing what it runs, e.g. the ports of a gated launch (plan/gated_launch.hpp).
+    std::map<std::string, std::string> extra_labels;
 };
 
 }  // namespace pdctl::runtime

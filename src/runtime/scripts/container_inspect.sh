@@ -3,7 +3,8 @@
 # container_inspect.sh CLI CLUSTER
 # One block per unit, as key=value lines like the process runtime prints, so one parser reads both.
 # Fields docker and podman both have. They differ in .Name (docker's starts with '/', removed here) and
-# in the format of .State.StartedAt (parse_utc_timestamp reads both).
+# in the format of .State.StartedAt (parse_utc_timestamp reads both). pdctl.gated-launch: the ports of a
+# gated start (plan/gated_launch.hpp), empty for the others. pdctl.config comes last: it ends a block.
 cli=$1 cluster=$2
 ids=$("$cli" ps -aq --filter "label=pdctl.cluster=$cluster") || exit 1
 [ -n "$ids" ] || exit 0
@@ -19,6 +20,7 @@ pdctl.cluster={{index .Config.Labels "pdctl.cluster"}}
 pdctl.role={{index .Config.Labels "pdctl.role"}}
 pdctl.rank={{index .Config.Labels "pdctl.rank"}}
 pdctl.node={{index .Config.Labels "pdctl.node"}}
+pdctl.gated-launch={{index .Config.Labels "pdctl.gated-launch"}}
 pdctl.config={{index .Config.Labels "pdctl.config"}}
 ' $ids | while IFS= read -r line; do
   case $line in unit=/*) line=unit=${line#unit=/};; esac
