@@ -58,7 +58,6 @@ std::optional<StageResult> GatedRestart::wait_at_gate(const plan::Stage& gated, 
     const auto began = run_.clock.now();
     const auto deadline = began + gated.gate.deadline;
     auto next_liveness = began;
-    std::string last = "no answer yet";
     for (;;) {
         if (interrupted())
             return StageResult{ExitCode::kInterrupted,
@@ -70,8 +69,8 @@ std::optional<StageResult> GatedRestart::wait_at_gate(const plan::Stage& gated, 
         }
         const auto probe = run_.prober.get(gate_url + "/health", run_.options.probe_timeout);
         if (probe.ok(200)) return std::nullopt;
-        last = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
         if (run_.clock.now() >= deadline) {
+            const auto last = probe.status ? fmt::format("HTTP {}", probe.status) : probe.error;
             StageResult result;
             result.code = ExitCode::kGateTimeout;
             result.failure = {gated.role,
