@@ -32,20 +32,19 @@ void add_restart_verb(CLI::App& app, Verbs& verbs) {
                    "with --rolling and a MiniLB router (fixed worker list): stop the router while the groups "
                    "restart, and say how long it was down")
         ->needs(rolling);
-    auto* gated =
-        command
-            ->add_flag("--gated", options->gated,
-                       "with --role/--group of decode groups in containers: start the new ranks beside the "
-                       "old ones, which keep serving, behind SGLang's launch gate (--gated-launch-port); "
-                       "stop the old ones once every new rank joined, then open the gate "
-                       "(docs/warm-restarts.md)")
-            ->excludes(rolling);
+    auto* gated = command->add_flag(
+        "--gated", options->gated,
+        "with --role/--group of decode groups in containers: start the new ranks beside the "
+        "old ones, which keep serving, behind SGLang's launch gate (--gated-launch-port); "
+        "stop the old ones once every new rank joined, then open the gate "
+        "(docs/warm-restarts.md)");
     command
         ->add_option("--gate-port", options->gate_port,
                      "with --gated: the new rank 0's gate port on its node, or the one after it when the "
                      "old ranks hold this one")
         ->default_str("30100")
-        ->check(CLI::Range(1, 65534))
+        ->type_name("PORT")
+        ->check(CLI::Range(1, 65534).description(""))
         ->needs(gated);
     command
         ->add_option("--drain-grace", options->drain_grace,

@@ -125,6 +125,9 @@ struct Target {
 
 Target target_of(const Deployment& deployment, const EngineRequest& request) {
     Target target;
+    if (request.gated && (request.rolling || request.steps))
+        throw Failure(ExitCode::kUsage,
+                      "restart --gated and --rolling are two ways to restart a group: choose one");
     if (request.gated && request.scope.empty())
         throw Failure(
             ExitCode::kUsage,
