@@ -23,9 +23,10 @@ constexpr const char* kRemoteDir = "/root/pdctl-push-test";
 // transfer and its verification, at a few seconds of CPU. The speed of a 1 GiB push to 8 hosts is
 // measured by bench/run's push scenario (docs/benchmarks.md): a suite that hashed and encrypted 8 GiB
 // on both ends of this machine's 2 cores took them from the timing-sensitive tests beside it for
-// about 3 min (issue 27).
+// about 3 min.
 constexpr std::size_t kWheelBytes = std::size_t(64) << 20;
-constexpr std::chrono::minutes kPushBound{2};
+// A hang guard: the ASan pass runs this at a lower priority beside the gcc tests.
+constexpr std::chrono::minutes kPushBound{4};
 
 class SshPushTest : public SshPdctlTest {
   protected:
