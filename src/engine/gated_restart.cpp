@@ -140,8 +140,7 @@ std::optional<ExitCode> GatedRestart::restart_group(std::size_t index, TimePoint
                                         gated.role, gate_url, taken.status),
                             began);
     if (const auto failed = rename_units(*plain, true); !failed.empty()) {
-        const auto back = rename_units(*plain, false);  // those that were renamed; the others say no
-        (void)back;
+        rename_units(*plain, false);  // back: those that were renamed move, the others say no
         return run_.end_run(ExitCode::kStageFailed,
                             fmt::format("{}: could not rename the old ranks aside ({}); nothing else was "
                                         "touched, and they serve under their own names",

@@ -28,7 +28,7 @@ class GatedRestart {
   private:
     // One group: nullopt when it serves again from its new ranks, else the run's end (reported).
     std::optional<ExitCode> restart_group(std::size_t index, TimePoint began);
-    // Renames each unit of `stage` from `from(name)` to `to(name)`; the failures, one line each.
+    // Renames each unit of `stage` to its outgoing name (`aside`) or back; the failures, one line each.
     std::vector<std::string> rename_units(const plan::Stage& stage, bool aside);
     // Waits until rank 0's gate answers GET /health (every rank joined), watching the new ranks'
     // liveness meanwhile. nullopt once it answers, else why not.
