@@ -18,6 +18,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -207,6 +208,20 @@ class FaultCase {
         auto text = read_text(cluster_.config().parent_path() / file);
         replace_all(text, from, to);
         write_text(cluster_.config().parent_path() / file, text);
+    }
+    // Gives `role`'s stage alone a short gate deadline, so a fault in that role is reported in seconds
+    // while the stages before it keep theirs: a loaded machine (the ASan pass beside the gcc tests) can
+    // take longer than a short deadline to start a healthy prefill, which would fail the wrong stage.
+    void shorten_deadline(const std::string& role, const std::string& deadline) {
+        const auto path = cluster_.config().parent_path() / "pdctl.yaml";
+        auto text = read_text(path);
+        const auto block = text.find("\n  " + role + ":\n");
+        const auto key = block == std::string::npos ? block : text.find("deadline: ", block);
+        const auto end = key == std::string::npos ? key : text.find(',', key);
+        if (end == std::string::npos) throw std::runtime_error("no health deadline for role " + role);
+        const auto value = key + std::string("deadline: ").size();
+        text.replace(value, end - value, deadline);
+        write_text(path, text);
     }
     void restore() {
         for (const auto& [file, text] : original_) write_text(cluster_.config().parent_path() / file, text);

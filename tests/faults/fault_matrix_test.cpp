@@ -97,9 +97,9 @@ TEST_P(Hang, GateDeadlineFiresWithTheLastLogLines) {
     c.describe(
         p.role + " rank " + std::to_string(p.rank) + " stops progressing in " + p.phase + " (alive, silent)",
         "exit 5 when the 4 s gate deadline passes, with the unit's last log lines; clean-up");
-    // Short deadlines, so a hang is reported in seconds rather than the production 25 minutes.
-    c.replace("pdctl.yaml", "deadline: 2m", "deadline: 4s");
-    c.replace("pdctl.yaml", "deadline: 30s", "deadline: 4s");
+    // A short deadline for the hanging role, so its hang is reported in seconds rather than the
+    // production 25 minutes.
+    c.shorten_deadline(p.role, "4s");
     if (p.role == "prefill" || p.role == "decode") {
         c.append(env_file(p.role),
                  "PDSIM_HANG_AT=" + p.phase + "\nPDSIM_HANG_RANK=" + std::to_string(p.rank) + "\n");
@@ -479,7 +479,7 @@ TEST_P(Health, AGateThatNeverSeesA200TimesOutSayingWhatItGot) {
                                                  : p.fault == "500" ? "answers 500"
                                                                     : "port speaks SSH, not HTTP"),
         "the gate keeps polling (bounded per probe), then exit 5 quoting the last answer (" + p.answer + ")");
-    c.replace("pdctl.yaml", "deadline: 2m", "deadline: 4s");
+    c.shorten_deadline("decode", "4s");
     c.append("decode.env", "PDSIM_HEALTH_FAULT=" + p.fault + "\n");
     const auto start = c.cluster().run({"--json", "start"});
     c.expect(start.exit_code == 5, "start exit " + std::to_string(start.exit_code) + ", expected 5");
