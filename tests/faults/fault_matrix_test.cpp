@@ -110,7 +110,8 @@ TEST_P(Hang, GateDeadlineFiresWithTheLastLogLines) {
     const auto start = c.cluster().run({"--json", "start"});
     c.expect(start.exit_code == 5, "start exit " + std::to_string(start.exit_code) + ", expected 5");
     const auto failed = FaultCase::failure(start);
-    c.expect(!failed.is_null() && failed["role"] == p.role, "stage_failed does not name " + p.role);
+    c.expect(!failed.is_null() && failed["role"] == p.role,
+             "stage_failed does not name " + p.role + ": " + failed.dump());
     c.expect(!failed.is_null() && failed.value("reason", "").find("did not pass within") != std::string::npos,
              "reason is not a gate timeout: " + failed.dump());
     c.expect(!failed.is_null() && !failed["log_tail"].empty(), "no log lines in the timeout report");
@@ -484,7 +485,8 @@ TEST_P(Health, AGateThatNeverSeesA200TimesOutSayingWhatItGot) {
     const auto start = c.cluster().run({"--json", "start"});
     c.expect(start.exit_code == 5, "start exit " + std::to_string(start.exit_code) + ", expected 5");
     const auto failed = FaultCase::failure(start);
-    c.expect(!failed.is_null() && failed["role"] == "decode", "stage_failed does not name decode");
+    c.expect(!failed.is_null() && failed["role"] == "decode",
+             "stage_failed does not name decode: " + failed.dump());
     c.expect(!failed.is_null() && failed.value("reason", "").find(p.answer) != std::string::npos,
              "the reason does not quote '" + p.answer + "': " + failed.dump());
     c.expect_invariant();
