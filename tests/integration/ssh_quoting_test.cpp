@@ -16,6 +16,7 @@
 #include "pdctl/util/shell_quote.hpp"
 #include "ssh_cluster.hpp"
 #include "unit/support/hostile_strings.hpp"
+#include "unit/support/process_unit_ended.hpp"
 
 namespace pdctl::testing {
 namespace {
@@ -143,11 +144,13 @@ TEST_F(SshQuotingTest, EnvValuesAndArgsThroughTheProcessRuntimeStartScript) {
     }
     for (int u = 0; u < units; ++u) {
         const std::string base = dir + "/pd-quoting-u" + std::to_string(u);
-        // The supervising sh writes .exit after the program: a bounded wait for it, no fixed sleep.
+        // The supervising sh writes .exit after the program, then ends: a bounded wait for its end (the
+        // file is whole then), no fixed sleep.
+        const auto name = "pd-quoting-u" + std::to_string(u);
         const auto deadline = Clock::now() + std::chrono::seconds(20);
-        while (!std::filesystem::exists(base + ".exit") && Clock::now() < deadline)
+        while (!pdctl::testing::process_unit_ended(dir, name) && Clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        ASSERT_TRUE(std::filesystem::exists(base + ".exit")) << slurp(base + ".log");
+        ASSERT_TRUE(pdctl::testing::process_unit_ended(dir, name)) << slurp(base + ".log");
         EXPECT_EQ(slurp(base + ".exit"), "0\n") << slurp(base + ".log");
         expect_same(args[u], split_nul(slurp(base + ".args")), "unit args through the start script");
         std::map<std::string, std::string> seen;

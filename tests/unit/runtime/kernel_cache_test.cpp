@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "pdctl/exec/local_executor.hpp"
 #include "pdctl/runtime/process_runtime.hpp"
+#include "unit/support/process_unit_ended.hpp"
 
 namespace pdctl::runtime {
 namespace {
@@ -80,9 +82,12 @@ class CachePrepareScript : public ::testing::Test {
         const ProcessRuntime runtime(RuntimeSpec{}, (root_ / "state").string());
         const auto answer = executor_.run(node_, runtime.start(unit));
         EXPECT_TRUE(answer.ok()) << answer.err;
-        // The program ends by itself at once; its exit file says it did.
-        for (int i = 0; i < 500 && !fs::exists(root_ / "state" / "u.exit"); ++i) ::usleep(10000);
-        EXPECT_TRUE(fs::exists(root_ / "state" / "u.exit"));
+        // The program ends by itself at once; the next start waits for its unit to be gone (10 s bound).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!pdctl::testing::process_unit_ended(root_ / "state", "u") &&
+               std::chrono::steady_clock::now() < deadline)
+            ::usleep(10000);
+        EXPECT_TRUE(pdctl::testing::process_unit_ended(root_ / "state", "u"));
         return answer.out;
     }
 

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "pdctl/exec/local_executor.hpp"
+#include "unit/support/process_unit_ended.hpp"
 
 namespace pdctl::runtime {
 namespace {
@@ -244,7 +245,7 @@ TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirReco
 
     ASSERT_TRUE(executor_.run(node_, runtime(0).stop("u")).ok());
     ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "exit 3"}))).ok());
-    ASSERT_TRUE(eventually([&] { return fs::exists(dir_ / "u.exit"); }));
+    ASSERT_TRUE(eventually([&] { return pdctl::testing::process_unit_ended(dir_, "u"); }));
     // A record written by hand without its last newline still ends where it should.
     std::ofstream(dir_ / "u.state", std::ios::app) << "hand_written=yes";
     units = inspect();
@@ -259,7 +260,7 @@ TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirReco
 
 TEST_F(ProcessRuntimeScripts, AKeptLogKeepsTheTimeItsUnitLastWroteIt) {
     ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "echo last words; exit 1"}))).ok());
-    ASSERT_TRUE(eventually([&] { return fs::exists(dir_ / "u.exit"); }));
+    ASSERT_TRUE(eventually([&] { return pdctl::testing::process_unit_ended(dir_, "u"); }));
     // An hour back: a stop that copied the log without its time would show now instead.
     const auto written = fs::last_write_time(dir_ / "u.log") - std::chrono::hours(1);
     fs::last_write_time(dir_ / "u.log", written);
