@@ -213,10 +213,11 @@ class FaultCase {
         replace_all(text, from, to);
         write_text(cluster_.config().parent_path() / file, text);
     }
-    // Gives `role`'s stage alone a short gate deadline, so a fault in that role is reported in seconds
-    // while the stages before it keep theirs: a loaded machine (the ASan pass beside the gcc tests) can
-    // take longer than a short deadline to start a healthy prefill, which would fail the wrong stage.
-    void shorten_deadline(const std::string& role, const std::string& deadline) {
+    // Gives `role`'s stage alone another gate deadline: a short one, so a fault in that role is reported
+    // in seconds while the stages before it keep theirs (a loaded machine, the ASan pass beside the gcc
+    // tests, can take longer than a short deadline to start a healthy prefill, which would fail the
+    // wrong stage), or a long one, so a fault is reported by what it breaks before any deadline.
+    void set_deadline(const std::string& role, const std::string& deadline) {
         const auto path = cluster_.config().parent_path() / "pdctl.yaml";
         auto text = read_text(path);
         const auto block = text.find("\n  " + role + ":\n");

@@ -99,7 +99,7 @@ TEST_P(Hang, GateDeadlineFiresWithTheLastLogLines) {
         "exit 5 when the 4 s gate deadline passes, with the unit's last log lines; clean-up");
     // A short deadline for the hanging role, so its hang is reported in seconds rather than the
     // production 25 minutes.
-    c.shorten_deadline(p.role, "4s");
+    c.set_deadline(p.role, "4s");
     if (p.role == "prefill" || p.role == "decode") {
         c.append(env_file(p.role),
                  "PDSIM_HANG_AT=" + p.phase + "\nPDSIM_HANG_RANK=" + std::to_string(p.rank) + "\n");
@@ -480,7 +480,7 @@ TEST_P(Health, AGateThatNeverSeesA200TimesOutSayingWhatItGot) {
                                                  : p.fault == "500" ? "answers 500"
                                                                     : "port speaks SSH, not HTTP"),
         "the gate keeps polling (bounded per probe), then exit 5 quoting the last answer (" + p.answer + ")");
-    c.shorten_deadline("decode", "4s");
+    c.set_deadline("decode", "4s");
     c.append("decode.env", "PDSIM_HEALTH_FAULT=" + p.fault + "\n");
     const auto start = c.cluster().run({"--json", "start"});
     c.expect(start.exit_code == 5, "start exit " + std::to_string(start.exit_code) + ", expected 5");

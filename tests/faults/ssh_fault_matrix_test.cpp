@@ -165,6 +165,11 @@ TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
         "host n6 starts refusing SSH (TCP reset) while decode loads",
         "start fails (exit 3/4) naming n6; reachable units stopped; once sshd answers again, status is "
         "truthful and stop cleans up");
+    // Decode loads its weights for a minute (its deadline 5 minutes), so the block lands while pdctl
+    // still needs n6: with 800 ms phases alone, a loaded machine let decode pass its gate before the
+    // three nft commands were in place (CI: start exit 0), and nothing needed n6 after that.
+    c.append("decode.env", "PDSIM_WEIGHTS_MS=60000\n");
+    c.set_deadline("decode", "5m");
     bool blocked = false;
     Restore unblock([&] {
         if (blocked) unblock_ssh(6);
