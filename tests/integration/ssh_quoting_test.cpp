@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <thread>
 
 #include "pdctl/plan/plan.hpp"
 #include "pdctl/push/pusher.hpp"
@@ -146,11 +145,9 @@ TEST_F(SshQuotingTest, EnvValuesAndArgsThroughTheProcessRuntimeStartScript) {
         const std::string base = dir + "/pd-quoting-u" + std::to_string(u);
         // The supervising sh writes .exit after the program, then ends: a bounded wait for its end (the
         // file is whole then), no fixed sleep.
-        const auto name = "pd-quoting-u" + std::to_string(u);
-        const auto deadline = Clock::now() + std::chrono::seconds(20);
-        while (!pdctl::testing::process_unit_ended(dir, name) && Clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        ASSERT_TRUE(pdctl::testing::process_unit_ended(dir, name)) << slurp(base + ".log");
+        ASSERT_TRUE(pdctl::testing::process_unit_ends_within(dir, "pd-quoting-u" + std::to_string(u),
+                                                             std::chrono::seconds(20)))
+            << slurp(base + ".log");
         EXPECT_EQ(slurp(base + ".exit"), "0\n") << slurp(base + ".log");
         expect_same(args[u], split_nul(slurp(base + ".args")), "unit args through the start script");
         std::map<std::string, std::string> seen;

@@ -82,12 +82,8 @@ class CachePrepareScript : public ::testing::Test {
         const ProcessRuntime runtime(RuntimeSpec{}, (root_ / "state").string());
         const auto answer = executor_.run(node_, runtime.start(unit));
         EXPECT_TRUE(answer.ok()) << answer.err;
-        // The program ends by itself at once; the next start waits for its unit to be gone (10 s bound).
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-        while (!pdctl::testing::process_unit_ended(root_ / "state", "u") &&
-               std::chrono::steady_clock::now() < deadline)
-            ::usleep(10000);
-        EXPECT_TRUE(pdctl::testing::process_unit_ended(root_ / "state", "u"));
+        // The program ends by itself at once; the next start waits for its unit to be gone.
+        EXPECT_TRUE(pdctl::testing::process_unit_ends_within(root_ / "state", "u", std::chrono::seconds(10)));
         return answer.out;
     }
 

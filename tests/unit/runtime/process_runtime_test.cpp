@@ -245,7 +245,7 @@ TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirReco
 
     ASSERT_TRUE(executor_.run(node_, runtime(0).stop("u")).ok());
     ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "exit 3"}))).ok());
-    ASSERT_TRUE(eventually([&] { return pdctl::testing::process_unit_ended(dir_, "u"); }));
+    ASSERT_TRUE(pdctl::testing::process_unit_ends_within(dir_, "u", std::chrono::seconds(10)));
     // A record written by hand without its last newline still ends where it should.
     std::ofstream(dir_ / "u.state", std::ios::app) << "hand_written=yes";
     units = inspect();
@@ -260,7 +260,7 @@ TEST_F(ProcessRuntimeScripts, InspectReportsARunningAndAnExitedUnitWithTheirReco
 
 TEST_F(ProcessRuntimeScripts, AKeptLogKeepsTheTimeItsUnitLastWroteIt) {
     ASSERT_TRUE(executor_.run(node_, runtime(0).start(unit({"sh", "-c", "echo last words; exit 1"}))).ok());
-    ASSERT_TRUE(eventually([&] { return pdctl::testing::process_unit_ended(dir_, "u"); }));
+    ASSERT_TRUE(pdctl::testing::process_unit_ends_within(dir_, "u", std::chrono::seconds(10)));
     // An hour back: a stop that copied the log without its time would show now instead.
     const auto written = fs::last_write_time(dir_ / "u.log") - std::chrono::hours(1);
     fs::last_write_time(dir_ / "u.log", written);
