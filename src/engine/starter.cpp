@@ -23,6 +23,20 @@ namespace {
 
 // How long a dead unit's verdict waits for a round in which every unit of its group was listed.
 constexpr Duration kBlindVerdictGrace{std::chrono::seconds(10)};
+// The most a slow liveness round spaces out the next. A round is slow on a loaded node, and also when a
+// node stopped answering: its inspect waits out its timeout, and the round after it (which reconnects,
+// and finds the node unreachable) must not come minutes later.
+constexpr Duration kMaxLivenessSpacing{std::chrono::seconds(15)};
+
+// "HTTP 200, but prefill rank 2 on n3 was not seen running (inspect timed out)".
+std::string unseen_answer(const std::string& answer, const plan::Stage& stage,
+                          const std::vector<UnseenUnit>& unseen) {
+    const auto& first = unseen.front();
+    std::string text = fmt::format("{}, but {} rank {} on {} was not seen running ({})", answer, stage.role,
+                                   first.unit->rank, first.unit->node, first.why);
+    if (unseen.size() > 1) text += fmt::format(", nor {} more", unseen.size() - 1);
+    return text;
+}
 
 }  // namespace
 
@@ -209,7 +223,9 @@ ExitCode Starter::end_failed_start(const StageResult& result, const std::vector<
 }
 
 std::optional<StageResult> Starter::check_liveness(const plan::Stage& stage,
-                                                   std::optional<TimePoint>* dead_since) {
+                                                   std::optional<TimePoint>* dead_since,
+                                                   std::vector<UnseenUnit>* unseen) {
+    if (unseen) unseen->clear();
     std::vector<std::string> nodes;
     for (const auto& unit : stage.units) nodes.push_back(unit.node);
     const auto observation = observe(run_.plan, run_.executor, nodes);
@@ -230,6 +246,7 @@ std::optional<StageResult> Starter::check_liveness(const plan::Stage& stage,
         // deadline still bounds the wait.
         if (!node_state.inspect_error.empty()) {
             blind = true;
+            if (unseen) unseen->push_back({&unit, node_state.inspect_error});
             continue;
         }
         const auto* found = observation.find(unit.node, unit.name);
@@ -291,13 +308,14 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
     const auto& gate = stage.gate;
     const auto now = run_.clock.now();
     if (now >= waiting.next_liveness) {
-        if (auto dead = check_liveness(stage, &waiting.dead_since)) return dead;
+        if (auto dead = check_liveness(stage, &waiting.dead_since, &waiting.unseen)) return dead;
         // A round that took long (many nodes behind one bastion, busy nodes, test nodes sharing two
         // cores) spaces out the next: listing the units takes at most a fifth of the wait, where a
         // round longer than the interval had the next one start at once, without a pause.
         const auto after = run_.clock.now();
-        waiting.next_liveness = after + std::max(run_.options.liveness_interval,
-                                                 std::chrono::duration_cast<Duration>(4 * (after - now)));
+        const auto spacing =
+            std::min(kMaxLivenessSpacing, std::chrono::duration_cast<Duration>(4 * (after - now)));
+        waiting.next_liveness = after + std::max(run_.options.liveness_interval, spacing);
     }
     if (now >= waiting.next_probe) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(waiting.deadline - now);
@@ -305,7 +323,15 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
             probe_gate(gate, run_.prober,
                        {std::min(run_.options.probe_timeout, gate.interval),
                         std::clamp(left, std::chrono::milliseconds(1000), run_.options.generate_timeout)});
-        if (probe.passed) {
+        waiting.gate_passed = probe.passed;
+        // The gate passed while a unit was unseen: one more round, now. Until one sees every unit the
+        // stage is not ready (a node whose link went down stops answering; its rank 0's peers may not
+        // notice for minutes), and the gate's deadline bounds the wait.
+        if (probe.passed && !waiting.unseen.empty()) {
+            if (auto dead = check_liveness(stage, &waiting.dead_since, &waiting.unseen)) return dead;
+            waiting.next_liveness = run_.clock.now() + run_.options.liveness_interval;
+        }
+        if (probe.passed && waiting.unseen.empty()) {
             // One last look at every log: the phases since the previous poll (the last ones are often
             // seconds long) are dated by their lines and recorded, so the timeline reaches the gate.
             if (run_.options.progress_interval.count() > 0)
@@ -318,7 +344,8 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
         // will change it.
         if (kv_path_failure_limit_reached(waiting, probe, run_.options.transfer_error_limit))
             return kv_path_failure_result(run_, waiting, probe);
-        const std::string& answer = probe.answer;
+        const std::string answer =
+            probe.passed ? unseen_answer(probe.answer, stage, waiting.unseen) : probe.answer;
         // A probe that ran into the stage's deadline unanswered was cut short by pdctl, not answered by
         // the server: the answer before it stays the one the failure names.
         const bool cut_short =
@@ -340,6 +367,15 @@ std::optional<StageResult> Starter::poll_gate(WaitingStage& waiting) {
     if (run_.clock.now() >= waiting.deadline) {
         StageResult result;
         result.code = ExitCode::kGateTimeout;
+        if (waiting.gate_passed && !waiting.unseen.empty()) {
+            const auto& unseen = waiting.unseen.front();
+            const auto& unit = *unseen.unit;
+            result.failure = {stage.role, unit.node, unit.address, unit.rank, "", {}, "", {}};
+            result.failure.reason =
+                fmt::format("gate {} passed, but the rank was not seen running within {} ({})", gate.why,
+                            util::format_elapsed(gate.deadline), unseen.why);
+            return result;
+        }
         const auto& rank0 = stage.units.front();
         result.failure = {stage.role, rank0.node, rank0.address, rank0.rank, "", {}, "", {}};
         result.failure.reason =

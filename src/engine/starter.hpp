@@ -13,6 +13,7 @@
 namespace pdctl::engine {
 
 struct WaitingStage;  // a launched stage whose readiness gate has not passed yet (waiting.hpp)
+struct UnseenUnit;    // a unit a liveness round could not list (waiting.hpp)
 
 class Starter {
   public:
@@ -35,9 +36,11 @@ class Starter {
     // Returns a failure if a unit of the stage is not running.
     // `dead_since`: when this stage's wait first held a verdict back: a dead unit seen while another
     // unit of the group could not be listed, or one that ended without an error of its own while others
-    // looked alive (the verdict then waits for a fuller picture; starter.cpp).
+    // looked alive (the verdict then waits for a fuller picture; starter.cpp). `unseen`: set to the
+    // units this round could not list.
     std::optional<StageResult> check_liveness(const plan::Stage& stage,
-                                              std::optional<TimePoint>* dead_since = nullptr);
+                                              std::optional<TimePoint>* dead_since = nullptr,
+                                              std::vector<UnseenUnit>* unseen = nullptr);
     // Ends a run whose start_stages failed: the failure reported, what it started stopped in reverse
     // order (unless --keep-on-failure; never on a node that just became unreachable), the run's end.
     ExitCode end_failed_start(const StageResult& result, const std::vector<const plan::Stage*>& started,

@@ -4,11 +4,19 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pdctl/engine/engine.hpp"
 #include "pdctl/engine/progress_watch.hpp"
 
 namespace pdctl::engine {
+
+// A unit a liveness round could not list: its node answered, or did not, but its listing did not come
+// back (Starter::check_liveness).
+struct UnseenUnit {
+    const plan::Unit* unit;
+    std::string why;  // "inspect timed out", ...
+};
 
 struct WaitingStage {
     WaitingStage(const plan::Plan& plan, const plan::Stage& waiting_stage, TimePoint launched_at,
@@ -30,6 +38,10 @@ struct WaitingStage {
     std::string last_answer;              // of the gate probe, reported when it changes
     std::string cut_short;                // the last probe, when the deadline cut it short unanswered
     std::optional<TimePoint> dead_since;  // a dead unit's verdict held back (Starter::check_liveness)
+    // The units the last liveness round could not list. "Ready" says every rank runs, so a gate that
+    // passes while one is unseen waits for a round that sees it (Starter::poll_gate).
+    std::vector<UnseenUnit> unseen;
+    bool gate_passed = false;  // the last probe passed: the stage waits on an unseen unit
     // The KV path failure the gate's request got on the last probes (without request ids), and how
     // many probes in a row got it (EngineOptions::transfer_error_limit).
     std::string kv_path_failure;

@@ -143,21 +143,38 @@ inline int start_scripts_running(const std::string& marker) {
 // Waits until `output` holds a JSON line with stage_begin for `role` (and `verb`). A bound, not a
 // synchronisation: on a loaded machine (the ASan pass beside the gcc tests) the SSH cases' start took
 // over 30 s to reach decode's stage (a handshake 4.8 s, the preflight 12 s), so two minutes.
-inline bool stage_began(const std::filesystem::path& output, const std::string& verb,
-                        const std::string& role) {
+// Whether pdctl's JSON output in `output` shows an event `matches` accepts within two minutes: a bound
+// for a loaded machine, not a synchronisation (the step before it may take seconds there).
+inline bool event_seen(const std::filesystem::path& output, const std::function<bool(const json&)>& matches) {
     return eventually(
         [&] {
             std::istringstream in(read_text(output));
             std::string line;
             while (std::getline(in, line)) {
                 const auto event = json::parse(line, nullptr, false);
-                if (event.is_object() && event.value("event", "") == "stage_begin" &&
-                    event.value("verb", "") == verb && event.value("role", "") == role)
-                    return true;
+                if (event.is_object() && matches(event)) return true;
             }
             return false;
         },
         std::chrono::minutes(2));
+}
+
+inline bool stage_began(const std::filesystem::path& output, const std::string& verb,
+                        const std::string& role) {
+    return event_seen(output, [&](const json& event) {
+        return event.value("event", "") == "stage_begin" && event.value("verb", "") == verb &&
+               event.value("role", "") == role;
+    });
+}
+
+// The start command of `role`'s unit on `node` succeeded: the unit runs there.
+inline bool unit_started(const std::filesystem::path& output, const std::string& role,
+                         const std::string& node) {
+    return event_seen(output, [&](const json& event) {
+        return event.value("event", "") == "unit_done" && event.value("verb", "") == "start" &&
+               event.value("role", "") == role && event.value("node", "") == node &&
+               event.value("detail", "").rfind("started ", 0) == 0;
+    });
 }
 
 // A case: a copy of profiles/local on its own loopback block, fast start-up phases, and the files as

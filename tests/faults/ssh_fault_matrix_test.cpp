@@ -117,25 +117,37 @@ TEST_F(SshFault, ANodeUnreachableBeforeStartIsNamedAndNothingStarts) {
     c.expect_invariant();
 }
 
-// A host's link or sshd fails while the prefill stage waits on its gate: pdctl must not hang, must name
-// the node, and must stop what it can reach; once the host is back, status and stop deal with the unit
-// it could not stop.
-void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage,
+// A host's link or sshd fails while a stage waits on its gate, its unit there already running: pdctl
+// must not hang, must name the node, and must stop what it can reach; once the host is back, status and
+// stop deal with the unit it could not stop. The stage's units load their weights for a minute (deadline
+// 5 minutes), so the fault lands while pdctl still needs the node: with 800 ms phases alone, a loaded
+// machine let the stage pass its gate before the fault was in place (CI: start exit 0).
+void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage, const std::string& node,
                     const std::function<void()>& inject) {
     // The unit on the failed host outlives its stopped peers (no peer-death exit during the checks), so
     // status must report it and stop must remove it once the host is back.
     for (const char* file : {"prefill.env", "decode.env"})
         c.append(file, "PDSIM_PHASE_MS=800\nPDSIM_PEER_DEATH_MS=600000\n");
+    c.append(stage + ".env", "PDSIM_WEIGHTS_MS=60000\n");
+    c.set_deadline(stage, "5m");
     const auto output = c.cluster().config().parent_path() / "pdctl.out";
     // -vv: each SSH command's timing goes to the same file, so a stage that does not begin in time
     // shows which step before it took the time (the events are the JSON lines among them).
     auto run = run_pdctl_to_file(c.cluster(), output, {"--json", "-vv", "start"});
-    const bool began = stage_began(output, "start", stage);
-    c.expect(began, "the " + stage + " stage never began: " + read_text(output));
+    const bool began = unit_started(output, stage, node);
+    c.expect(began, "the " + stage + " unit on " + node + " never started: " + read_text(output));
     inject();
     const auto result = run.get();
-    c.expect(result.exit_code == 3 || result.exit_code == 4,
-             "start exit " + std::to_string(result.exit_code) + ", expected 3 or 4:\n" + read_text(output));
+    // 3: the node became unreachable. Never 0: a gate that passes while the node cannot list its unit
+    // does not make the stage ready.
+    c.expect(result.exit_code == 3,
+             "start exit " + std::to_string(result.exit_code) + ", expected 3:\n" + read_text(output));
+    c.expect(event_seen(output,
+                        [&](const json& event) {
+                            return event.value("event", "") == "stage_failed" &&
+                                   event.value("node", "") == node && event.value("role", "") == stage;
+                        }),
+             "the failure does not name " + node + ":\n" + read_text(output));
     (void)test;
 }
 
@@ -143,13 +155,13 @@ TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
     FaultCase c("network", "link-down-mid-stage", 151, on_ssh_hosts(151), subnet());
     c.describe(
         "host n3's link goes down while prefill loads (its unit keeps running, unreachable)",
-        "start fails (exit 3/4) naming n3 within the SSH timeouts; reachable units stopped; after the link "
+        "start fails (exit 3) naming n3 within the SSH timeouts; reachable units stopped; after the link "
         "returns status shows n3's unit, stop removes it");
     bool down = false;
     Restore link_up([&] {
         if (down) local({"ip", "link", "set", host(3).veth, "up"});
     });
-    fail_mid_stage(*this, c, "prefill", [&] {
+    fail_mid_stage(*this, c, "prefill", "n3", [&] {
         local({"ip", "link", "set", host(3).veth, "down"});
         down = true;
     });
@@ -161,20 +173,14 @@ TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
 
 TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
     FaultCase c("network", "sshd-refusing-mid-run", 152, on_ssh_hosts(152), subnet());
-    c.describe(
-        "host n6 starts refusing SSH (TCP reset) while decode loads",
-        "start fails (exit 3/4) naming n6; reachable units stopped; once sshd answers again, status is "
-        "truthful and stop cleans up");
-    // Decode loads its weights for a minute (its deadline 5 minutes), so the block lands while pdctl
-    // still needs n6: with 800 ms phases alone, a loaded machine let decode pass its gate before the
-    // three nft commands were in place (CI: start exit 0), and nothing needed n6 after that.
-    c.append("decode.env", "PDSIM_WEIGHTS_MS=60000\n");
-    c.set_deadline("decode", "5m");
+    c.describe("host n6 starts refusing SSH (TCP reset) while decode loads",
+               "start fails (exit 3) naming n6; reachable units stopped; once sshd answers again, status is "
+               "truthful and stop cleans up");
     bool blocked = false;
     Restore unblock([&] {
         if (blocked) unblock_ssh(6);
     });
-    fail_mid_stage(*this, c, "decode", [&] {
+    fail_mid_stage(*this, c, "decode", "n6", [&] {
         block_ssh(6);
         blocked = true;
     });

@@ -157,6 +157,69 @@ TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
     EXPECT_LT(clock.now() - began, 30s) << "named within the grace, not at the gate deadline";
 }
 
+// "Ready" says every rank runs. A node that cannot list its units when the gate passes (too slow, or
+// its link went down: rank 0 answers /health while a peer on it is cut off) holds the stage back until
+// a round sees its unit.
+TEST_F(EngineTest, AGateThatPassesWhileARankIsUnseenWaitsForARoundThatSeesIt) {
+    bool made_slow = false;
+    nodes.on_probe = [&] {
+        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0) nodes.inspect_timeouts["n3"] = 30;
+        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    EXPECT_EQ(nodes.inspect_timeouts["n3"], 0) << "ready before n3 listed its unit";
+    const auto said = std::find_if(reporter.gate_answers.begin(), reporter.gate_answers.end(), [](auto& a) {
+        return a.find(
+                   "prefill: HTTP 200, but prefill rank 2 on n3 was not seen running (inspect timed out)") !=
+               std::string::npos;
+    });
+    EXPECT_NE(said, reporter.gate_answers.end()) << ::testing::PrintToString(reporter.gate_answers);
+}
+
+// The link-down case: n3's listing times out in the round just before rank 0 passes its gate, and n3
+// cannot be reached from then on. Ready there would start decode beside a prefill group with a rank cut
+// off; the round the passing gate asks for finds n3 unreachable instead.
+TEST_F(EngineTest, ARankUnseenWhenTheGatePassesAndThenUnreachableFailsTheStartNamingItsNode) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 10min;
+    bool armed = false, cut_off = false;
+    nodes.on_probe = [&] {
+        if (nodes.index_of("start pd-demo-prefill-0") < 0 || cut_off) return;
+        if (!armed) {
+            armed = true;
+            nodes.inspect_timeouts["n3"] = 1000000;  // the link goes down: n3's listings time out
+        } else if (nodes.inspect_timeouts["n3"] < 1000000) {
+            // A round met it; from now on n3 cannot even be connected, and this very probe passes.
+            cut_off = true;
+            nodes.unreachable_nodes.insert("n3");
+            nodes.behaviour["pd-demo-prefill-0"].ready_after = 0s;
+        }
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kUnreachable);
+    EXPECT_TRUE(cut_off);
+    EXPECT_EQ(reporter.failure.node, "n3");
+    EXPECT_EQ(reporter.failure.rank, 2);
+    EXPECT_EQ(std::count(reporter.events.begin(), reporter.events.end(), "ready prefill"), 0);
+    EXPECT_EQ(nodes.count("start pd-demo-decode"), 0u);
+}
+
+TEST_F(EngineTest, ARankUnseenUntilTheDeadlineIsNamedNotRankZero) {
+    for (auto& stage : plan.stages)
+        if (stage.role == "prefill") stage.gate.deadline = 2min;
+    bool made_blind = false;
+    nodes.on_probe = [&] {
+        if (!made_blind && nodes.index_of("start pd-demo-prefill-0") >= 0)
+            nodes.inspect_timeouts["n4"] = 1000000;
+        made_blind = made_blind || nodes.index_of("start pd-demo-prefill-0") >= 0;
+    };
+    EXPECT_EQ(make_engine().start(), ExitCode::kGateTimeout);
+    EXPECT_EQ(reporter.failure.node, "n4");
+    EXPECT_EQ(reporter.failure.rank, 3);
+    EXPECT_NE(reporter.failure.reason.find("passed, but the rank was not seen running within 2m00s (inspect "
+                                           "timed out)"),
+              std::string::npos)
+        << reporter.failure.reason;
+}
+
 // Listing the units of a stage that waits is spaced out by how long a round takes: slow rounds (many
 // nodes behind one bastion, nodes sharing cores) are not run back to back for the whole wait.
 TEST_F(EngineTest, SlowLivenessRoundsAreSpacedOutByFourTimesTheirLength) {
@@ -167,6 +230,21 @@ TEST_F(EngineTest, SlowLivenessRoundsAreSpacedOutByFourTimesTheirLength) {
     const auto rounds = nodes.count("inspect n2");
     EXPECT_GE(rounds, 8u);
     EXPECT_LE(rounds, 16u);
+}
+
+// ... but by 15 s at most: a round is also slow when a node stopped answering (its inspect waits out its
+// timeout), and the round that finds it unreachable must not come minutes later.
+TEST_F(EngineTest, AVerySlowLivenessRoundSpacesTheNextByFifteenSecondsAtMost) {
+    nodes.behaviour["pd-demo-prefill-0"].ready_after = 300s;
+    for (auto& stage : plan.stages)
+        if (stage.role == "prefill") stage.gate.deadline = 10min;
+    nodes.inspect_takes = 5s;  // prefill's four nodes: a round takes 20 s
+    EXPECT_EQ(make_engine().start(), ExitCode::kOk);
+    // 300 s of waiting: a round per 35 s (20 s of listing, then 15 s), where four times the round was
+    // one per 100 s (4 rounds).
+    const auto rounds = nodes.count("inspect n2");
+    EXPECT_GE(rounds, 7u);
+    EXPECT_LE(rounds, 11u);
 }
 
 TEST_F(EngineTest, CrashOnNonZeroPrefillRankFailsWithinTwoSecondsAndCleansUp) {

@@ -21,6 +21,8 @@ class RecordingReporter : public engine::Reporter {
         engine::UnitProgress progress;
     };
     std::vector<Progress> progress;
+    // What each gate_waiting said ("prefill: HTTP 503"), also apart from `events`.
+    std::vector<std::string> gate_answers;
 
     void run_begin(const std::string& verb, const plan::Plan&) override { add("begin " + verb); }
     void stage_begin(const std::string& verb, const plan::Stage& stage) override {
@@ -28,7 +30,10 @@ class RecordingReporter : public engine::Reporter {
     }
     void stage_skipped(const plan::Stage& stage, const std::string&) override { add("skip " + stage.role); }
     void unit_done(const std::string&, const plan::Unit&, const std::string&) override {}
-    void gate_waiting(const plan::Stage&, const std::string&, engine::Duration) override {}
+    void gate_waiting(const plan::Stage& stage, const std::string& answer, engine::Duration) override {
+        std::lock_guard lock(mutex_);
+        gate_answers.push_back(stage.role + ": " + answer);
+    }
     void unit_progress(const plan::Stage& stage, const plan::Unit& unit,
                        const engine::UnitProgress& p) override {
         std::lock_guard lock(mutex_);
