@@ -32,6 +32,16 @@ class EngineTest : public ::testing::Test {
             if (stage.role == "decode") stage.gate.deadline = 2min;
     }
 
+    // Once prefill waits on its gate, `node`'s next `count` listings time out (a node too slow to list
+    // its units, or one that stopped answering).
+    void listings_time_out_once_prefill_waits(const std::string& node, int count) {
+        nodes.on_probe = [this, node, count, armed = false]() mutable {
+            if (armed || nodes.index_of("start pd-demo-prefill-0") < 0) return;
+            armed = true;
+            nodes.inspect_timeouts[node] = count;
+        };
+    }
+
     plan::Plan plan = plan::build_plan(testing::sample_cluster());
     FakeClock clock;
     testing::FakeCluster nodes{plan, clock};
@@ -92,11 +102,7 @@ TEST_F(EngineTest, WhenSeveralRanksAreFoundDeadTheOneThatEndedFirstIsNamed) {
          "[2026-11-29 08:15:19 TP8] Scheduler hit an exception: torch.distributed.DistBackendError: NCCL "
          "communicator was aborted: the connection to rank 0 was lost"}};
     // Rank 2's node turns slow once prefill waits on its gate: blind until well after rank 1 died too.
-    bool made_slow = false;
-    nodes.on_probe = [&] {
-        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0) nodes.inspect_timeouts["n3"] = 24;
-        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
-    };
+    listings_time_out_once_prefill_waits("n3", 24);
     EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
     EXPECT_EQ(reporter.failure.node, "n3");
     EXPECT_EQ(reporter.failure.rank, 2);
@@ -146,12 +152,7 @@ TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
     nodes.behaviour["pd-demo-prefill-1"].crash_after = 3s;
     const auto began = clock.now();
     // n4 stops listing its units for good once prefill waits on its gate.
-    bool made_slow = false;
-    nodes.on_probe = [&] {
-        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0)
-            nodes.inspect_timeouts["n4"] = 1000000;
-        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
-    };
+    listings_time_out_once_prefill_waits("n4", 1000000);
     EXPECT_EQ(make_engine().start(), ExitCode::kStageFailed);
     EXPECT_EQ(reporter.failure.node, "n2");
     EXPECT_LT(clock.now() - began, 30s) << "named within the grace, not at the gate deadline";
@@ -161,11 +162,7 @@ TEST_F(EngineTest, ANodeThatStaysBlindDoesNotHoldADeadUnitsVerdictForever) {
 // its link went down: rank 0 answers /health while a peer on it is cut off) holds the stage back until
 // a round sees its unit.
 TEST_F(EngineTest, AGateThatPassesWhileARankIsUnseenWaitsForARoundThatSeesIt) {
-    bool made_slow = false;
-    nodes.on_probe = [&] {
-        if (!made_slow && nodes.index_of("start pd-demo-prefill-0") >= 0) nodes.inspect_timeouts["n3"] = 30;
-        made_slow = made_slow || nodes.index_of("start pd-demo-prefill-0") >= 0;
-    };
+    listings_time_out_once_prefill_waits("n3", 30);
     EXPECT_EQ(make_engine().start(), ExitCode::kOk);
     EXPECT_EQ(nodes.inspect_timeouts["n3"], 0) << "ready before n3 listed its unit";
     const auto said = std::find_if(reporter.gate_answers.begin(), reporter.gate_answers.end(), [](auto& a) {
@@ -205,12 +202,7 @@ TEST_F(EngineTest, ARankUnseenWhenTheGatePassesAndThenUnreachableFailsTheStartNa
 TEST_F(EngineTest, ARankUnseenUntilTheDeadlineIsNamedNotRankZero) {
     for (auto& stage : plan.stages)
         if (stage.role == "prefill") stage.gate.deadline = 2min;
-    bool made_blind = false;
-    nodes.on_probe = [&] {
-        if (!made_blind && nodes.index_of("start pd-demo-prefill-0") >= 0)
-            nodes.inspect_timeouts["n4"] = 1000000;
-        made_blind = made_blind || nodes.index_of("start pd-demo-prefill-0") >= 0;
-    };
+    listings_time_out_once_prefill_waits("n4", 1000000);
     EXPECT_EQ(make_engine().start(), ExitCode::kGateTimeout);
     EXPECT_EQ(reporter.failure.node, "n4");
     EXPECT_EQ(reporter.failure.rank, 3);
