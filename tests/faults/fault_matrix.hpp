@@ -140,23 +140,22 @@ inline int start_scripts_running(const std::string& marker) {
     return count;
 }
 
-// Waits until `output` holds a JSON line with stage_begin for `role` (and `verb`). A bound, not a
-// synchronisation: on a loaded machine (the ASan pass beside the gcc tests) the SSH cases' start took
-// over 30 s to reach decode's stage (a handshake 4.8 s, the preflight 12 s), so two minutes.
-// Whether pdctl's JSON output in `output` shows an event `matches` accepts within two minutes: a bound
-// for a loaded machine, not a synchronisation (the step before it may take seconds there).
+// Whether pdctl's JSON output in `output` holds an event `matches` accepts.
+inline bool event_in(const std::filesystem::path& output, const std::function<bool(const json&)>& matches) {
+    std::istringstream in(read_text(output));
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto event = json::parse(line, nullptr, false);
+        if (event.is_object() && matches(event)) return true;
+    }
+    return false;
+}
+
+// Waits until `output` holds such an event. Two minutes: a bound, not a synchronisation. On a loaded
+// machine (the ASan pass beside the gcc tests) the SSH cases' start took over 30 s to reach decode's
+// stage (a handshake 4.8 s, the preflight 12 s).
 inline bool event_seen(const std::filesystem::path& output, const std::function<bool(const json&)>& matches) {
-    return eventually(
-        [&] {
-            std::istringstream in(read_text(output));
-            std::string line;
-            while (std::getline(in, line)) {
-                const auto event = json::parse(line, nullptr, false);
-                if (event.is_object() && matches(event)) return true;
-            }
-            return false;
-        },
-        std::chrono::minutes(2));
+    return eventually([&] { return event_in(output, matches); }, std::chrono::minutes(2));
 }
 
 inline bool stage_began(const std::filesystem::path& output, const std::string& verb,

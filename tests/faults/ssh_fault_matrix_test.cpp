@@ -122,7 +122,7 @@ TEST_F(SshFault, ANodeUnreachableBeforeStartIsNamedAndNothingStarts) {
 // stop deal with the unit it could not stop. The stage's units load their weights for a minute (deadline
 // 5 minutes), so the fault lands while pdctl still needs the node: with 800 ms phases alone, a loaded
 // machine let the stage pass its gate before the fault was in place (CI: start exit 0).
-void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage, const std::string& node,
+void fail_mid_stage(FaultCase& c, const std::string& stage, const std::string& node,
                     const std::function<void()>& inject) {
     // The unit on the failed host outlives its stopped peers (no peer-death exit during the checks), so
     // status must report it and stop must remove it once the host is back.
@@ -142,13 +142,12 @@ void fail_mid_stage(SshFault& test, FaultCase& c, const std::string& stage, cons
     // does not make the stage ready.
     c.expect(result.exit_code == 3,
              "start exit " + std::to_string(result.exit_code) + ", expected 3:\n" + read_text(output));
-    c.expect(event_seen(output,
-                        [&](const json& event) {
-                            return event.value("event", "") == "stage_failed" &&
-                                   event.value("node", "") == node && event.value("role", "") == stage;
-                        }),
+    c.expect(event_in(output,
+                      [&](const json& event) {
+                          return event.value("event", "") == "stage_failed" &&
+                                 event.value("node", "") == node && event.value("role", "") == stage;
+                      }),
              "the failure does not name " + node + ":\n" + read_text(output));
-    (void)test;
 }
 
 TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
@@ -161,7 +160,7 @@ TEST_F(SshFault, ALinkGoingDownWhilePrefillLoadsFailsTheStartNamingTheNode) {
     Restore link_up([&] {
         if (down) local({"ip", "link", "set", host(3).veth, "up"});
     });
-    fail_mid_stage(*this, c, "prefill", "n3", [&] {
+    fail_mid_stage(c, "prefill", "n3", [&] {
         local({"ip", "link", "set", host(3).veth, "down"});
         down = true;
     });
@@ -180,7 +179,7 @@ TEST_F(SshFault, SshdRefusingMidRunFailsTheStartNamingTheNode) {
     Restore unblock([&] {
         if (blocked) unblock_ssh(6);
     });
-    fail_mid_stage(*this, c, "decode", "n6", [&] {
+    fail_mid_stage(c, "decode", "n6", [&] {
         block_ssh(6);
         blocked = true;
     });
